@@ -1,0 +1,57 @@
+import { CsvFormatError } from '../src/core/formats/clutrrRow';
+import { GenerationError } from '../src/core/puzzle/puzzle';
+import { benchCommand } from './commands/bench';
+import { checkCommand } from './commands/check';
+import { generateCommand } from './commands/generate';
+import { templatesCommand } from './commands/templates';
+import { CliError } from './errors';
+
+const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; summary: string }> = {
+  generate: { run: generateCommand, summary: 'write a CLUTRR dataset folder (train and test CSV files, config.json)' },
+  check: { run: checkCommand, summary: 'solve every row of CLUTRR CSV files and count entailed / ambiguous / unsupported' },
+  bench: { run: benchCommand, summary: 'puzzles per second for k = 2..10 and each task, and peak memory' },
+  templates: { run: templatesCommand, summary: 'statistics of a paraphrase bank (ours, or a file in the original format)' },
+};
+
+const USAGE = `usage: npm run cli -- <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .join('\n')}
+
+Run a command with --help for its options.
+`;
+
+/** Runs one command line; returns the exit status. Errors become one paragraph, no stack trace. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`clutrr: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof CliError) {
+      process.stderr.write(`clutrr ${name}: ${err.message}\n`);
+      return err.exitCode;
+    }
+    if (err instanceof CsvFormatError || err instanceof GenerationError) {
+      process.stderr.write(`clutrr ${name}: ${err.message}\n`);
+      return 1;
+    }
+    const e = err as NodeJS.ErrnoException;
+    if (e && typeof e.code === 'string' && 'path' in e) {
+      process.stderr.write(`clutrr ${name}: cannot use ${e.path}: ${e.code === 'ENOENT' ? 'no such file or folder' : e.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`clutrr ${name}: internal error: ${e?.message ?? String(err)} (please report this)\n`);
+    return 70;
+  }
+}

@@ -1,0 +1,149 @@
+import type { Gender } from '../kinship/relations';
+import type { Rng } from '../random/rng';
+import { FEMALE_NAMES, MALE_NAMES } from './names';
+
+/** Index of a person inside one family (0 is the root). */
+export type PersonId = number & { readonly __brand: 'PersonId' };
+
+export interface Person {
+  readonly id: PersonId;
+  readonly name: string;
+  readonly gender: Gender;
+  /** 0 for the root couple, 1 for their children and the children's spouses, and so on. */
+  readonly generation: number;
+  /** [father, mother] for people born in the family; null for the root and for in-laws. */
+  readonly parents: readonly [PersonId, PersonId] | null;
+  readonly spouse: PersonId | null;
+  readonly children: readonly PersonId[];
+}
+
+export interface Family {
+  readonly people: readonly Person[];
+}
+
+/** The original generator's tunable parameters. */
+export interface FamilyParams {
+  /** Generations, counting the root couple's (the last generation marries but has no children). */
+  readonly maxLevels: number;
+  readonly minChild: number;
+  readonly maxChild: number;
+  /** Probability that a person marries. */
+  readonly pMarry: number;
+}
+
+export const DEFAULT_FAMILY: FamilyParams = { maxLevels: 3, minChild: 4, maxChild: 4, pMarry: 1 };
+
+/** The largest family this parameter set can produce, or Infinity past the name pool. */
+export function maxFamilySize(p: FamilyParams): number {
+  let size = 2;
+  let couples = 1;
+  for (let level = 1; level < p.maxLevels; level++) {
+    const born = couples * p.maxChild;
+    size += 2 * born;
+    couples = born;
+    if (size > MALE_NAMES.length + FEMALE_NAMES.length) return Infinity;
+  }
+  return size;
+}
+
+/** Why a parameter set cannot describe a family, or undefined when it is valid. */
+export function checkFamilyParams(p: FamilyParams): string | undefined {
+  const int = (v: number) => Number.isInteger(v);
+  if (!int(p.maxLevels) || p.maxLevels < 1) return `max-levels must be a whole number ≥ 1 (got ${p.maxLevels})`;
+  if (!int(p.minChild) || p.minChild < 0) return `min-child must be a whole number ≥ 0 (got ${p.minChild})`;
+  if (!int(p.maxChild) || p.maxChild < p.minChild)
+    return `max-child must be a whole number ≥ min-child (got ${p.maxChild} with min-child ${p.minChild})`;
+  if (!(p.pMarry >= 0 && p.pMarry <= 1)) return `p-marry must be between 0 and 1 (got ${p.pMarry})`;
+  if (maxFamilySize(p) > 1000) {
+    return `a family with max-levels ${p.maxLevels} and max-child ${p.maxChild} could reach more people than the name pool holds (${MALE_NAMES.length} men, ${FEMALE_NAMES.length} women); lower them`;
+  }
+  return undefined;
+}
+
+interface MutablePerson {
+  id: PersonId;
+  name: string;
+  gender: Gender;
+  generation: number;
+  parents: readonly [PersonId, PersonId] | null;
+  spouse: PersonId | null;
+  children: PersonId[];
+}
+
+/** Draws names without repetition: a partial Fisher–Yates over each gender's pool. */
+class NamePool {
+  private readonly pools: Record<Gender, string[]> = {
+    male: [...MALE_NAMES],
+    female: [...FEMALE_NAMES],
+  };
+  private readonly used: Record<Gender, number> = { male: 0, female: 0 };
+  constructor(private readonly rng: Rng) {}
+
+  available(g: Gender): number {
+    return this.pools[g].length - this.used[g];
+  }
+
+  take(g: Gender): string {
+    const pool = this.pools[g];
+    const i = this.used[g]++;
+    const j = i + this.rng.int(pool.length - i);
+    const name = pool[j] as string;
+    pool[j] = pool[i] as string;
+    pool[i] = name;
+    return name;
+  }
+}
+
+/**
+ * A random family as the original CLUTRR builds one: a root man; every person marries with
+ * probability pMarry (a spouse of the other gender from outside the family); every couple has
+ * between minChild and maxChild children of random gender, for maxLevels generations. Names never
+ * repeat inside a family; when a gender's names run out, the remaining people are not born.
+ * Genders are fixed at birth and never changed afterwards.
+ */
+export function generateFamily(rng: Rng, params: FamilyParams): Family {
+  const names = new NamePool(rng);
+  const people: MutablePerson[] = [];
+  const add = (gender: Gender, generation: number, parents: readonly [PersonId, PersonId] | null) => {
+    const p: MutablePerson = {
+      id: people.length as PersonId,
+      name: names.take(gender),
+      gender,
+      generation,
+      parents,
+      spouse: null,
+      children: [],
+    };
+    people.push(p);
+    return p;
+  };
+  const other = (g: Gender): Gender => (g === 'male' ? 'female' : 'male');
+  const marry = (p: MutablePerson) => {
+    if (!rng.chance(params.pMarry) || names.available(other(p.gender)) === 0) return;
+    const s = add(other(p.gender), p.generation, null);
+    p.spouse = s.id;
+    s.spouse = p.id;
+  };
+
+  let level: MutablePerson[] = [add('male', 0, null)];
+  for (let gen = 0; gen < params.maxLevels; gen++) {
+    const next: MutablePerson[] = [];
+    for (const p of level) {
+      marry(p);
+      if (p.spouse === null || gen === params.maxLevels - 1) continue;
+      const spouse = people[p.spouse] as MutablePerson;
+      const [father, mother] = p.gender === 'male' ? [p, spouse] : [spouse, p];
+      const count = rng.range(params.minChild, params.maxChild);
+      for (let c = 0; c < count; c++) {
+        const g: Gender = rng.chance(0.5) ? 'male' : 'female';
+        if (names.available(g) === 0) continue;
+        const child = add(g, gen + 1, [father.id, mother.id]);
+        father.children.push(child.id);
+        mother.children.push(child.id);
+        next.push(child);
+      }
+    }
+    level = next;
+  }
+  return { people };
+}

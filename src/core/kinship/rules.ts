@@ -1,0 +1,67 @@
+import { PRED_CODE, PREDICATES, type PredCode, type Predicate } from './relations';
+
+/**
+ * The CLUTRR rule base: `(X, r1, Z) ∧ (Z, r2, Y) ⊢ (X, r3, Y)`, written `[r1, r2, r3]`.
+ *
+ * `soundInFamilies` marks the rules that hold in every family the generator builds (full
+ * siblings only, spouses from outside the family). Two rules of the original rule base do not:
+ * a child's uncle may be the spouse's brother (a brother-in-law, not a brother), and a child's
+ * grandmother may be the spouse's mother. The solver uses all sixteen, as CLUTRR does; the
+ * family closure uses only the sound ones, so that it never invents a false fact.
+ */
+export const RULES = [
+  { body: ['child', 'child'], head: 'grand', soundInFamilies: true },
+  { body: ['child', 'SO'], head: 'in-law', soundInFamilies: true },
+  { body: ['child', 'sibling'], head: 'child', soundInFamilies: true },
+  { body: ['child', 'inv-un'], head: 'sibling', soundInFamilies: false },
+  { body: ['child', 'inv-grand'], head: 'inv-child', soundInFamilies: false },
+  { body: ['inv-child', 'child'], head: 'sibling', soundInFamilies: true },
+  { body: ['inv-child', 'inv-child'], head: 'inv-grand', soundInFamilies: true },
+  { body: ['inv-child', 'sibling'], head: 'inv-un', soundInFamilies: true },
+  { body: ['SO', 'inv-child'], head: 'inv-in-law', soundInFamilies: true },
+  { body: ['SO', 'grand'], head: 'grand', soundInFamilies: true },
+  { body: ['SO', 'child'], head: 'child', soundInFamilies: true },
+  { body: ['sibling', 'sibling'], head: 'sibling', soundInFamilies: true },
+  { body: ['sibling', 'inv-grand'], head: 'inv-grand', soundInFamilies: true },
+  { body: ['sibling', 'child'], head: 'un', soundInFamilies: true },
+  { body: ['sibling', 'inv-child'], head: 'inv-child', soundInFamilies: true },
+  { body: ['grand', 'sibling'], head: 'grand', soundInFamilies: true },
+] as const satisfies readonly {
+  body: readonly [Predicate, Predicate];
+  head: Predicate;
+  soundInFamilies: boolean;
+}[];
+
+export type Rule = (typeof RULES)[number];
+
+const N = PREDICATES.length + 1;
+
+function table(filter: (r: Rule) => boolean): Uint8Array {
+  const t = new Uint8Array(N * N);
+  for (const r of RULES) {
+    if (!filter(r)) continue;
+    t[PRED_CODE[r.body[0]] * N + PRED_CODE[r.body[1]]] = PRED_CODE[r.head];
+  }
+  return t;
+}
+
+/** compose[r1 * 11 + r2] = r3 code, or 0 when the rule base has no rule for r1∘r2. */
+export const COMPOSE: Uint8Array = table(() => true);
+/** The same table restricted to rules that are sound in generated families. */
+export const COMPOSE_SOUND: Uint8Array = table((r) => r.soundInFamilies);
+export const COMPOSE_STRIDE = N;
+
+/** r1 ∘ r2 under the full rule base, or undefined. */
+export function compose(r1: Predicate, r2: Predicate): Predicate | undefined {
+  const c = COMPOSE[PRED_CODE[r1] * N + PRED_CODE[r2]];
+  return c === 0 || c === undefined ? undefined : PREDICATES[c - 1];
+}
+
+/** For backward chaining: every body [r1, r2] whose head is `head`, by code. */
+export const BODIES_BY_HEAD: readonly (readonly (readonly [PredCode, PredCode])[])[] = (() => {
+  const out: [PredCode, PredCode][][] = Array.from({ length: N }, () => []);
+  for (const r of RULES) {
+    out[PRED_CODE[r.head]]!.push([PRED_CODE[r.body[0]], PRED_CODE[r.body[1]]]);
+  }
+  return out;
+})();

@@ -1,0 +1,360 @@
+import { closeFamily, type KinGraph } from '../family/closure';
+import {
+  checkFamilyParams,
+  DEFAULT_FAMILY,
+  type Family,
+  type FamilyParams,
+  generateFamily,
+  maxFamilySize,
+  type PersonId,
+} from '../family/family';
+import {
+  type Gender,
+  PRED_CODE,
+  type PredCode,
+  type Predicate,
+  predicateOf,
+  type RelationWord,
+  wordFor,
+} from '../kinship/relations';
+import { backwardChain, type Chain, type ChainEdge } from '../reasoning/backwardChain';
+import { bit, cykPath, derive, type SolverFact } from '../reasoning/solver';
+import { createRng, type Rng, type Seed } from '../random/rng';
+import { type TaskId, isTaskId } from './tasks';
+
+export type FactKind = 'path' | 'supporting' | 'irrelevant' | 'disconnected' | 'memory';
+export const NOISE_KINDS = ['supporting', 'irrelevant', 'disconnected'] as const;
+
+/** A person as the story knows them: `index` is the story's node index (0 and k are the query). */
+export interface StoryEntity {
+  readonly index: number;
+  readonly person: PersonId;
+  readonly name: string;
+  readonly gender: Gender;
+}
+
+/** "to is from's word", in story node indices. */
+export interface Triple {
+  readonly from: number;
+  readonly to: number;
+  readonly predicate: Predicate;
+  readonly word: RelationWord;
+}
+
+export interface StoryFact extends Triple {
+  /** Position in `facts`: path facts are 0..k-1 in path order, noise follows. */
+  readonly id: number;
+  readonly kind: FactKind;
+  /**
+   * The chain the fact belongs to: 0 for the path, then one number per noise path. The facts of
+   * a chain are consecutive in `facts`, each starting where the previous one ends.
+   */
+  readonly chain: number;
+}
+
+export interface ProofStep {
+  readonly head: Triple;
+  readonly body: readonly [Triple, Triple];
+}
+
+export interface Puzzle {
+  readonly seed: string;
+  readonly k: number;
+  readonly task: TaskId;
+  readonly familyParams: FamilyParams;
+  readonly family: Family;
+  readonly entities: readonly StoryEntity[];
+  readonly facts: readonly StoryFact[];
+  /** [first query entity, second query entity]: "how is query[1] related to query[0]?" */
+  readonly query: readonly [number, number];
+  readonly target: { readonly predicate: Predicate; readonly word: RelationWord };
+  /** Backward-chaining expansions, outermost first. */
+  readonly proof: readonly ProofStep[];
+  /** The path's relation words joined by `-` (CLUTRR's f_comb). */
+  readonly pattern: string;
+  /** Fact ids in the order the story tells them (path and noise shuffled together). */
+  readonly storyOrder: readonly number[];
+}
+
+export interface PuzzleOptions {
+  readonly seed: Seed;
+  readonly k: number;
+  readonly task: TaskId;
+  readonly family?: Partial<FamilyParams>;
+  /** Only patterns (f_comb) for which this returns true are emitted. */
+  readonly accept?: (pattern: string) => boolean;
+  /** How many random families to try before giving up (bounded time on impossible settings). */
+  readonly maxFamilies?: number;
+}
+
+/** The settings cannot produce a puzzle; the message says which setting and why. */
+export class GenerationError extends Error {
+  override name = 'GenerationError';
+}
+
+const TARGETS_PER_FAMILY = 12;
+export const DEFAULT_MAX_FAMILIES = 300;
+
+/** Checks settings that are impossible on their face; returns the reason or undefined. */
+export function checkPuzzleSettings(k: number, task: number, family: FamilyParams): string | undefined {
+  if (!Number.isInteger(k) || k < 1) return `k must be a whole number ≥ 1 (got ${k})`;
+  if (!isTaskId(task)) return `task must be one of 1–7 (got ${task})`;
+  const bad = checkFamilyParams(family);
+  if (bad) return bad;
+  const size = maxFamilySize(family);
+  if (k >= 2 && family.maxChild === 0) {
+    return `a story of k = ${k} needs children in the family, but max-child is 0`;
+  }
+  if (size < k + 1) {
+    return `k = ${k} needs ${k + 1} different people on the story path, but a family with max-levels ${family.maxLevels} and max-child ${family.maxChild} has at most ${size}`;
+  }
+  return undefined;
+}
+
+/**
+ * Generates one puzzle: a fresh random family, closed under the rules; a random target edge;
+ * backward chaining to a simple path of k facts; the task's noise; a check that the solver,
+ * run on the story's facts alone, derives exactly the target. Deterministic in the options.
+ * Throws GenerationError when the settings cannot be met within `maxFamilies` families.
+ */
+export function generatePuzzle(opts: PuzzleOptions): Puzzle {
+  const family: FamilyParams = { ...DEFAULT_FAMILY, ...opts.family };
+  const problem = checkPuzzleSettings(opts.k, opts.task, family);
+  if (problem) throw new GenerationError(problem);
+  const rng = createRng(opts.seed);
+  const maxFamilies = opts.maxFamilies ?? DEFAULT_MAX_FAMILIES;
+  const stats = { chains: 0, filtered: 0, ambiguous: 0, noNoise: 0 };
+  for (let f = 0; f < maxFamilies; f++) {
+    const fam = generateFamily(rng, family);
+    if (fam.people.length < opts.k + 1) continue;
+    const g = closeFamily(fam);
+    for (let t = 0; t < TARGETS_PER_FAMILY; t++) {
+      const target = pickTarget(g, opts.k, rng);
+      if (!target) break;
+      const chain = backwardChain(g, target[0], target[1], opts.k, rng);
+      if (!chain) continue;
+      stats.chains++;
+      const pattern = chain.edges.map((e) => wordFor(predicateOf(e.r), fam.people[e.y]!.gender)).join('-');
+      if (opts.accept && !opts.accept(pattern)) {
+        stats.filtered++;
+        continue;
+      }
+      // Patterns the rule base cannot decide (husband-son-grandmother) are never emitted.
+      if (cykPath(chain.edges.map((e) => e.r)) !== bit(target[2])) {
+        stats.ambiguous++;
+        continue;
+      }
+      const task: TaskId = opts.task === 7 ? (rng.chance(0.5) ? 6 : 1) : opts.task;
+      const noise = addNoise(g, chain, task, target[2], rng);
+      if (!noise) {
+        stats.noNoise++;
+        continue;
+      }
+      return assemble(opts, family, fam, chain, target[2], noise, pattern, rng);
+    }
+  }
+  throw new GenerationError(explainFailure(opts, family, maxFamilies, stats));
+}
+
+function explainFailure(
+  opts: PuzzleOptions,
+  family: FamilyParams,
+  maxFamilies: number,
+  s: { chains: number; filtered: number; ambiguous: number; noNoise: number },
+): string {
+  const where = `in ${maxFamilies} random families (max-levels ${family.maxLevels}, children ${family.minChild}–${family.maxChild}, p-marry ${family.pMarry})`;
+  if (s.chains === 0) {
+    return `no simple path of k = ${opts.k} facts could be built ${where}; lower k or grow the family (more levels or children)`;
+  }
+  if (opts.accept && s.filtered === s.chains) {
+    return `none of the ${s.chains} stories of k = ${opts.k} built ${where} matched the pattern filter`;
+  }
+  if (s.noNoise > 0) {
+    return `the families were too small to add the noise of task ${opts.task} at k = ${opts.k} ${where}; grow the family`;
+  }
+  return `no uniquely entailed story of k = ${opts.k} was found ${where} (${s.ambiguous} ambiguous, ${s.filtered} filtered out)`;
+}
+
+/** A random related pair (a, b) with its relation; SO targets only at k = 1 (no rule yields SO). */
+function pickTarget(g: KinGraph, k: number, rng: Rng): [number, number, PredCode] | null {
+  const { n, rel } = g;
+  const ok = (i: number) => rel[i] !== 0 && (k === 1 || rel[i] !== PRED_CODE.SO);
+  for (let tries = 0; tries < 64; tries++) {
+    const i = rng.int(n * n);
+    if (ok(i)) return [(i / n) | 0, i % n, rel[i]!];
+  }
+  const all: number[] = [];
+  for (let i = 0; i < n * n; i++) if (ok(i)) all.push(i);
+  if (all.length === 0) return null;
+  const i = rng.pick(all);
+  return [(i / n) | 0, i % n, rel[i]!];
+}
+
+interface NoiseEdge extends ChainEdge {
+  readonly kind: FactKind;
+  readonly chain: number;
+}
+
+/**
+ * Adds the task's noise to a chain, in family-person terms. Noise people are never on the path
+ * and never shared between noise paths, so each kind meets its definition exactly:
+ * supporting = a two-fact detour between two path people at most two steps apart;
+ * irrelevant = a dangling path from one path person; disconnected = a path touching no path
+ * person. Returns null when the family cannot hold the noise or the story would stop being
+ * uniquely entailed.
+ */
+function addNoise(g: KinGraph, chain: Chain, task: TaskId, targetRel: PredCode, rng: Rng): NoiseEdge[] | null {
+  const { n, rel } = g;
+  const k = chain.edges.length;
+  const used = new Uint8Array(n);
+  for (const p of chain.people) used[p] = 1;
+  const noise: NoiseEdge[] = [];
+  const half = Math.max(1, Math.floor(k / 2));
+  let chainNo = 0;
+
+  const neighbours = (v: number): number[] => {
+    const out: number[] = [];
+    for (let w = 0; w < n; w++) if (!used[w] && rel[v * n + w] !== 0) out.push(w);
+    return out;
+  };
+  const edge = (x: number, y: number, kind: FactKind): NoiseEdge => ({ x, y, r: rel[x * n + y]!, kind, chain: chainNo });
+  const walk = (start: number, length: number, kind: FactKind): boolean => {
+    let cur = start;
+    chainNo++;
+    let added = 0;
+    for (let s = 0; s < length; s++) {
+      const ws = neighbours(cur);
+      if (ws.length === 0) break;
+      const w = rng.pick(ws);
+      used[w] = 1;
+      noise.push(edge(cur, w, kind));
+      cur = w;
+      added++;
+    }
+    return added > 0;
+  };
+  const entailed = () => {
+    const people = new Map<number, number>();
+    const idx = (p: number) => {
+      let i = people.get(p);
+      if (i === undefined) people.set(p, (i = people.size));
+      return i;
+    };
+    const facts: SolverFact[] = [...chain.edges, ...noise].map((e) => ({ from: idx(e.x), to: idx(e.y), predicate: e.r }));
+    return derive(people.size, facts, idx(chain.people[0]!), idx(chain.people[k]!)).mask === bit(targetRel);
+  };
+
+  const supporting = (): boolean => {
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const i = rng.int(k);
+      const j = Math.min(k, i + (k >= 2 && rng.chance(0.5) ? 2 : 1));
+      const u = chain.people[i]!;
+      const v = chain.people[j]!;
+      const ws: number[] = [];
+      for (let w = 0; w < n; w++) if (!used[w] && rel[u * n + w] !== 0 && rel[w * n + v] !== 0) ws.push(w);
+      if (ws.length === 0) continue;
+      const w = rng.pick(ws);
+      chainNo++;
+      noise.push(edge(u, w, 'supporting'), edge(w, v, 'supporting'));
+      if (entailed()) {
+        used[w] = 1;
+        return true;
+      }
+      noise.length -= 2;
+    }
+    return false;
+  };
+  const irrelevant = (): boolean => {
+    const anchors = rng.shuffle([...chain.people]);
+    for (const a of anchors) if (walk(a, rng.range(1, half), 'irrelevant')) return true;
+    return false;
+  };
+  const disconnected = (): boolean => {
+    const starts: number[] = [];
+    for (let v = 0; v < n; v++) if (!used[v]) starts.push(v);
+    rng.shuffle(starts);
+    for (const s of starts.slice(0, 16)) {
+      used[s] = 1;
+      if (walk(s, rng.range(1, half), 'disconnected')) return true;
+      used[s] = 0;
+    }
+    return false;
+  };
+
+  switch (task) {
+    case 1:
+      break;
+    case 2: {
+      const count = rng.range(1, half);
+      for (let c = 0; c < count; c++) if (!supporting()) return c === 0 ? null : noise;
+      break;
+    }
+    case 3:
+      if (!irrelevant()) return null;
+      break;
+    case 4:
+      if (!disconnected()) return null;
+      break;
+    case 5:
+      if (!supporting() || !irrelevant() || !disconnected()) return null;
+      break;
+    case 6:
+    case 7:
+      if (k >= 2) {
+        noise.push({ x: chain.people[0]!, y: chain.people[k]!, r: targetRel, kind: 'memory', chain: ++chainNo });
+        if (!entailed()) return null;
+      }
+      break;
+  }
+  return noise;
+}
+
+function assemble(
+  opts: PuzzleOptions,
+  familyParams: FamilyParams,
+  family: Family,
+  chain: Chain,
+  targetRel: PredCode,
+  noise: readonly NoiseEdge[],
+  pattern: string,
+  rng: Rng,
+): Puzzle {
+  const index = new Map<number, number>();
+  const entities: StoryEntity[] = [];
+  const entity = (p: number): number => {
+    let i = index.get(p);
+    if (i === undefined) {
+      i = entities.length;
+      index.set(p, i);
+      const person = family.people[p]!;
+      entities.push({ index: i, person: person.id, name: person.name, gender: person.gender });
+    }
+    return i;
+  };
+  for (const p of chain.people) entity(p);
+  const triple = (e: ChainEdge): Triple => {
+    const predicate = predicateOf(e.r);
+    return { from: entity(e.x), to: entity(e.y), predicate, word: wordFor(predicate, family.people[e.y]!.gender) };
+  };
+  const facts: StoryFact[] = [
+    ...chain.edges.map((e, id) => ({ ...triple(e), id, kind: 'path' as const, chain: 0 })),
+    ...noise.map((e, i) => ({ ...triple(e), id: chain.edges.length + i, kind: e.kind, chain: e.chain })),
+  ];
+  const k = chain.edges.length;
+  const targetPred = predicateOf(targetRel);
+  const b = family.people[chain.people[k]!]!;
+  return {
+    seed: String(opts.seed),
+    k,
+    task: opts.task,
+    familyParams,
+    family,
+    entities,
+    facts,
+    query: [0, k],
+    target: { predicate: targetPred, word: wordFor(targetPred, b.gender) },
+    proof: chain.steps.map((s) => ({ head: triple(s.head), body: [triple(s.body[0]), triple(s.body[1])] as const })),
+    pattern,
+    storyOrder: rng.shuffle(facts.map((f) => f.id)),
+  };
+}

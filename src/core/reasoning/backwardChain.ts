@@ -1,0 +1,78 @@
+import type { KinGraph } from '../family/closure';
+import type { PredCode } from '../kinship/relations';
+import { COMPOSE, COMPOSE_STRIDE } from '../kinship/rules';
+import type { Rng } from '../random/rng';
+
+/** An edge of the family graph: "y is x's r". */
+export interface ChainEdge {
+  readonly x: number;
+  readonly y: number;
+  readonly r: PredCode;
+}
+
+/** One backward step: the head edge was replaced by the two body edges (a rule read backwards). */
+export interface ChainStep {
+  readonly head: ChainEdge;
+  readonly body: readonly [ChainEdge, ChainEdge];
+}
+
+export interface Chain {
+  /** The k facts, in path order from the first query entity to the second. */
+  readonly edges: readonly ChainEdge[];
+  /** The k+1 people on the path, in order. */
+  readonly people: readonly number[];
+  /** The expansions, outermost first (CLUTRR's proof_state order). */
+  readonly steps: readonly ChainStep[];
+}
+
+/**
+ * Backward chaining from the target edge (a, b) for k-1 expansions, as CLUTRR does, with one
+ * difference: a middle person z must not already be on the path, so the result is always a
+ * simple path of k facts (no person twice). At each step an edge of the current list is chosen
+ * at random, and among the people z with (x, r1, z), (z, r2, y) in the graph and r1 ∘ r2 = r, one
+ * is chosen at random. Returns null when no edge of the list can be expanded any further.
+ */
+export function backwardChain(g: KinGraph, a: number, b: number, k: number, rng: Rng): Chain | null {
+  const { n, rel } = g;
+  const compose = COMPOSE;
+  const stride = COMPOSE_STRIDE;
+  const r0 = rel[a * n + b]!;
+  if (r0 === 0 || a === b || k < 1) return null;
+  let edges: ChainEdge[] = [{ x: a, y: b, r: r0 }];
+  const onPath = new Uint8Array(n);
+  onPath[a] = 1;
+  onPath[b] = 1;
+  const steps: ChainStep[] = [];
+  const order: number[] = [];
+  const zs: number[] = [];
+  for (let step = 1; step < k; step++) {
+    order.length = 0;
+    for (let i = 0; i < edges.length; i++) order.push(i);
+    rng.shuffle(order);
+    let expanded = false;
+    for (const idx of order) {
+      const e = edges[idx]!;
+      zs.length = 0;
+      const xRow = e.x * n;
+      for (let z = 0; z < n; z++) {
+        if (onPath[z]) continue;
+        const r1 = rel[xRow + z]!;
+        if (r1 === 0) continue;
+        const r2 = rel[z * n + e.y]!;
+        if (r2 !== 0 && compose[r1 * stride + r2] === e.r) zs.push(z);
+      }
+      if (zs.length === 0) continue;
+      const z = rng.pick(zs);
+      const left: ChainEdge = { x: e.x, y: z, r: rel[xRow + z]! };
+      const right: ChainEdge = { x: z, y: e.y, r: rel[z * n + e.y]! };
+      onPath[z] = 1;
+      steps.push({ head: e, body: [left, right] });
+      edges = [...edges.slice(0, idx), left, right, ...edges.slice(idx + 1)];
+      expanded = true;
+      break;
+    }
+    if (!expanded) return null;
+  }
+  const people = [edges[0]!.x, ...edges.map((e) => e.y)];
+  return { edges, people, steps };
+}

@@ -1,0 +1,42 @@
+import { CsvFormatError, type ClutrrRow } from '../formats/clutrrRow';
+import { type Gender, PRED_CODE, parseWord, wordFor, WORD_ALIASES } from '../kinship/relations';
+import { derive, maskToPredicates, type SolverFact, type Verdict } from './solver';
+
+export interface RowCheck {
+  readonly verdict: Verdict;
+  /** Every answer word the rule base derives from the row's typed facts. */
+  readonly derived: readonly string[];
+  /** The search hit its path limit (the verdict may then be incomplete). */
+  readonly truncated: boolean;
+}
+
+/**
+ * Solves a row from its symbolic columns alone (story_edges, edge_types, genders, query_edge):
+ * edge i has type edge_types[i]; edges without a type are left out. Throws CsvFormatError
+ * naming the column when a relation word or gender is unknown.
+ */
+export function checkRow(row: ClutrrRow): RowCheck {
+  const facts: SolverFact[] = [];
+  row.edgeTypes.forEach((word, i) => {
+    const edge = row.storyEdges[i];
+    if (!edge) return;
+    const info = parseWord(word);
+    if (!info) throw new CsvFormatError(`"${word}" (item ${i + 1}) is not a CLUTRR relation word`, { column: 'edge_types' });
+    facts.push({ from: edge[0], to: edge[1], predicate: PRED_CODE[info.predicate] });
+  });
+  const [a, b] = row.queryEdge;
+  const bGender = row.genders[b]?.gender;
+  if (bGender !== 'male' && bGender !== 'female') {
+    throw new CsvFormatError(`no gender for query entity ${b}`, { column: 'genders' });
+  }
+  const target = WORD_ALIASES[row.target] ?? row.target;
+  if (!parseWord(target)) throw new CsvFormatError(`"${row.target}" is not a CLUTRR relation word`, { column: 'target' });
+  const { mask, truncated } = derive(row.genders.length, facts, a, b);
+  const derived = maskToPredicates(mask).map((p) => wordFor(p, bGender as Gender));
+  const verdict: Verdict = !derived.includes(target as never)
+    ? 'unsupported'
+    : derived.length === 1
+      ? 'entailed'
+      : 'ambiguous';
+  return { verdict, derived, truncated };
+}

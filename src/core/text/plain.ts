@@ -1,0 +1,42 @@
+import type { Puzzle, Triple } from '../puzzle/puzzle';
+import type { Rng } from '../random/rng';
+import { bracket, joinSentences, type RenderedSentence, type RenderedStory, type StoryRenderer } from './render';
+
+/**
+ * The plain synthetic rendering: one short sentence per fact, in one of two fixed shapes
+ * ("[B] is the daughter of [A]." or "[A]'s daughter is [B]."), as the original's rule-based
+ * templates. Kept for ablations and as the fallback when no paraphrase fits.
+ */
+export function plainSentence(a: string, word: string, b: string, shape: 0 | 1): string {
+  return shape === 0 ? `${bracket(b)} is the ${word} of ${bracket(a)}.` : `${bracket(a)}'s ${word} is ${bracket(b)}.`;
+}
+
+/** "How is [B] related to [A]?" for a puzzle. */
+export function questionFor(puzzle: Puzzle): string {
+  const a = puzzle.entities[puzzle.query[0]]!.name;
+  const b = puzzle.entities[puzzle.query[1]]!.name;
+  return `How is ${bracket(b)} related to ${bracket(a)}?`;
+}
+
+export function tripleSentence(puzzle: Puzzle, t: Triple, rng: Rng): string {
+  const a = puzzle.entities[t.from]!.name;
+  const b = puzzle.entities[t.to]!.name;
+  return plainSentence(a, t.word, b, rng.chance(0.5) ? 0 : 1);
+}
+
+/** One sentence per fact; the story follows `puzzle.storyOrder`, the clean story path order. */
+export const renderPlain: StoryRenderer = (puzzle: Puzzle, _split, rng: Rng): RenderedStory => {
+  const byId = new Map<number, RenderedSentence>();
+  for (const f of puzzle.facts) byId.set(f.id, { text: tripleSentence(puzzle, f, rng), factIds: [f.id] });
+  const sentences = puzzle.storyOrder.map((id) => byId.get(id)!);
+  const clean = puzzle.facts.filter((f) => f.kind === 'path').map((f) => byId.get(f.id)!);
+  const [qa, qb] = puzzle.query;
+  const target: Triple = { from: qa, to: qb, predicate: puzzle.target.predicate, word: puzzle.target.word };
+  return {
+    sentences,
+    story: joinSentences(sentences),
+    cleanStory: joinSentences(clean),
+    question: questionFor(puzzle),
+    textTarget: tripleSentence(puzzle, target, rng),
+  };
+};

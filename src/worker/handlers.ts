@@ -1,0 +1,10 @@
+import { generatePuzzle } from '../core/puzzle/puzzle';
+import type { Command, Requests } from './protocol';
+
+/**
+ * What each command does: pure core calls. The worker file only dispatches here, and tests call
+ * these directly on the main thread.
+ */
+export const handlers: { [C in Command]: (body: Requests[C]['body']) => Requests[C]['result'] } = {
+  puzzle: (body) => generatePuzzle({ seed: body.seed, k: body.k, task: body.task, family: body.family }),
+};
