@@ -1,4 +1,5 @@
 import { DEFAULT_FAMILY, type FamilyParams } from '../family/family';
+import { RELATION_WORDS } from '../kinship/relations';
 import { createRng, hashSeed, type Seed } from '../random/rng';
 import type { Split } from '../text/render';
 import { generatePuzzle, GenerationError, type Puzzle } from './puzzle';
@@ -59,13 +60,19 @@ export function isHeldOut(pattern: string, seed: Seed, share: number): boolean {
   return hashSeed(seed, 'holdout', pattern) / 4294967296 < share;
 }
 
-/** A pattern filter from `son-*-aunt` style globs (one word per `*`). */
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Any one relation word, longest first so that `son-in-law` is not read as `son`. */
+const ANY_WORD = `(?:${[...RELATION_WORDS].sort((a, b) => b.length - a.length).map(escapeRe).join('|')})`;
+
+/** A pattern filter from `son-*-aunt` style globs (`*` stands for exactly one relation word). */
 export function patternMatcher(globs: readonly string[]): (pattern: string) => boolean {
-  const res = globs.map((g) => new RegExp(`^${g.split('-').map((w) => (w === '*' ? '[a-z-]+?' : escapeRe(w))).join('-')}$`));
+  const res = globs.map((g) => new RegExp(`^${escapeRe(g).replace(/\\\*/g, ANY_WORD)}$`));
   return (pattern) => res.some((re) => re.test(pattern));
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Why a spec cannot be generated, or undefined. */
 export function checkDatasetSpec(spec: DatasetSpec): string | undefined {
@@ -97,31 +104,67 @@ export type Progress = (done: number, total: number) => void;
 
 /**
  * The rows of one task of one split: exactly `trainRows` / `testRows` of them. Each row is
- * `generatePuzzle` at its own seed (rowSeed) with the split's pattern filter; with `equal`, three
- * times as many candidates are drawn and chosen round-robin across patterns, so every pattern's
- * count differs from the others' by at most one unless the pool runs short of it.
+ * `generatePuzzle` at its own seed (rowSeed) with the split's pattern filter. With `equal`, a
+ * pool of twice the rows is drawn, then more candidates are drawn (up to 20 times the rows in
+ * all) only for patterns still below their share, and rows are chosen round-robin across
+ * patterns: every pattern's count then differs from the others' by at most one, unless a
+ * pattern is so rare that the budget runs out first.
  */
 export function generateTaskRows(spec: DatasetSpec, t: TaskSpec, split: Split, onProgress?: Progress): DatasetRow[] {
   const wanted = split === 'train' ? spec.trainRows : spec.testRows;
   const filter = splitFilter(spec, t, split);
-  const pool = spec.equal ? wanted * 3 : wanted;
-  const candidates: DatasetRow[] = [];
-  const step = Math.max(1, Math.floor(pool / 100));
-  for (let i = 0; i < pool; i++) {
+  const candidate = (i: number): DatasetRow => {
     const seed = rowSeed(spec, t, split, i);
-    let puzzle: Puzzle;
     try {
-      puzzle = generatePuzzle({ seed, k: t.k, task: t.task, family: spec.family, accept: filter });
+      const puzzle = generatePuzzle({ seed, k: t.k, task: t.task, family: spec.family, accept: filter });
+      return { puzzle, split, taskName: taskName(t), id: seededUuid(seed) };
     } catch (e) {
-      if (e instanceof GenerationError) {
-        throw new GenerationError(`task ${taskName(t)} (${split}): ${e.message}`);
-      }
+      if (e instanceof GenerationError) throw new GenerationError(`task ${taskName(t)} (${split}): ${e.message}`);
       throw e;
     }
-    candidates.push({ puzzle, split, taskName: taskName(t), id: seededUuid(seed) });
-    if (onProgress && (i % step === 0 || i === pool - 1)) onProgress(i + 1, pool);
+  };
+  const step = Math.max(1, Math.floor(wanted / 100));
+  if (!spec.equal) {
+    const rows: DatasetRow[] = [];
+    for (let i = 0; i < wanted; i++) {
+      rows.push(candidate(i));
+      if (onProgress && (i % step === 0 || i === wanted - 1)) onProgress(i + 1, wanted);
+    }
+    return rows;
   }
-  return spec.equal ? balanceByPattern(candidates, wanted) : candidates;
+  const pool: DatasetRow[] = [];
+  const counts = new Map<string, number>();
+  const add = (row: DatasetRow) => {
+    pool.push(row);
+    counts.set(row.puzzle.pattern, (counts.get(row.puzzle.pattern) ?? 0) + 1);
+  };
+  const first = wanted * 2;
+  const budget = Math.max(first, wanted * 20);
+  let i = 0;
+  for (; i < first; i++) {
+    add(candidate(i));
+    if (onProgress && i % step === 0) onProgress(Math.floor(i / 2), wanted);
+  }
+  const share = () => Math.ceil(wanted / counts.size);
+  const short = () => {
+    const s = share();
+    let n = 0;
+    for (const c of counts.values()) if (c < s) n += s - c;
+    return n;
+  };
+  let missing = short();
+  const startMissing = Math.max(1, missing);
+  for (; missing > 0 && i < budget; i++) {
+    const row = candidate(i);
+    const c = counts.get(row.puzzle.pattern);
+    if (c === undefined || c < share()) {
+      add(row);
+      missing = short();
+      if (onProgress && i % step === 0) onProgress(wanted - Math.ceil((missing / startMissing) * (wanted / 2)), wanted);
+    }
+  }
+  onProgress?.(wanted, wanted);
+  return balanceByPattern(pool, wanted);
 }
 
 /** The pattern filter of a split: user patterns, and the holdout rule. */
