@@ -114,35 +114,50 @@ export function kinshipBySemantics(family: Family): KinGraph {
   const n = family.people.length;
   const rel = new Uint8Array(n * n);
   const P = family.people;
-  const parents = (x: number): readonly PersonId[] => P[x]!.parents ?? [];
-  const siblings = (x: number): number[] => {
+  const C = PRED_CODE;
+  const [CHILD, INV_CHILD, SO, SIBLING, GRAND, INV_GRAND, IN_LAW, INV_IN_LAW, UN, INV_UN] = [
+    C.child,
+    C['inv-child'],
+    C.SO,
+    C.sibling,
+    C.grand,
+    C['inv-grand'],
+    C['in-law'],
+    C['inv-in-law'],
+    C.un,
+    C['inv-un'],
+  ];
+  const NONE: readonly PersonId[] = [];
+  const parents = (x: number): readonly PersonId[] => P[x]!.parents ?? NONE;
+  /** Children of x's parents (x included: put() skips the diagonal). */
+  const siblingsAndSelf = (x: number): readonly PersonId[] => {
     const ps = P[x]!.parents;
-    if (!ps) return [];
-    return P[ps[0]]!.children.filter((c) => c !== x);
+    return ps ? P[ps[0]]!.children : NONE;
   };
-  const put = (x: number, y: number, p: keyof typeof PRED_CODE) => {
-    if (x !== y) rel[x * n + y] = PRED_CODE[p];
+  const put = (x: number, y: number, code: number) => {
+    if (x !== y) rel[x * n + y] = code;
   };
   for (let x = 0; x < n; x++) {
     const px = P[x]!;
     for (const c of px.children) {
-      put(x, c, 'child');
-      for (const gc of P[c]!.children) put(x, gc, 'grand');
+      put(x, c, CHILD);
+      for (const gc of P[c]!.children) put(x, gc, GRAND);
       const cs = P[c]!.spouse;
-      if (cs !== null) put(x, cs, 'in-law');
+      if (cs !== null) put(x, cs, IN_LAW);
     }
     for (const p of parents(x)) {
-      put(x, p, 'inv-child');
-      for (const gp of parents(p)) put(x, gp, 'inv-grand');
-      for (const ps of siblings(p)) put(x, ps, 'inv-un');
+      put(x, p, INV_CHILD);
+      for (const gp of parents(p)) put(x, gp, INV_GRAND);
+      for (const ps of siblingsAndSelf(p)) if (ps !== p) put(x, ps, INV_UN);
     }
-    for (const s of siblings(x)) {
-      put(x, s, 'sibling');
-      for (const sc of P[s]!.children) put(x, sc, 'un');
+    for (const s of siblingsAndSelf(x)) {
+      if (s === x) continue;
+      put(x, s, SIBLING);
+      for (const sc of P[s]!.children) put(x, sc, UN);
     }
     if (px.spouse !== null) {
-      put(x, px.spouse, 'SO');
-      for (const sp of parents(px.spouse)) put(x, sp, 'inv-in-law');
+      put(x, px.spouse, SO);
+      for (const sp of parents(px.spouse)) put(x, sp, INV_IN_LAW);
     }
     // Grandchildren and children through the spouse are the same people: no step-families.
   }

@@ -1,5 +1,5 @@
 import type { DatasetRow, DatasetSpec } from '../puzzle/dataset';
-import type { Puzzle, Triple } from '../puzzle/puzzle';
+import type { PuzzleRecord, Triple } from '../puzzle/puzzle';
 import { taskName } from '../puzzle/tasks';
 import { createRng } from '../random/rng';
 import type { RenderedStory, StoryRenderer } from '../text/render';
@@ -10,7 +10,7 @@ import type { ClutrrRow, NamedTriple } from './clutrrRow';
  * and — unlike the released noisy files — edge_types types every one of them.
  */
 export function puzzleToRow(
-  puzzle: Puzzle,
+  puzzle: PuzzleRecord,
   text: RenderedStory,
   meta: { readonly index: number; readonly id: string; readonly split: string },
 ): ClutrrRow {

@@ -2,7 +2,7 @@ import { DEFAULT_FAMILY, type FamilyParams } from '../family/family';
 import { RELATION_WORDS } from '../kinship/relations';
 import { createRng, hashSeed, type Seed } from '../random/rng';
 import type { Split } from '../text/render';
-import { generatePuzzle, GenerationError, type Puzzle } from './puzzle';
+import { generatePuzzle, GenerationError, type PuzzleRecord, toRecord } from './puzzle';
 import { taskName, type TaskSpec } from './tasks';
 
 /** Everything that decides a dataset; with the same spec, the same rows. */
@@ -45,7 +45,8 @@ export const DEFAULT_DATASET: DatasetSpec = {
 };
 
 export interface DatasetRow {
-  readonly puzzle: Puzzle;
+  /** The row's puzzle; regenerate it from `puzzle.seed` to get its family back. */
+  readonly puzzle: PuzzleRecord;
   readonly split: Split;
   /** `1.3` */
   readonly taskName: string;
@@ -117,7 +118,7 @@ export function generateTaskRows(spec: DatasetSpec, t: TaskSpec, split: Split, o
     const seed = rowSeed(spec, t, split, i);
     try {
       const puzzle = generatePuzzle({ seed, k: t.k, task: t.task, family: spec.family, accept: filter });
-      return { puzzle, split, taskName: taskName(t), id: seededUuid(seed) };
+      return { puzzle: toRecord(puzzle), split, taskName: taskName(t), id: seededUuid(seed) };
     } catch (e) {
       if (e instanceof GenerationError) throw new GenerationError(`task ${taskName(t)} (${split}): ${e.message}`);
       throw e;

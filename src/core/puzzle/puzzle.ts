@@ -76,6 +76,18 @@ export interface Puzzle {
   readonly storyOrder: readonly number[];
 }
 
+/**
+ * A puzzle without the family it was drawn from: what a dataset row keeps (the family is about
+ * three quarters of a puzzle's memory) and all that rendering and export need.
+ */
+export type PuzzleRecord = Omit<Puzzle, 'family'>;
+
+/** Drops the family (for rows kept by the thousand). */
+export function toRecord(p: Puzzle): PuzzleRecord {
+  const { family: _family, ...record } = p;
+  return record;
+}
+
 export interface PuzzleOptions {
   readonly seed: Seed;
   readonly k: number;

@@ -1,4 +1,4 @@
-import type { Puzzle, Triple } from '../puzzle/puzzle';
+import type { PuzzleRecord, Triple } from '../puzzle/puzzle';
 import type { Rng } from '../random/rng';
 import { bracket, joinSentences, type RenderedSentence, type RenderedStory, type StoryRenderer } from './render';
 
@@ -12,20 +12,20 @@ export function plainSentence(a: string, word: string, b: string, shape: 0 | 1):
 }
 
 /** "How is [B] related to [A]?" for a puzzle. */
-export function questionFor(puzzle: Puzzle): string {
+export function questionFor(puzzle: PuzzleRecord): string {
   const a = puzzle.entities[puzzle.query[0]]!.name;
   const b = puzzle.entities[puzzle.query[1]]!.name;
   return `How is ${bracket(b)} related to ${bracket(a)}?`;
 }
 
-export function tripleSentence(puzzle: Puzzle, t: Triple, rng: Rng): string {
+export function tripleSentence(puzzle: PuzzleRecord, t: Triple, rng: Rng): string {
   const a = puzzle.entities[t.from]!.name;
   const b = puzzle.entities[t.to]!.name;
   return plainSentence(a, t.word, b, rng.chance(0.5) ? 0 : 1);
 }
 
 /** One sentence per fact; the story follows `puzzle.storyOrder`, the clean story path order. */
-export const renderPlain: StoryRenderer = (puzzle: Puzzle, _split, rng: Rng): RenderedStory => {
+export const renderPlain: StoryRenderer = (puzzle: PuzzleRecord, _split, rng: Rng): RenderedStory => {
   const byId = new Map<number, RenderedSentence>();
   for (const f of puzzle.facts) byId.set(f.id, { text: tripleSentence(puzzle, f, rng), factIds: [f.id] });
   const sentences = puzzle.storyOrder.map((id) => byId.get(id)!);

@@ -1,4 +1,4 @@
-import type { Puzzle } from '../puzzle/puzzle';
+import type { PuzzleRecord } from '../puzzle/puzzle';
 import type { Rng } from '../random/rng';
 
 /** One sentence of a rendered story and the ids of the puzzle facts it states. */
@@ -26,7 +26,7 @@ export interface RenderedStory {
 export type Split = 'train' | 'test';
 
 /** Turns a puzzle into text; datasets call it once per row with the row's split. */
-export type StoryRenderer = (puzzle: Puzzle, split: Split, rng: Rng) => RenderedStory;
+export type StoryRenderer = (puzzle: PuzzleRecord, split: Split, rng: Rng) => RenderedStory;
 
 /** Joins sentences into a story with single spaces. */
 export function joinSentences(sentences: readonly { readonly text: string }[]): string {

@@ -1,0 +1,316 @@
+/**
+ * CLUTRR CSV files (pandas `to_csv` of the generator's DataFrame) to and from `ClutrrRow`s.
+ * Parsing checks every symbolic column's shape so later stages can trust the rows; writing
+ * renders them exactly as Python would, so import → export reproduces a released file.
+ */
+
+import { CsvSyntaxError, parseCsv, writeCsv, type LineEnding } from './csv';
+import { CLUTRR_COLUMNS, CsvFormatError, type ClutrrColumn, type ClutrrRow, type NamedTriple } from './clutrrRow';
+import { GENDERS, type Gender } from '../kinship/relations';
+import { isPyList, parsePyLiteral, pyRepr, PyDict, PyTuple, type PyValue } from './pyLiteral';
+
+/** The columns a file must have; the others default to empty values when absent. */
+export const REQUIRED_CLUTRR_COLUMNS = [
+  'story_edges',
+  'edge_types',
+  'query_edge',
+  'genders',
+  'target',
+] as const satisfies readonly ClutrrColumn[];
+
+// ---------------------------------------------------------------------------------------------
+// parse
+
+/**
+ * Parses a CLUTRR CSV file, finding columns by header name and checking each symbolic column's
+ * shape. Blank lines are skipped. Throws CsvFormatError naming the file, the 1-based data row
+ * (records after the header, blank ones counted) and the column of the problem.
+ */
+export function parseClutrrCsv(text: string, fileName?: string): ClutrrRow[] {
+  const records = readRecords(text, fileName);
+  const header = records[0] ?? [];
+  const columns = indexHeader(header, fileName);
+  const rows: ClutrrRow[] = [];
+  for (let row = 1; row < records.length; row++) {
+    const record = records[row] as string[];
+    if (record.length === 0) continue;
+    const place = { file: fileName, row };
+    checkFieldCount(record, header, place);
+    rows.push(readRow(new RowCells(record, columns, place)));
+  }
+  return rows;
+}
+
+function readRecords(text: string, file: string | undefined): string[][] {
+  // Spreadsheet tools prepend a byte-order mark, which would otherwise rename the first column.
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  try {
+    return parseCsv(body);
+  } catch (error) {
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    throw new CsvFormatError(error.message, { file, row: error.record > 0 ? error.record : undefined });
+  }
+}
+
+function indexHeader(header: readonly string[], file: string | undefined): ReadonlyMap<string, number> {
+  if (header.length === 0) {
+    throw new CsvFormatError('empty file: expected a header row naming the CLUTRR columns', {
+      file,
+      column: REQUIRED_CLUTRR_COLUMNS[0],
+    });
+  }
+  const columns = new Map<string, number>();
+  header.forEach((name, i) => {
+    if (columns.has(name)) throw new CsvFormatError('the header names this column twice', { file, column: name });
+    columns.set(name, i);
+  });
+  for (const column of REQUIRED_CLUTRR_COLUMNS) {
+    if (!columns.has(column)) throw new CsvFormatError(`the header has no "${column}" column`, { file, column });
+  }
+  return columns;
+}
+
+interface CellPlace {
+  readonly file: string | undefined;
+  readonly row: number;
+}
+
+function checkFieldCount(record: readonly string[], header: readonly string[], place: CellPlace): void {
+  if (record.length === header.length) return;
+  // Name the first missing column; surplus fields have no column to name.
+  const column = header[record.length];
+  throw new CsvFormatError(`expected ${header.length} fields, found ${record.length}`, { ...place, column });
+}
+
+/** One data record, addressed by column name; decoding errors come back as CsvFormatError. */
+class RowCells {
+  constructor(
+    private readonly record: readonly string[],
+    private readonly columns: ReadonlyMap<string, number>,
+    private readonly place: CellPlace,
+  ) {}
+
+  /** The column's text, or '' when the file has no such column. */
+  text(column: ClutrrColumn): string {
+    return this.decode(column, (text) => text, '');
+  }
+
+  decode<T>(column: ClutrrColumn, decodeCell: (text: string) => T, absent: T): T {
+    const i = this.columns.get(column);
+    if (i === undefined) return absent;
+    try {
+      return decodeCell(this.record[i] as string);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new CsvFormatError(detail, { ...this.place, column });
+    }
+  }
+}
+
+function readRow(cells: RowCells): ClutrrRow {
+  const genders = cells.decode('genders', decodeGenders, []);
+  const nodeCount = genders.length;
+  const storyEdges = cells.decode('story_edges', (t) => decodeStoryEdges(t, nodeCount), []);
+  return {
+    index: cells.text(''),
+    id: cells.text('id'),
+    story: cells.text('story'),
+    query: cells.decode('query', decodeQuery, ['', '']),
+    textQuery: cells.text('text_query'),
+    target: cells.decode('target', decodeTarget, ''),
+    textTarget: cells.decode('text_target', (t) => expectStrings(literal(t)), []),
+    cleanStory: cells.text('clean_story'),
+    proofState: cells.decode('proof_state', decodeProofState, []),
+    fComb: cells.text('f_comb'),
+    taskName: cells.text('task_name'),
+    storyEdges,
+    edgeTypes: cells.decode('edge_types', (t) => decodeEdgeTypes(t, storyEdges.length), []),
+    queryEdge: cells.decode('query_edge', (t) => decodeEdge(literal(t), nodeCount, 'query_edge'), [0, 0]),
+    genders,
+    synStory: cells.text('syn_story'),
+    nodeMapping: cells.decode('node_mapping', decodeNodeMapping, []),
+    taskSplit: cells.text('task_split'),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// column decoders: each throws a plain Error saying what it expected
+
+function literal(text: string): PyValue {
+  if (text === '') throw new Error('expected a Python literal, found an empty field');
+  try {
+    return parsePyLiteral(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new Error(`not a Python literal: ${detail}`, { cause: error });
+  }
+}
+
+function decodeTarget(text: string): string {
+  if (text === '') throw new Error('expected a relation word, found an empty field');
+  return text;
+}
+
+function decodeQuery(text: string): readonly [string, string] {
+  const [head, tail] = expectTuple(literal(text), 2, 'a tuple of two names');
+  return [expectString(head, 'a name'), expectString(tail, 'a name')];
+}
+
+function decodeProofState(text: string): ClutrrRow['proofState'] {
+  return expectList(literal(text), 'a list of proof steps').map((step, i) => {
+    if (!(step instanceof PyDict) || step.entries.length !== 1) {
+      throw shapeError(`item ${i + 1} to be a dict with one entry`, step);
+    }
+    const [head, body] = step.entries[0] as readonly [PyValue, PyValue];
+    return {
+      head: expectTriple(head),
+      body: expectList(body, `item ${i + 1} to map to a list`).map(expectTriple),
+    };
+  });
+}
+
+function expectTriple(value: PyValue): NamedTriple {
+  const [a, r, b] = expectTuple(value, 3, 'a (name, relation, name) tuple');
+  const what = 'a (name, relation, name) tuple of strings';
+  return [expectString(a, what), expectString(r, what), expectString(b, what)];
+}
+
+function decodeStoryEdges(text: string, nodeCount: number): ClutrrRow['storyEdges'] {
+  return expectList(literal(text), 'a list of (int, int) edges').map((edge, i) =>
+    decodeEdge(edge, nodeCount, `item ${i + 1}`),
+  );
+}
+
+function decodeEdge(value: PyValue, nodeCount: number, what: string): readonly [number, number] {
+  const [from, to] = expectTuple(value, 2, `${what} to be an (int, int) tuple`);
+  return [expectNode(from, nodeCount, what), expectNode(to, nodeCount, what)];
+}
+
+function expectNode(value: PyValue, nodeCount: number, what: string): number {
+  if (typeof value !== 'number') throw shapeError(`${what} to hold int node indices`, value);
+  if (value < 0 || value >= nodeCount) {
+    throw new Error(`${what} refers to node ${value}, but genders lists ${nodeCount} people (0 to ${nodeCount - 1})`);
+  }
+  return value;
+}
+
+function decodeEdgeTypes(text: string, edgeCount: number): readonly string[] {
+  const types = expectStrings(literal(text));
+  // Released noisy files type only the path edges, so fewer types than edges is legal.
+  if (types.length > edgeCount) {
+    throw new Error(`expected at most ${edgeCount} edge types (one per story edge), found ${types.length}`);
+  }
+  return types;
+}
+
+function decodeGenders(text: string): ClutrrRow['genders'] {
+  if (text === '') throw new Error('expected Name:gender,..., found an empty field');
+  return text.split(',').map((person, i) => {
+    const [name, gender, ...rest] = person.split(':');
+    if (!name || rest.length > 0 || !isGender(gender)) {
+      throw new Error(`expected item ${i + 1} as Name:male or Name:female, found ${JSON.stringify(person)}`);
+    }
+    return { name, gender };
+  });
+}
+
+function isGender(value: string | undefined): value is Gender {
+  return (GENDERS as readonly (string | undefined)[]).includes(value);
+}
+
+function decodeNodeMapping(text: string): ClutrrRow['nodeMapping'] {
+  const dict = literal(text);
+  if (!(dict instanceof PyDict)) throw shapeError('a dict of int to int', dict);
+  return dict.entries.map(([key, value]) => {
+    if (typeof key !== 'number' || typeof value !== 'number') {
+      throw shapeError('a dict of int to int', new PyDict([[key, value]]));
+    }
+    return [key, value] as const;
+  });
+}
+
+function expectList(value: PyValue, what: string): readonly PyValue[] {
+  if (!isPyList(value)) throw shapeError(what, value);
+  return value;
+}
+
+function expectStrings(value: PyValue): readonly string[] {
+  return expectList(value, 'a list of strings').map((item, i) => expectString(item, `item ${i + 1} to be a string`));
+}
+
+function expectTuple(value: PyValue, length: 2, what: string): readonly [PyValue, PyValue];
+function expectTuple(value: PyValue, length: 3, what: string): readonly [PyValue, PyValue, PyValue];
+function expectTuple(value: PyValue, length: number, what: string): readonly PyValue[] {
+  if (!(value instanceof PyTuple) || value.items.length !== length) throw shapeError(what, value);
+  return value.items;
+}
+
+function expectString(value: PyValue, what: string): string {
+  if (typeof value !== 'string') throw shapeError(what, value);
+  return value;
+}
+
+function shapeError(expected: string, found: PyValue): Error {
+  const shown = pyRepr(found);
+  return new Error(`expected ${expected}, found ${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// write
+
+export interface ClutrrWriteOptions {
+  /** Defaults to `\n`; pass `detectLineEnding(source)` to reproduce a CRLF file. */
+  readonly lineEnding?: LineEnding;
+}
+
+/**
+ * Writes rows as pandas writes a CLUTRR DataFrame: header CLUTRR_COLUMNS, Python reprs in the
+ * literal columns. Throws CsvFormatError for a person the genders column cannot spell.
+ */
+export function writeClutrrCsv(rows: readonly ClutrrRow[], options: ClutrrWriteOptions = {}): string {
+  return writeCsv([CLUTRR_COLUMNS, ...rows.map((row, i) => clutrrFields(row, i + 1))], options);
+}
+
+/** A row's fields in CLUTRR_COLUMNS order; `rowNumber` (1-based) only labels errors. */
+export function clutrrFields(row: ClutrrRow, rowNumber?: number): string[] {
+  const fields: Record<ClutrrColumn, string> = {
+    '': row.index,
+    id: row.id,
+    story: row.story,
+    query: pyRepr(new PyTuple(row.query)),
+    text_query: row.textQuery,
+    target: row.target,
+    text_target: pyRepr(row.textTarget),
+    clean_story: row.cleanStory,
+    proof_state: pyRepr(row.proofState.map(proofStepLiteral)),
+    f_comb: row.fComb,
+    task_name: row.taskName,
+    story_edges: pyRepr(row.storyEdges.map((edge) => new PyTuple(edge))),
+    edge_types: pyRepr(row.edgeTypes),
+    query_edge: pyRepr(new PyTuple(row.queryEdge)),
+    genders: gendersField(row.genders, rowNumber),
+    syn_story: row.synStory,
+    node_mapping: pyRepr(new PyDict(row.nodeMapping)),
+    task_split: row.taskSplit,
+  };
+  return CLUTRR_COLUMNS.map((column) => fields[column]);
+}
+
+function gendersField(genders: ClutrrRow['genders'], row: number | undefined): string {
+  return genders
+    .map(({ name, gender }, i) => {
+      // A name holding a separator would be read back as different people, so refuse it.
+      if (name === '' || /[,:]/.test(name)) {
+        throw new CsvFormatError(`person ${i + 1} has a name genders cannot hold: ${JSON.stringify(name)}`, {
+          row,
+          column: 'genders',
+        });
+      }
+      return `${name}:${gender}`;
+    })
+    .join(',');
+}
+
+function proofStepLiteral(step: ClutrrRow['proofState'][number]): PyDict {
+  return new PyDict([[new PyTuple(step.head), step.body.map((triple) => new PyTuple(triple))]]);
+}
