@@ -1,5 +1,6 @@
 import { DEFAULT_FAMILY, type FamilyParams } from '../family/family';
-import { RELATION_WORDS } from '../kinship/relations';
+import { parseWord, PRED_CODE, RELATION_WORDS, wordFor } from '../kinship/relations';
+import { cykPath, maskToPredicates } from '../reasoning/solver';
 import { createRng, hashSeed, type Seed } from '../random/rng';
 import type { Split } from '../text/render';
 import { generatePuzzle, GenerationError, type PuzzleRecord, toRecord } from './puzzle';
@@ -75,8 +76,48 @@ export function patternMatcher(globs: readonly string[]): (pattern: string) => b
 }
 
 
+/**
+ * Why a list of pattern globs can never match a uniquely entailed story of one of the given
+ * lengths, or undefined: unknown words, no glob of the right length, or an exact pattern the
+ * rule base cannot decide.
+ */
+export function checkPatterns(globs: readonly string[], ks: readonly number[]): string | undefined {
+  const wordRe = new RegExp(`^${ANY_WORD}$`);
+  for (const g of globs) {
+    const words = matchWords(g);
+    if (!words) return `pattern "${g}" is not relation words joined by - (e.g. son-*-aunt; * is any one word)`;
+    const bad = words.find((w) => w !== '*' && !wordRe.test(w));
+    if (bad) return `pattern "${g}": "${bad}" is not a relation word`;
+    if (!words.includes('*')) {
+      const mask = cykPath(words.map((w) => PRED_CODE[parseWord(w)!.predicate]));
+      const lastGender = parseWord(words.at(-1)!)!.gender;
+      const answers = maskToPredicates(mask).map((p) => wordFor(p, lastGender));
+      if (answers.length !== 1) {
+        return answers.length === 0
+          ? `pattern "${g}" derives no answer under the rule base, so no puzzle can have it`
+          : `pattern "${g}" is ambiguous under the rule base (${answers.join(' or ')}), so no puzzle has it`;
+      }
+    }
+  }
+  for (const k of ks) {
+    if (!globs.some((g) => matchWords(g)?.length === k)) return `no pattern has ${k} relation words, as k = ${k} needs`;
+  }
+  return undefined;
+}
+
+/** Splits a pattern glob into relation words (multi-word ones like son-in-law kept whole). */
+function matchWords(glob: string): string[] | undefined {
+  const re = new RegExp(`${ANY_WORD}|\\*|[a-z]+`, 'g');
+  const words = glob.match(re) ?? [];
+  return words.join('-') === glob ? words : undefined;
+}
+
 /** Why a spec cannot be generated, or undefined. */
 export function checkDatasetSpec(spec: DatasetSpec): string | undefined {
+  if (spec.patterns && spec.patterns.length > 0) {
+    const bad = checkPatterns(spec.patterns, [...spec.trainTasks, ...spec.testTasks].map((t) => t.k));
+    if (bad) return bad;
+  }
   const rows = (n: number, what: string) =>
     Number.isInteger(n) && n >= 0 ? undefined : `${what} must be a whole number ≥ 0 (got ${n})`;
   return (

@@ -1,0 +1,164 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseClutrrCsv, writeClutrrCsv } from '../src/core/formats/clutrrCsv';
+import { main } from './main';
+
+let out = '';
+let err = '';
+beforeEach(() => {
+  out = '';
+  err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+});
+afterEach(() => vi.restoreAllMocks());
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'clutrr-cli-'));
+const lastLine = (s: string) => s.trim().split('\n').at(-1);
+
+describe('generate', () => {
+  it('writes the dataset folder with exact row counts, and check finds every row entailed', async () => {
+    const dir = tmp();
+    const code = await main([
+      'generate',
+      '--train-tasks', '1.2,2.3',
+      '--test-tasks', '1.2,3.3,4.4,5.3,6.3,7.2',
+      '--train-rows', '40',
+      '--test-rows', '9',
+      '--holdout',
+      '--equal',
+      '--seed', '7',
+      '--out', dir,
+    ]);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(
+      ['1.2,2.3_train.csv', '1.2_test.csv', '3.3_test.csv', '4.4_test.csv', '5.3_test.csv', '6.3_test.csv', '7.2_test.csv', 'config.json'].sort(),
+    );
+    const train = parseClutrrCsv(readFileSync(path.join(dir, '1.2,2.3_train.csv'), 'utf8'));
+    expect(train).toHaveLength(80);
+    expect(train.filter((r) => r.taskName === 'task_2.3')).toHaveLength(40);
+    const noisy = train.find((r) => r.taskName === 'task_2.3')!;
+    expect(noisy.edgeTypes.length).toBe(noisy.storyEdges.length); // every edge typed, noise included
+    expect(noisy.story).toMatch(/\[\w+\]/);
+    const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
+    expect(config).toMatchObject({ seed: '7', train_rows: 40, test_rows: 9, holdout: 0.1, equal: true });
+
+    out = '';
+    const files = readdirSync(dir).filter((f) => f.endsWith('.csv')).map((f) => path.join(dir, f));
+    expect(await main(['check', ...files])).toBe(0);
+    expect(lastLine(out)).toBe('rows=134 entailed=134 ambiguous=0 unsupported=0');
+    expect(out.trim().split('\n')).toHaveLength(files.length + 1);
+  });
+
+  it('is reproducible: the same flags write the same bytes', async () => {
+    const a = tmp();
+    const b = tmp();
+    const flags = ['--train-tasks', '1.3', '--test-tasks', '2.4', '--train-rows', '25', '--test-rows', '5', '--seed', 'x'];
+    await main(['generate', ...flags, '--out', a]);
+    await main(['generate', ...flags, '--out', b]);
+    for (const f of readdirSync(a)) expect(readFileSync(path.join(a, f), 'utf8')).toBe(readFileSync(path.join(b, f), 'utf8'));
+  });
+
+  it('round-trips export → import → export byte for byte', async () => {
+    const dir = tmp();
+    await main(['generate', '--train-tasks', '5.4', '--test-tasks', '6.3', '--train-rows', '30', '--test-rows', '5', '--out', dir]);
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.csv'))) {
+      const text = readFileSync(path.join(dir, f), 'utf8');
+      expect(writeClutrrCsv(parseClutrrCsv(text, f))).toBe(text);
+    }
+  });
+
+  it('refuses impossible settings with a message and a non-zero status', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--train-tasks', '1.60'], /k = 60 needs 61 different people/],
+      [['--min-child', '0', '--max-child', '0'], /max-child is 0/],
+      [['--train-tasks', '1.3', '--test-tasks', '1.3', '--patterns', 'husband-son-grandmother'], /ambiguous under the rule base \(inv-child or inv-in-law\)/],
+      [['--train-tasks', '1.3', '--test-tasks', '1.3', '--patterns', 'son-*-cousin'], /"cousin" is not a relation word/],
+      [['--train-tasks', '1.3', '--patterns', 'son-*-aunt'], /no pattern has 2 relation words/],
+      [['--train-tasks', '9.3'], /task 9 in "9.3" is not one of 1–7/],
+      [['--train-rows', 'many'], /--train-rows must be a whole number/],
+      [['--bogus'], /unknown flag --bogus/],
+      [['--p-marry', '2'], /p-marry must be between 0 and 1/],
+    ];
+    for (const [flags, message] of cases) {
+      err = '';
+      const code = await main(['generate', '--train-rows', '3', '--test-rows', '1', '--test-tasks', '1.2', ...flags, '--out', tmp()]);
+      expect(code, flags.join(' ')).not.toBe(0);
+      expect(err, flags.join(' ')).toMatch(message);
+      expect(err).not.toMatch(/\n\s+at /); // no stack trace
+    }
+    err = '';
+    expect(await main(['generate'])).toBe(2);
+    expect(err).toMatch(/--out DIR is required/);
+  });
+});
+
+describe('check', () => {
+  it('names the file, row and column of a malformed row', async () => {
+    const dir = tmp();
+    await main(['generate', '--train-tasks', '1.2', '--test-tasks', '1.2', '--train-rows', '3', '--test-rows', '1', '--out', dir]);
+    const file = path.join(dir, '1.2_train.csv');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[2] = lines[2]!.replace('"[(0, 1), (1, 2)]"', '"[(0, 1), (1, 2"');
+    writeFileSync(file, lines.join('\n'));
+    err = '';
+    expect(await main(['check', file])).toBe(1);
+    expect(err).toContain(file);
+    expect(err).toMatch(/row 2/);
+    expect(err).toMatch(/column story_edges/);
+    expect(err).not.toMatch(/\n\s+at /);
+  });
+
+  it('reports unreadable files and unknown relation words clearly', async () => {
+    expect(await main(['check', '/nonexistent/file.csv'])).toBe(1);
+    expect(err).toMatch(/cannot read \/nonexistent\/file.csv: no such file/);
+    const dir = tmp();
+    await main(['generate', '--train-tasks', '1.2', '--test-tasks', '1.2', '--train-rows', '2', '--test-rows', '1', '--out', dir]);
+    const file = path.join(dir, '1.2_test.csv');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"\['(\w+)', /, `"['cousin', `));
+    err = '';
+    expect(await main(['check', file])).toBe(1);
+    expect(err).toMatch(/row 1, column edge_types: "cousin" \(item 1\) is not a CLUTRR relation word/);
+  });
+
+  it('counts ambiguous and unsupported rows, and --list names them', async () => {
+    const dir = tmp();
+    await main(['generate', '--train-tasks', '1.3', '--test-tasks', '1.3', '--train-rows', '2', '--test-rows', '2', '--out', dir]);
+    const file = path.join(dir, '1.3_test.csv');
+    const rows = parseClutrrCsv(readFileSync(file, 'utf8'));
+    // Row 1 becomes husband-son-grandmother (two answers); row 2 gets a wrong label.
+    const ambiguous = {
+      ...rows[0]!,
+      edgeTypes: ['husband', 'son', 'grandmother'],
+      genders: rows[0]!.genders.map((g, i) => ({ ...g, gender: ['female', 'male', 'male', 'female'][i]! })),
+      target: 'mother',
+    };
+    const wrong = { ...rows[1]!, target: rows[1]!.target === 'uncle' ? 'aunt' : 'uncle' };
+    writeFileSync(file, writeClutrrCsv([ambiguous, wrong]));
+    out = '';
+    await main(['check', '--list', file]);
+    expect(lastLine(out)).toBe('rows=2 entailed=0 ambiguous=1 unsupported=1');
+    expect(out).toContain(`${ambiguous.id} ambiguous`);
+    expect(out).toContain(`${wrong.id} unsupported`);
+  });
+});
+
+describe('help', () => {
+  it('prints --help for every subcommand', async () => {
+    for (const cmd of ['generate', 'check', 'bench', 'templates']) {
+      out = '';
+      expect(await main([cmd, '--help'])).toBe(0);
+      expect(out).toMatch(/usage: npm run cli -- /);
+    }
+  });
+
+  it('runs through npm run cli (the esbuild bundle)', () => {
+    const r = spawnSync('node', ['scripts/cli.mjs', 'check', '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/rows=<n> entailed=<n> ambiguous=<n> unsupported=<n>/);
+  });
+});
