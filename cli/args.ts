@@ -29,9 +29,9 @@ export function parseArgs(command: string, argv: readonly string[], spec: Record
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const s = spec[name];
-    if (!s) throw new UsageError(`${command}: unknown flag --${name} (see ${command} --help)`);
+    if (!s) throw new UsageError(`unknown flag --${name} (see ${command} --help)`);
     if (s.type === 'boolean') {
-      if (eq >= 0) throw new UsageError(`${command}: --${name} takes no value`);
+      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
       flags[name] = true;
       continue;
     }
@@ -42,13 +42,15 @@ export function parseArgs(command: string, argv: readonly string[], spec: Record
       i++;
     }
     if (value === undefined || (eq < 0 && value.startsWith('--'))) {
-      throw new UsageError(`${command}: --${name} needs a value`);
+      throw new UsageError(`--${name} needs a value`);
     }
     if (s.type === 'string') flags[name] = value;
     else {
       const n = Number(value);
       if (value.trim() === '' || !Number.isFinite(n) || (s.type === 'integer' && !Number.isInteger(n))) {
-        throw new UsageError(`${command}: --${name} must be ${s.type === 'integer' ? 'a whole number' : 'a number'} (got "${value}")`);
+        throw new UsageError(
+          `--${name} must be ${s.type === 'integer' ? 'a whole number' : 'a number'} (got "${value}")`,
+        );
       }
       flags[name] = n;
     }

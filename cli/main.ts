@@ -8,9 +8,15 @@ import { CliError } from './errors';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; summary: string }> = {
   generate: { run: generateCommand, summary: 'write a CLUTRR dataset folder (train and test CSV files, config.json)' },
-  check: { run: checkCommand, summary: 'solve every row of CLUTRR CSV files and count entailed / ambiguous / unsupported' },
+  check: {
+    run: checkCommand,
+    summary: 'solve every row of CLUTRR CSV files and count entailed / ambiguous / unsupported',
+  },
   bench: { run: benchCommand, summary: 'puzzles per second for k = 2..10 and each task, and peak memory' },
-  templates: { run: templatesCommand, summary: 'statistics of a paraphrase bank (ours, or a file in the original format)' },
+  templates: {
+    run: templatesCommand,
+    summary: 'statistics of a paraphrase bank (ours, or a file in the original format)',
+  },
 };
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -48,7 +54,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     const e = err as NodeJS.ErrnoException;
     if (e && typeof e.code === 'string' && 'path' in e) {
-      process.stderr.write(`clutrr ${name}: cannot use ${e.path}: ${e.code === 'ENOENT' ? 'no such file or folder' : e.message}\n`);
+      process.stderr.write(
+        `clutrr ${name}: cannot use ${e.path}: ${e.code === 'ENOENT' ? 'no such file or folder' : e.message}\n`,
+      );
       return 1;
     }
     process.stderr.write(`clutrr ${name}: internal error: ${e?.message ?? String(err)} (please report this)\n`);

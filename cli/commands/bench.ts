@@ -54,7 +54,9 @@ export async function benchCommand(argv: string[]): Promise<number> {
   const csv = writeClutrrCsv(rowsToClutrr(data.train, renderPlain));
   const secs = (performance.now() - t0) / 1000;
   const maxRss = process.resourceUsage().maxRSS / 1024;
-  out(`dataset: ${rows} rows of task 1.4 generated and written in ${secs.toFixed(2)} s (${(rows / secs).toFixed(0)} rows/s), CSV ${(csv.length / 1e6).toFixed(1)} MB, peak RSS ${maxRss.toFixed(0)} MB`);
+  out(
+    `dataset: ${rows} rows of task 1.4 generated and written in ${secs.toFixed(2)} s (${(rows / secs).toFixed(0)} rows/s), CSV ${(csv.length / 1e6).toFixed(1)} MB, peak RSS ${maxRss.toFixed(0)} MB`,
+  );
 
   out(`\npuzzles per second, one core (node ${process.version}, ${ms} ms per cell)`);
   out(['k'.padStart(3), ...TASK_IDS.map((t) => `task ${t}`.padStart(9))].join(' '));

@@ -22,7 +22,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const { flags, positional } = parseArgs('check', argv, FLAGS);
-  if (positional.length === 0) throw new UsageError('check: name at least one CSV file (see check --help)');
+  if (positional.length === 0) throw new UsageError('name at least one CSV file (see check --help)');
   const total: Record<Verdict, number> & { rows: number } = { rows: 0, entailed: 0, ambiguous: 0, unsupported: 0 };
   for (const file of positional) {
     let text: string;
@@ -30,7 +30,9 @@ export async function checkCommand(argv: string[]): Promise<number> {
       text = readFileSync(file, 'utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message}`);
+      throw new CliError(
+        `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message}`,
+      );
     }
     const rows = parseClutrrCsv(text, file);
     const counts: Record<Verdict, number> = { entailed: 0, ambiguous: 0, unsupported: 0 };
@@ -40,7 +42,8 @@ export async function checkCommand(argv: string[]): Promise<number> {
       try {
         verdict = checkRow(row).verdict;
       } catch (e) {
-        if (e instanceof CsvFormatError) throw new CsvFormatError(e.detail, { file, row: i + 1, column: e.where.column });
+        if (e instanceof CsvFormatError)
+          throw new CsvFormatError(e.detail, { file, row: i + 1, column: e.where.column });
         throw e;
       }
       counts[verdict]++;

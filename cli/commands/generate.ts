@@ -41,13 +41,13 @@ export async function generateCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const { flags, positional } = parseArgs('generate', argv, FLAGS);
-  if (positional.length > 0) throw new UsageError(`generate: unexpected argument "${positional[0]}"`);
-  if (!flags.out) throw new UsageError('generate: --out DIR is required (the dataset folder to write)');
+  if (positional.length > 0) throw new UsageError(`unexpected argument "${positional[0]}"`);
+  if (!flags.out) throw new UsageError('--out DIR is required (the dataset folder to write)');
   const tasks = (name: string) => {
     try {
       return parseTaskList(String(flags[name]), `--${name}`);
     } catch (e) {
-      throw new UsageError(`generate: ${(e as Error).message}`);
+      throw new UsageError(`${(e as Error).message}`);
     }
   };
   const spec: DatasetSpec = {
@@ -64,13 +64,17 @@ export async function generateCommand(argv: string[]): Promise<number> {
       maxChild: flags['max-child'] as number,
       pMarry: flags['p-marry'] as number,
     },
-    patterns: flags.patterns ? String(flags.patterns).split(',').map((s) => s.trim()) : undefined,
+    patterns: flags.patterns
+      ? String(flags.patterns)
+          .split(',')
+          .map((s) => s.trim())
+      : undefined,
   };
   const problem =
     checkFamilyParams(spec.family) ??
     checkDatasetSpec(spec) ??
     [...spec.trainTasks, ...spec.testTasks].map((t) => checkPuzzleSettings(t.k, t.task, spec.family)).find(Boolean);
-  if (problem) throw new UsageError(`generate: ${problem}`);
+  if (problem) throw new UsageError(`${problem}`);
   const { render, describe } = rendererFromFlags(flags);
 
   const bar = progressBar('generating');

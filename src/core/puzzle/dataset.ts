@@ -67,14 +67,16 @@ function escapeRe(s: string): string {
 }
 
 /** Any one relation word, longest first so that `son-in-law` is not read as `son`. */
-const ANY_WORD = `(?:${[...RELATION_WORDS].sort((a, b) => b.length - a.length).map(escapeRe).join('|')})`;
+const ANY_WORD = `(?:${[...RELATION_WORDS]
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRe)
+  .join('|')})`;
 
 /** A pattern filter from `son-*-aunt` style globs (`*` stands for exactly one relation word). */
 export function patternMatcher(globs: readonly string[]): (pattern: string) => boolean {
   const res = globs.map((g) => new RegExp(`^${escapeRe(g).replace(/\\\*/g, ANY_WORD)}$`));
   return (pattern) => res.some((re) => re.test(pattern));
 }
-
 
 /**
  * Why a list of pattern globs can never match a uniquely entailed story of one of the given
@@ -115,7 +117,10 @@ function matchWords(glob: string): string[] | undefined {
 /** Why a spec cannot be generated, or undefined. */
 export function checkDatasetSpec(spec: DatasetSpec): string | undefined {
   if (spec.patterns && spec.patterns.length > 0) {
-    const bad = checkPatterns(spec.patterns, [...spec.trainTasks, ...spec.testTasks].map((t) => t.k));
+    const bad = checkPatterns(
+      spec.patterns,
+      [...spec.trainTasks, ...spec.testTasks].map((t) => t.k),
+    );
     if (bad) return bad;
   }
   const rows = (n: number, what: string) =>
@@ -246,7 +251,10 @@ export function balanceByPattern(rows: readonly DatasetRow[], wanted: number): D
 }
 
 /** All rows of a dataset, train tasks first, then each test task. */
-export function generateDataset(spec: DatasetSpec, onProgress?: Progress): { train: DatasetRow[]; test: DatasetRow[][] } {
+export function generateDataset(
+  spec: DatasetSpec,
+  onProgress?: Progress,
+): { train: DatasetRow[]; test: DatasetRow[][] } {
   const problem = checkDatasetSpec(spec);
   if (problem) throw new GenerationError(problem);
   const total = spec.trainTasks.length * spec.trainRows + spec.testTasks.length * spec.testRows;

@@ -54,9 +54,7 @@ function checkInvariants(p: Puzzle): void {
   if (k > 1) {
     expect(p.proof[0]!.head).toMatchObject({ from: 0, to: k, predicate: p.target.predicate });
   }
-  let leaves: { from: number; to: number; predicate: string }[] = [
-    { from: 0, to: k, predicate: p.target.predicate },
-  ];
+  let leaves: { from: number; to: number; predicate: string }[] = [{ from: 0, to: k, predicate: p.target.predicate }];
   for (const step of p.proof) {
     const [l, r] = step.body;
     expect(compose(l.predicate, r.predicate)).toBe(step.head.predicate);
@@ -95,10 +93,12 @@ function checkInvariants(p: Puzzle): void {
   // Noise people are never shared between noise paths.
   const owners = new Map<number, number>();
   chains.forEach((c, ci) => {
-    for (const f of c) for (const v of [f.from, f.to]) if (!onPath(v)) {
-      expect(owners.get(v) ?? ci).toBe(ci);
-      owners.set(v, ci);
-    }
+    for (const f of c)
+      for (const v of [f.from, f.to])
+        if (!onPath(v)) {
+          expect(owners.get(v) ?? ci).toBe(ci);
+          owners.set(v, ci);
+        }
   });
   const kinds = new Set(noise.map((f) => f.kind));
   const expected: Record<TaskId, string[][]> = {
@@ -154,7 +154,12 @@ describe('generatePuzzle', () => {
         fc.string(),
         fc.integer({ min: 1, max: 8 }),
         fc.constantFrom(...TASK_IDS),
-        fc.record({ maxLevels: fc.integer({ min: 3, max: 4 }), minChild: fc.integer({ min: 2, max: 3 }), maxChild: fc.constant(4), pMarry: fc.double({ min: 0.7, max: 1, noNaN: true }) }),
+        fc.record({
+          maxLevels: fc.integer({ min: 3, max: 4 }),
+          minChild: fc.integer({ min: 2, max: 3 }),
+          maxChild: fc.constant(4),
+          pMarry: fc.double({ min: 0.7, max: 1, noNaN: true }),
+        }),
         (seed, k, task, family) => checkInvariants(generatePuzzle({ seed, k, task, family })),
       ),
       { numRuns: 1500 },
@@ -163,9 +168,16 @@ describe('generatePuzzle', () => {
 
   it('is deterministic: the same seed and settings give the same puzzle', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.nat()), fc.integer({ min: 1, max: 10 }), fc.constantFrom(...TASK_IDS), (seed, k, task) => {
-        expect(JSON.stringify(generatePuzzle({ seed, k, task }))).toBe(JSON.stringify(generatePuzzle({ seed, k, task })));
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.nat()),
+        fc.integer({ min: 1, max: 10 }),
+        fc.constantFrom(...TASK_IDS),
+        (seed, k, task) => {
+          expect(JSON.stringify(generatePuzzle({ seed, k, task }))).toBe(
+            JSON.stringify(generatePuzzle({ seed, k, task })),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });

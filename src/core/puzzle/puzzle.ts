@@ -229,7 +229,13 @@ function addNoise(g: KinGraph, chain: Chain, task: TaskId, targetRel: PredCode, 
     for (let w = 0; w < n; w++) if (!used[w] && rel[v * n + w] !== 0) out.push(w);
     return out;
   };
-  const edge = (x: number, y: number, kind: FactKind): NoiseEdge => ({ x, y, r: rel[x * n + y]!, kind, chain: chainNo });
+  const edge = (x: number, y: number, kind: FactKind): NoiseEdge => ({
+    x,
+    y,
+    r: rel[x * n + y]!,
+    kind,
+    chain: chainNo,
+  });
   const walk = (start: number, length: number, kind: FactKind): boolean => {
     let cur = start;
     chainNo++;
@@ -252,7 +258,11 @@ function addNoise(g: KinGraph, chain: Chain, task: TaskId, targetRel: PredCode, 
       if (i === undefined) people.set(p, (i = people.size));
       return i;
     };
-    const facts: SolverFact[] = [...chain.edges, ...noise].map((e) => ({ from: idx(e.x), to: idx(e.y), predicate: e.r }));
+    const facts: SolverFact[] = [...chain.edges, ...noise].map((e) => ({
+      from: idx(e.x),
+      to: idx(e.y),
+      predicate: e.r,
+    }));
     return derive(people.size, facts, idx(chain.people[0]!), idx(chain.people[k]!)).mask === bit(targetRel);
   };
 

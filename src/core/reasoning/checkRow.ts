@@ -21,7 +21,8 @@ export function checkRow(row: ClutrrRow): RowCheck {
     const edge = row.storyEdges[i];
     if (!edge) return;
     const info = parseWord(word);
-    if (!info) throw new CsvFormatError(`"${word}" (item ${i + 1}) is not a CLUTRR relation word`, { column: 'edge_types' });
+    if (!info)
+      throw new CsvFormatError(`"${word}" (item ${i + 1}) is not a CLUTRR relation word`, { column: 'edge_types' });
     facts.push({ from: edge[0], to: edge[1], predicate: PRED_CODE[info.predicate] });
   });
   const [a, b] = row.queryEdge;
@@ -30,7 +31,8 @@ export function checkRow(row: ClutrrRow): RowCheck {
     throw new CsvFormatError(`no gender for query entity ${b}`, { column: 'genders' });
   }
   const target = WORD_ALIASES[row.target] ?? row.target;
-  if (!parseWord(target)) throw new CsvFormatError(`"${row.target}" is not a CLUTRR relation word`, { column: 'target' });
+  if (!parseWord(target))
+    throw new CsvFormatError(`"${row.target}" is not a CLUTRR relation word`, { column: 'target' });
   const { mask, truncated } = derive(row.genders.length, facts, a, b);
   const derived = maskToPredicates(mask).map((p) => wordFor(p, bGender as Gender));
   const verdict: Verdict = !derived.includes(target as never)
