@@ -7,7 +7,7 @@ import { renderPlain } from '../../src/core/text/plain';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 
 const FLAGS: Record<string, FlagSpec> = {
-  ms: { type: 'integer', help: 'time spent on each (k, task) cell, in milliseconds', default: 400 },
+  ms: { type: 'integer', help: 'time spent on each (k, task) cell, in milliseconds', default: 800 },
   'max-k': { type: 'integer', help: 'largest k to measure', default: 10 },
   'dataset-rows': { type: 'integer', help: 'rows of the dataset whose peak memory is measured', default: 10000 },
 };
