@@ -1,10 +1,19 @@
-import { renderPlain } from '../src/core/text/plain';
+import { OUR_BANK } from '../src/core/text/bank';
+import { type CombinationLength, createParaphraseRenderer } from '../src/core/text/paraphrase';
 import type { StoryRenderer } from '../src/core/text/render';
 import type { FlagSpec } from './args';
+import { readTemplateSource } from './commands/templates';
+import { UsageError } from './errors';
 
-/** Flags that choose how stories are written (shared by generate and bench). */
+/** Flags that choose how stories are written. */
 export const RENDER_FLAGS: Record<string, FlagSpec> = {
-  synthetic: { type: 'boolean', help: 'plain one-sentence-per-fact stories' },
+  templates: {
+    type: 'string',
+    help: 'paraphrases from a template file in the original format (amt_placeholders_clean.json or a .train/.test half)',
+  },
+  'template-split': { type: 'boolean', help: 'hold 20% of every paraphrase list out for the test rows' },
+  'combination-length': { type: 'integer', help: 'most consecutive facts one paraphrase covers (1–3)', default: 3 },
+  synthetic: { type: 'boolean', help: 'plain one-sentence-per-fact stories (ignores the paraphrases)' },
 };
 
 /** The story renderer the flags ask for, and what config.json records of it. */
@@ -12,6 +21,30 @@ export function rendererFromFlags(flags: Record<string, unknown>): {
   render: StoryRenderer;
   describe: Record<string, unknown>;
 } {
-  void flags;
-  return { render: renderPlain, describe: { text: 'synthetic' } };
+  const length = flags['combination-length'];
+  if (length !== 1 && length !== 2 && length !== 3) {
+    throw new UsageError(`--combination-length must be 1, 2 or 3 (got ${String(length)})`);
+  }
+  if (flags.synthetic) {
+    if (flags.templates || flags['template-split']) {
+      throw new UsageError('--synthetic writes plain sentences: it does not take --templates or --template-split');
+    }
+    return { render: createParaphraseRenderer({ bank: {}, combinationLength: 1, synthetic: true }), describe: { text: 'synthetic' } };
+  }
+  const file = flags.templates as string | undefined;
+  const source = file ? readTemplateSource(file) : { bank: OUR_BANK, halves: undefined };
+  const split = source.halves ?? (flags['template-split'] ? { seed: String(flags.seed ?? 1) } : undefined);
+  return {
+    render: createParaphraseRenderer({
+      bank: source.bank,
+      combinationLength: length as CombinationLength,
+      templateSplit: split,
+    }),
+    describe: {
+      text: 'paraphrase',
+      templates: file ?? 'clutrr-lab bank',
+      template_split: split ? (source.halves ? 'file halves' : 'seeded 80/20') : false,
+      combination_length: length,
+    },
+  };
 }

@@ -1,0 +1,204 @@
+import type { PuzzleRecord, StoryFact } from '../puzzle/puzzle';
+import type { Rng, Seed } from '../random/rng';
+import { plainSentence, renderPlain } from './plain';
+import { randomQuestion, randomTargetText } from './questions';
+import { bracket, joinSentences, type RenderedSentence, type Split, type StoryRenderer } from './render';
+import { type BankHalves, fillTemplate, splitBank, type TemplateBank, templatesFor } from './templates';
+
+export type CombinationLength = 1 | 2 | 3;
+
+export interface ParaphraseOptions {
+  /** Where the paraphrases come from: OUR_BANK, or a bank loaded from a template file. */
+  readonly bank: TemplateBank;
+  /** The longest run of consecutive facts one paraphrase may cover (CLUTRR's combination_length). */
+  readonly combinationLength: CombinationLength;
+  /**
+   * Hold paraphrases out of training: `{ seed }` splits `bank` 80/20 per list (splitBank);
+   * explicit halves (the original `.train.json` / `.test.json`) are used as given. Train rows
+   * then draw only from the train half, test rows only from the test half.
+   */
+  readonly templateSplit?: { readonly seed: Seed } | BankHalves;
+  /** One plain sentence per fact (renderPlain), for ablations. */
+  readonly synthetic?: boolean;
+}
+
+/**
+ * The facts of a puzzle as chains, each told as a unit: the path in path order; each noise
+ * path separately (consecutive facts of one kind where each starts where the last ended); a
+ * memory fact alone.
+ */
+export function factChains(puzzle: PuzzleRecord): StoryFact[][] {
+  const chains: StoryFact[][] = [];
+  let current: StoryFact[] = [];
+  for (const f of puzzle.facts) {
+    const last = current[current.length - 1];
+    const continues = last !== undefined && last.kind === f.kind && f.kind !== 'memory' && last.to === f.from;
+    if (!continues && current.length > 0) {
+      chains.push(current);
+      current = [];
+    }
+    current.push(f);
+  }
+  if (current.length > 0) chains.push(current);
+  return chains;
+}
+
+/** A run of consecutive facts of a chain, and the key it is told with (if any). */
+interface Group {
+  readonly facts: readonly StoryFact[];
+  /** The chain's entities in order of first appearance (story entity indices). */
+  readonly entities: readonly number[];
+  readonly templates: readonly string[];
+}
+
+function groupFor(puzzle: PuzzleRecord, bank: TemplateBank, facts: readonly StoryFact[]): Group {
+  const entities = [facts[0]!.from];
+  for (const f of facts) entities.push(f.to);
+  const distinct = new Set(entities).size === entities.length;
+  const fComb = facts.map((f) => f.word).join('-');
+  const genderComb = entities.map((e) => puzzle.entities[e]!.gender).join('-');
+  return { facts, entities, templates: distinct ? templatesFor(bank, fComb, genderComb) : [] };
+}
+
+// A fact with no paraphrase is told with the plain sentence; any paraphrase beats that.
+const PLAIN_COST = 1000;
+
+/**
+ * Splits a chain into runs of up to `maxLength` facts: as few runs as possible (longer
+ * paraphrases first, as the original prefers), runs without a paraphrase only as single plain
+ * sentences, and among the best splits one drawn uniformly at random.
+ */
+export function segmentChain(
+  puzzle: PuzzleRecord,
+  bank: TemplateBank,
+  chain: readonly StoryFact[],
+  maxLength: number,
+  rng: Rng,
+): Group[] {
+  const n = chain.length;
+  const best = new Array<number>(n + 1).fill(Infinity);
+  const ways = new Array<number>(n + 1).fill(0);
+  const groups: Group[][] = Array.from({ length: n }, () => []);
+  best[n] = 0;
+  ways[n] = 1;
+  for (let i = n - 1; i >= 0; i--) {
+    for (let len = 1; len <= Math.min(maxLength, n - i); len++) {
+      const g = groupFor(puzzle, bank, chain.slice(i, i + len));
+      groups[i]![len] = g;
+      const cost = g.templates.length > 0 ? 1 : len === 1 ? PLAIN_COST : Infinity;
+      const total = cost + best[i + len]!;
+      if (total < best[i]!) {
+        best[i] = total;
+        ways[i] = ways[i + len]!;
+      } else if (total === best[i]) {
+        ways[i]! += ways[i + len]!;
+      }
+    }
+  }
+  const out: Group[] = [];
+  for (let i = 0; i < n;) {
+    const options: { len: number; weight: number }[] = [];
+    for (let len = 1; len <= Math.min(maxLength, n - i); len++) {
+      const g = groups[i]![len]!;
+      const cost = g.templates.length > 0 ? 1 : len === 1 ? PLAIN_COST : Infinity;
+      if (cost + best[i + len]! === best[i]) options.push({ len, weight: ways[i + len]! });
+    }
+    let r = rng.next() * options.reduce((s, o) => s + o.weight, 0);
+    let chosen = options[options.length - 1]!;
+    for (const o of options) {
+      if ((r -= o.weight) < 0) {
+        chosen = o;
+        break;
+      }
+    }
+    out.push(groups[i]![chosen.len]!);
+    i += chosen.len;
+  }
+  return out;
+}
+
+/**
+ * Tidies a filled template from a file we did not write: single spaces, no space before
+ * punctuation, a capital first letter and a final full stop. Our own bank needs none of it.
+ */
+export function tidySentence(text: string): string {
+  let t = text
+    .replace(/\s+/g, ' ')
+    .replace(/ ([.,;:!?])/g, '$1')
+    .trim();
+  t = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t.replace(/[,;:]$/, '')}.`;
+}
+
+/** Merges lists at random, keeping the order within each list (every interleaving equally likely). */
+export function interleave<T>(lists: readonly (readonly T[])[], rng: Rng): T[] {
+  const pos = lists.map(() => 0);
+  const out: T[] = [];
+  let left = lists.reduce((s, l) => s + l.length, 0);
+  while (left > 0) {
+    let r = rng.int(left);
+    let k = 0;
+    while (r >= lists[k]!.length - pos[k]!) r -= lists[k]!.length - pos[k++]!;
+    out.push(lists[k]![pos[k]!++]!);
+    left--;
+  }
+  return out;
+}
+
+/**
+ * A StoryRenderer that tells each chain of facts with paraphrases from a bank (see
+ * ParaphraseOptions): chains are split into runs of up to `combinationLength` facts (longest
+ * paraphrases preferred, plain sentences where none exists), each run becomes one
+ * RenderedSentence listing its fact ids, names are written `[Name]`, and no paraphrase is used
+ * twice in one story while another is available. The story keeps the path's runs in path order
+ * and interleaves the noise chains among them at random; the clean story is the path's runs.
+ * Deterministic in (puzzle, split, rng).
+ */
+export function createParaphraseRenderer(options: ParaphraseOptions): StoryRenderer {
+  if (options.synthetic) return renderPlain;
+  const maxLength = options.combinationLength;
+  if (![1, 2, 3].includes(maxLength)) throw new RangeError(`combination length must be 1, 2 or 3 (got ${maxLength})`);
+  const ts = options.templateSplit;
+  const halves: BankHalves | undefined =
+    ts === undefined ? undefined : 'seed' in ts ? splitBank(options.bank, ts.seed) : ts;
+  const bankFor = (split: Split): TemplateBank => (halves ? halves[split] : options.bank);
+
+  return (puzzle, split, rng) => {
+    const bank = bankFor(split);
+    const used = new Set<string>();
+    const tell = (g: Group): RenderedSentence => {
+      const factIds = g.facts.map((f) => f.id);
+      if (g.templates.length === 0) {
+        const f = g.facts[0]!;
+        const text = plainSentence(
+          puzzle.entities[f.from]!.name,
+          f.word,
+          puzzle.entities[f.to]!.name,
+          rng.chance(0.5) ? 0 : 1,
+        );
+        return { text, factIds };
+      }
+      const fresh = g.templates.filter((t) => !used.has(t));
+      const template = rng.pick(fresh.length > 0 ? fresh : g.templates);
+      used.add(template);
+      const names = g.entities.map((e) => bracket(puzzle.entities[e]!.name));
+      return { text: tidySentence(fillTemplate(template, names)), factIds };
+    };
+    const told = factChains(puzzle).map((chain) => ({
+      path: chain[0]!.kind === 'path',
+      sentences: segmentChain(puzzle, bank, chain, maxLength, rng).map(tell),
+    }));
+    const clean = told.filter((c) => c.path).flatMap((c) => c.sentences);
+    const sentences = interleave(
+      told.map((c) => c.sentences),
+      rng,
+    );
+    return {
+      sentences,
+      story: joinSentences(sentences),
+      cleanStory: joinSentences(clean),
+      question: randomQuestion(puzzle, rng),
+      textTarget: randomTargetText(puzzle, rng),
+    };
+  };
+}
