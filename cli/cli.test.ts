@@ -264,11 +264,15 @@ describe('generate: story text', () => {
     const flags = ['--train-tasks', '1.3', '--test-tasks', '1.3', '--train-rows', '20', '--test-rows', '5'];
     expect(await main(['generate', ...flags, '--out', para])).toBe(0);
     expect(await main(['generate', ...flags, '--synthetic', '--out', plain])).toBe(0);
-    const stories = (dir: string) => parseClutrrCsv(readFileSync(path.join(dir, '1.3_train.csv'), 'utf8')).map((r) => r.story);
+    const stories = (dir: string) =>
+      parseClutrrCsv(readFileSync(path.join(dir, '1.3_train.csv'), 'utf8')).map((r) => r.story);
     const plainSentence = /^\[\w+\](?:'s [a-z-]+ is \[\w+\]| is the [a-z-]+ of \[\w+\])\.$/;
     for (const s of stories(plain)) for (const sentence of s.split(/(?<=\.) /)) expect(sentence).toMatch(plainSentence);
     expect(stories(para).some((s) => s.split(/(?<=\.) /).some((x) => !plainSentence.test(x)))).toBe(true);
-    expect(JSON.parse(readFileSync(path.join(para, 'config.json'), 'utf8'))).toMatchObject({ text: 'paraphrase', combination_length: 3 });
+    expect(JSON.parse(readFileSync(path.join(para, 'config.json'), 'utf8'))).toMatchObject({
+      text: 'paraphrase',
+      combination_length: 3,
+    });
   });
 
   it('refuses bad text flags and unreadable template files with a message', async () => {

@@ -29,7 +29,10 @@ export function rendererFromFlags(flags: Record<string, unknown>): {
     if (flags.templates || flags['template-split']) {
       throw new UsageError('--synthetic writes plain sentences: it does not take --templates or --template-split');
     }
-    return { render: createParaphraseRenderer({ bank: {}, combinationLength: 1, synthetic: true }), describe: { text: 'synthetic' } };
+    return {
+      render: createParaphraseRenderer({ bank: {}, combinationLength: 1, synthetic: true }),
+      describe: { text: 'synthetic' },
+    };
   }
   const file = flags.templates as string | undefined;
   const source = file ? readTemplateSource(file) : { bank: OUR_BANK, halves: undefined };
