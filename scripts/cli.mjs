@@ -19,5 +19,12 @@ await build({
   logLevel: 'warning',
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
+// A closed pipe (`npm run cli -- check x.csv | head`) ends the output, not the process with a trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
 const { main } = await import(pathToFileURL(outfile).href);
 process.exitCode = await main(process.argv.slice(2));
