@@ -1,5 +1,4 @@
-import { OUR_BANK } from '../src/core/text/bank';
-import { type CombinationLength, createParaphraseRenderer } from '../src/core/text/paraphrase';
+import { datasetRenderer } from '../src/core/text/datasetText';
 import type { StoryRenderer } from '../src/core/text/render';
 import type { FlagSpec } from './args';
 import { readTemplateSource } from './commands/templates';
@@ -16,7 +15,7 @@ export const RENDER_FLAGS: Record<string, FlagSpec> = {
   synthetic: { type: 'boolean', help: 'plain one-sentence-per-fact stories (ignores the paraphrases)' },
 };
 
-/** The story renderer the flags ask for, and what config.json records of it. */
+/** The story renderer the flags ask for (core's datasetRenderer), and what config.json records. */
 export function rendererFromFlags(flags: Record<string, unknown>): {
   render: StoryRenderer;
   describe: Record<string, unknown>;
@@ -25,29 +24,16 @@ export function rendererFromFlags(flags: Record<string, unknown>): {
   if (length !== 1 && length !== 2 && length !== 3) {
     throw new UsageError(`--combination-length must be 1, 2 or 3 (got ${String(length)})`);
   }
-  if (flags.synthetic) {
-    if (flags.templates || flags['template-split']) {
-      throw new UsageError('--synthetic writes plain sentences: it does not take --templates or --template-split');
-    }
-    return {
-      render: createParaphraseRenderer({ bank: {}, combinationLength: 1, synthetic: true }),
-      describe: { text: 'synthetic' },
-    };
+  if (flags.synthetic && (flags.templates || flags['template-split'])) {
+    throw new UsageError('--synthetic writes plain sentences: it does not take --templates or --template-split');
   }
   const file = flags.templates as string | undefined;
-  const source = file ? readTemplateSource(file) : { bank: OUR_BANK, halves: undefined };
-  const split = source.halves ?? (flags['template-split'] ? { seed: String(flags.seed ?? 1) } : undefined);
-  return {
-    render: createParaphraseRenderer({
-      bank: source.bank,
-      combinationLength: length as CombinationLength,
-      templateSplit: split,
-    }),
-    describe: {
-      text: 'paraphrase',
-      templates: file ?? 'clutrr-lab bank',
-      template_split: split ? (source.halves ? 'file halves' : 'seeded 80/20') : false,
-      combination_length: length,
-    },
+  const source = file ? { name: file, ...readTemplateSource(file) } : undefined;
+  const text = {
+    synthetic: Boolean(flags.synthetic),
+    combinationLength: length as 1 | 2 | 3,
+    templateSplit: Boolean(flags['template-split']),
   };
+  const { render, describe } = datasetRenderer(text, String(flags.seed ?? 1), source);
+  return { render, describe };
 }

@@ -1,9 +1,15 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { installTestHook } from './app/testHook';
+import { appStore } from './state/store';
+import { startUrlSync } from './state/urlSync';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The entry is small on purpose: it reads the URL and asks the generator worker for the first
+// puzzle, then loads React and the app. The worker starts while the app's code downloads and
+// parses, so the first story is on screen sooner.
+startUrlSync(appStore);
+installTestHook(appStore);
+
+import('./app/boot').catch((e: unknown) => {
+  const root = document.getElementById('root');
+  if (root)
+    root.textContent = `CLUTRR Lab could not start: ${e instanceof Error ? e.message : String(e)}. Reload the page.`;
+});

@@ -1,77 +1,113 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { Puzzle } from '../core/puzzle/puzzle';
-import { isTaskId, type TaskId } from '../core/puzzle/tasks';
-import { createRng } from '../core/random/rng';
-import { renderPlain } from '../core/text/plain';
-import { unbracket } from '../core/text/render';
-import { createGeneratorClient } from '../worker/client';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { PuzzleView } from '../features/puzzle';
+import { hrefForRoute, type Route, searchFromSettings, selectRoute, selectSettings, useStore } from '../state';
+import { ErrorBoundary } from './ErrorBoundary';
 
-interface Settings {
-  seed: string;
-  k: number;
-  task: TaskId;
+// Views other than the start page load on demand, so the first paint carries only the explorer.
+const ClassroomView = lazy(() => import('../features/classroom').then((m) => ({ default: m.ClassroomView })));
+const DatasetBuilderView = lazy(() => import('../features/dataset').then((m) => ({ default: m.DatasetBuilderView })));
+const AuditView = lazy(() => import('../features/audit').then((m) => ({ default: m.AuditView })));
+
+const NAV: readonly [Route, string][] = [
+  ['puzzle', 'Puzzle'],
+  ['classroom', 'Classroom'],
+  ['dataset', 'Dataset builder'],
+  ['audit', 'Import & audit'],
+];
+
+function Nav({ route }: { route: Route }) {
+  const settings = useStore(selectSettings);
+  const search = searchFromSettings(settings);
+  return (
+    <nav aria-label="Views" className="nav">
+      <ul>
+        {NAV.map(([r, label]) => (
+          <li key={r}>
+            <a href={hrefForRoute(r, search)} aria-current={r === route ? 'page' : undefined} data-testid={`nav-${r}`}>
+              {label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
 }
 
-function readUrl(): Settings {
-  const q = new URLSearchParams(window.location.search);
-  const k = Number(q.get('k') ?? 2);
-  const task = Number(q.get('task') ?? 1);
-  return {
-    seed: q.get('seed') ?? String(Date.now() % 100000),
-    k: Number.isInteger(k) && k >= 1 && k <= 20 ? k : 2,
-    task: isTaskId(task) ? task : 1,
-  };
+function View({ route }: { route: Route }) {
+  switch (route) {
+    case 'classroom':
+      return <ClassroomView />;
+    case 'dataset':
+      return <DatasetBuilderView />;
+    case 'audit':
+      return <AuditView />;
+    default:
+      return <PuzzleView />;
+  }
 }
 
-/** A plain page: one seeded puzzle as text (the explorer replaces it). */
+/** The shell: header and navigation, then the routed view (the classroom takes the whole screen). */
 export function App() {
-  const client = useMemo(() => createGeneratorClient(), []);
-  const [settings, setSettings] = useState<Settings>(readUrl);
-  const [puzzle, setPuzzle] = useState<Puzzle | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [revealed, setRevealed] = useState(false);
+  const route = useStore(selectRoute);
+  const first = useRef(true);
+
+  // After a route change, move focus to the new view's heading so keyboard and screen-reader
+  // users land in it (not on the first load: the page starts at the top).
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const t = setTimeout(() => document.querySelector<HTMLElement>('[data-view-heading]')?.focus(), 0);
+    return () => clearTimeout(t);
+  }, [route]);
 
   useEffect(() => {
-    const q = new URLSearchParams({ seed: settings.seed, k: String(settings.k), task: String(settings.task) });
-    window.history.replaceState(null, '', `?${q}`);
-    client
-      .latest('puzzle', 'puzzle', settings)
-      .then((p) => {
-        setPuzzle(p);
-        setError(null);
-        setRevealed(false);
-      })
-      .catch((e: Error) => {
-        if (e.name !== 'CancelledError') setError(e.message);
-      });
-  }, [client, settings]);
+    const names: Record<Route, string> = {
+      puzzle: 'Puzzle',
+      classroom: 'Classroom',
+      dataset: 'Dataset builder',
+      audit: 'Import & audit',
+    };
+    document.title = `${names[route]} · CLUTRR Lab`;
+  }, [route]);
 
-  const text = useMemo(() => (puzzle ? renderPlain(puzzle, 'test', createRng(puzzle.seed, 'text')) : null), [puzzle]);
-  const next = useCallback(() => setSettings((s) => ({ ...s, seed: String((Number(s.seed) || 0) + 1) })), []);
+  const fallback = (
+    <p className="placeholder" role="status">
+      Loading…
+    </p>
+  );
 
+  if (route === 'classroom') {
+    return (
+      <main className="app app--classroom">
+        <ErrorBoundary resetKey={route}>
+          <Suspense fallback={fallback}>
+            <View route={route} />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+    );
+  }
   return (
-    <main>
-      <h1>CLUTRR Lab</h1>
-      {error && <p role="alert">{error}</p>}
-      {puzzle && text && (
-        <>
-          <p data-testid="story">
-            {text.sentences.map((s, i) => (
-              <span key={i} data-testid="story-sentence" data-facts={s.factIds.join(',')}>
-                {unbracket(s.text)}{' '}
-              </span>
-            ))}
-          </p>
-          <p data-testid="query">{unbracket(text.question)}</p>
-          <button data-testid="reveal-answer" onClick={() => setRevealed(true)}>
-            Reveal answer
-          </button>
-          {revealed && <p data-testid="answer">{puzzle.target.word}</p>}
-        </>
-      )}
-      <button data-testid="new-puzzle" onClick={next}>
-        New puzzle
+    <div className="app">
+      {/* A button, not href="#main": the hash holds the route. */}
+      <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
+        Skip to content
       </button>
-    </main>
+      <header className="app__header">
+        <p className="app__brand">
+          CLUTRR <span>Lab</span>
+        </p>
+        <Nav route={route} />
+      </header>
+      <main id="main" className="app__main" tabIndex={-1}>
+        <ErrorBoundary resetKey={route}>
+          <Suspense fallback={fallback}>
+            <View route={route} />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+    </div>
   );
 }

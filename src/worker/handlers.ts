@@ -1,5 +1,6 @@
 import { generatePuzzle } from '../core/puzzle/puzzle';
 import type { Command, Requests } from './protocol';
+import { renderStory } from './renderers';
 
 /**
  * What each command does: pure core calls. The worker file only dispatches here, and tests call
@@ -7,4 +8,9 @@ import type { Command, Requests } from './protocol';
  */
 export const handlers: { [C in Command]: (body: Requests[C]['body']) => Requests[C]['result'] } = {
   puzzle: (body) => generatePuzzle({ seed: body.seed, k: body.k, task: body.task, family: body.family }),
+  story: (body) => {
+    const puzzle = generatePuzzle({ seed: body.seed, k: body.k, task: body.task, family: body.family });
+    return { puzzle, ...renderStory(puzzle, body.text) };
+  },
+  render: (body) => renderStory(body.puzzle, body.text),
 };

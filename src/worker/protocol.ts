@@ -1,6 +1,7 @@
 import type { FamilyParams } from '../core/family/family';
 import type { Puzzle } from '../core/puzzle/puzzle';
 import type { TaskId } from '../core/puzzle/tasks';
+import type { RenderedStory } from '../core/text/render';
 
 /**
  * Typed messages between the app and the generator worker. Every request carries an id; the
@@ -13,8 +14,44 @@ export interface PuzzleRequestBody {
   readonly family?: Partial<FamilyParams>;
 }
 
+/**
+ * How a story is written: `paraphrase` draws from the whole paraphrase bank; `train` and `test`
+ * from one half of its seeded 80/20 template split (CLUTRR's held-out templates); `synthetic` is
+ * one plain sentence per fact. `combLength` facts at most share one paraphrase.
+ */
+export const TEMPLATE_MODES = ['paraphrase', 'train', 'test', 'synthetic'] as const;
+export type TemplateMode = (typeof TEMPLATE_MODES)[number];
+
+export interface TextOptions {
+  readonly mode: TemplateMode;
+  /** 1–3 consecutive facts per paraphrase (CLUTRR's combination_length). */
+  readonly combLength: number;
+}
+
+export interface StoryRequestBody extends PuzzleRequestBody {
+  readonly text: TextOptions;
+}
+
+/** A puzzle with its text, as the explorer shows it. */
+export interface PuzzleWithStory {
+  readonly puzzle: Puzzle;
+  readonly story: RenderedStory;
+  /** Which renderer wrote the story, in words (see renderers.ts). */
+  readonly renderer: string;
+}
+
+export interface RenderRequestBody {
+  readonly puzzle: Puzzle;
+  readonly text: TextOptions;
+}
+
 export interface Requests {
+  /** Generates a puzzle (no text). */
   puzzle: { body: PuzzleRequestBody; result: Puzzle };
+  /** Generates a puzzle and writes its story. */
+  story: { body: StoryRequestBody; result: PuzzleWithStory };
+  /** Writes the story of a puzzle made elsewhere (e.g. opened from the audit view). */
+  render: { body: RenderRequestBody; result: { story: RenderedStory; renderer: string } };
 }
 
 export type Command = keyof Requests;

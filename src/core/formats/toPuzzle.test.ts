@@ -6,7 +6,7 @@ import { renderPlain } from '../text/plain';
 import { parseClutrrCsv, writeClutrrCsv } from './clutrrCsv';
 import { CsvFormatError, type ClutrrRow } from './clutrrRow';
 import { puzzleToRow } from './fromPuzzle';
-import { parseTaskName, rowK, rowToPuzzle, storySentences } from './toPuzzle';
+import { parseTaskName, rowK, rowToPuzzle, rowToStory, storySentences } from './toPuzzle';
 
 const rowOf = (p: Puzzle): ClutrrRow =>
   puzzleToRow(p, renderPlain(p, 'train', createRng(p.seed, 'text')), { index: 0, id: `id-${p.seed}`, split: 'train' });
@@ -39,7 +39,9 @@ describe('rowToPuzzle', () => {
       const q = rowToPuzzle(row!);
       expect(q.k).toBe(p.k);
       expect(q.task).toBe(p.task);
-      expect(q.entities.map((e) => [e.index, e.name, e.gender])).toEqual(p.entities.map((e) => [e.index, e.name, e.gender]));
+      expect(q.entities.map((e) => [e.index, e.name, e.gender])).toEqual(
+        p.entities.map((e) => [e.index, e.name, e.gender]),
+      );
       expect(q.facts.map((f) => [f.id, f.from, f.to, f.predicate, f.word, f.kind])).toEqual(
         p.facts.map((f) => [f.id, f.from, f.to, f.predicate, f.word, f.kind]),
       );
@@ -81,7 +83,10 @@ describe('rowToPuzzle', () => {
     const row = rowOf(p);
     const broken: ClutrrRow = {
       ...row,
-      proofState: [{ head: ['Nobody', 'son', row.genders[1]!.name], body: row.proofState[0]!.body }, ...row.proofState.slice(1)],
+      proofState: [
+        { head: ['Nobody', 'son', row.genders[1]!.name], body: row.proofState[0]!.body },
+        ...row.proofState.slice(1),
+      ],
     };
     const q = rowToPuzzle(broken);
     expect(q.proof).toHaveLength(p.proof.length - 1);
@@ -109,6 +114,30 @@ describe('rowToPuzzle', () => {
     const q = rowToPuzzle({ ...row, taskName: 'custom' });
     expect(q.task).toBe(1);
     expect(q.warnings).toHaveLength(1);
+  });
+});
+
+describe('rowToStory', () => {
+  it('gives the story as written, each sentence with the fact it states (plain text: as rendered)', () => {
+    for (const task of [1, 2, 5] as const) {
+      const p = generatePuzzle({ seed: `story:${task}`, k: 3, task });
+      const text = renderPlain(p, 'train', createRng(p.seed, 'text'));
+      const row = rowOf(p);
+      const story = rowToStory(row, rowToPuzzle(row));
+      expect(story.story).toBe(row.story);
+      expect(story.sentences).toEqual(text.sentences);
+      expect(story.cleanStory).toBe(text.cleanStory);
+      expect(story.question).toBe(text.question);
+      expect(story.textTarget).toBe(text.textTarget);
+    }
+  });
+
+  it('keeps a written text_query and tolerates sentences that state no fact', () => {
+    const p = generatePuzzle({ seed: 'story:q', k: 2, task: 1 });
+    const row = { ...rowOf(p), textQuery: 'Who is [X] to [Y]?', story: `${rowOf(p).story} It rained.` };
+    const story = rowToStory(row, rowToPuzzle(row));
+    expect(story.question).toBe('Who is [X] to [Y]?');
+    expect(story.sentences.at(-1)).toEqual({ text: 'It rained.', factIds: [] });
   });
 });
 

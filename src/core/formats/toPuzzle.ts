@@ -1,7 +1,8 @@
 import type { Family, FamilyParams, Person, PersonId } from '../family/family';
 import { parseWord, type Predicate, type RelationWord, WORD_ALIASES } from '../kinship/relations';
-import type { FactKind, ProofStep, Puzzle, StoryEntity, StoryFact, Triple } from '../puzzle/puzzle';
+import type { FactKind, ProofStep, Puzzle, PuzzleRecord, StoryEntity, StoryFact, Triple } from '../puzzle/puzzle';
 import { isTaskId, type TaskId } from '../puzzle/tasks';
+import type { RenderedSentence, RenderedStory } from '../text/render';
 import { CsvFormatError, type ClutrrRow, type NamedTriple } from './clutrrRow';
 
 /**
@@ -54,7 +55,11 @@ export function storySentences(story: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-const relation = (word: string, column: 'edge_types' | 'target', what: string): { predicate: Predicate; word: RelationWord } => {
+const relation = (
+  word: string,
+  column: 'edge_types' | 'target',
+  what: string,
+): { predicate: Predicate; word: RelationWord } => {
   const info = parseWord(word);
   if (!info) throw new CsvFormatError(`"${word}"${what} is not a CLUTRR relation word`, { column });
   return { predicate: info.predicate, word: (WORD_ALIASES[word] ?? word) as RelationWord };
@@ -132,7 +137,13 @@ export function rowToPuzzle(row: ClutrrRow): ImportedPuzzle {
     query: [qa, qb],
     target,
     proof,
-    pattern: row.fComb !== '' ? row.fComb : facts.slice(0, k).map((f) => f.word).join('-'),
+    pattern:
+      row.fComb !== ''
+        ? row.fComb
+        : facts
+            .slice(0, k)
+            .map((f) => f.word)
+            .join('-'),
     storyOrder: storyOrderOf(row.story, facts, entities),
     source: { id: row.id, taskName: row.taskName, split: row.taskSplit },
     untypedEdges,
@@ -162,7 +173,7 @@ export function classifyNoise(
     out.push({ kind: 'path', chain: 0 });
   }
   let chain = 0;
-  for (let i = k; i < facts.length; ) {
+  for (let i = k; i < facts.length;) {
     let j = i + 1;
     // Noise never passes through a path person, so a chain also ends when it reaches the path.
     while (j < facts.length && facts[j]!.from === facts[j - 1]!.to && !onPath.has(facts[j]!.from)) j++;
@@ -184,19 +195,48 @@ export function classifyNoise(
 }
 
 /**
- * Fact ids in the order the written story first mentions both of a fact's people (`[A]` and
- * `[B]` in one sentence); facts the text never states that way follow in id order.
+ * The sentence of `sentences` that states each fact: the first one naming both of its people
+ * (`[A]` and `[B]`), or -1 when none does.
  */
-function storyOrderOf(story: string, facts: readonly StoryFact[], entities: readonly StoryEntity[]): number[] {
-  const sentences = storySentences(story);
-  const position = (f: StoryFact): number => {
+function factSentences(
+  sentences: readonly string[],
+  facts: readonly Triple[],
+  entities: readonly StoryEntity[],
+): number[] {
+  return facts.map((f) => {
     const a = `[${entities[f.from]?.name}]`;
     const b = `[${entities[f.to]?.name}]`;
-    const i = sentences.findIndex((s) => s.includes(a) && s.includes(b));
-    return i < 0 ? Number.POSITIVE_INFINITY : i;
-  };
+    return sentences.findIndex((s) => s.includes(a) && s.includes(b));
+  });
+}
+
+/** Fact ids in the order the written story states them; facts it never states that way follow in id order. */
+function storyOrderOf(story: string, facts: readonly StoryFact[], entities: readonly StoryEntity[]): number[] {
+  const at = factSentences(storySentences(story), facts, entities);
   return facts
-    .map((f) => ({ id: f.id, at: position(f) }))
+    .map((f, i) => ({ id: f.id, at: at[i]! < 0 ? Number.POSITIVE_INFINITY : at[i]! }))
     .sort((x, y) => x.at - y.at || x.id - y.id)
     .map((x) => x.id);
+}
+
+/**
+ * A row's story as written, in the shape the explorer shows: its sentences, each with the facts
+ * it states (those whose two people it names first), the question (text_query, else the usual
+ * "How is [B] related to [A]?") and text_target's sentence. Nothing is re-rendered.
+ */
+export function rowToStory(row: ClutrrRow, puzzle: PuzzleRecord): RenderedStory {
+  const texts = storySentences(row.story);
+  const at = factSentences(texts, puzzle.facts, puzzle.entities);
+  const sentences: RenderedSentence[] = texts.map((text, i) => ({
+    text,
+    factIds: puzzle.facts.filter((_, f) => at[f] === i).map((f) => f.id),
+  }));
+  const [a, b] = row.query;
+  return {
+    sentences,
+    story: row.story,
+    cleanStory: row.cleanStory,
+    question: row.textQuery.trim() !== '' ? row.textQuery : `How is [${b}] related to [${a}]?`,
+    textTarget: row.textTarget[0] ?? '',
+  };
 }

@@ -1,0 +1,193 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { strToU8, zipSync } from 'fflate';
+import { mkdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Import and audit at #/audit, on the production build: the 1,000-row round trip from the
+ * builder, verdict badges and summaries, malformed files named by file/row/column, zips,
+ * opening a row in the puzzle view, and accessibility.
+ */
+
+const ARTIFACTS = 'e2e/artifacts';
+mkdirSync(ARTIFACTS, { recursive: true });
+const fixture = (name: string) => readFileSync(`e2e/fixtures/${name}`);
+
+type Upload = { name: string; mimeType: string; buffer: Buffer };
+
+/** Page object of the audit view. */
+class AuditPage {
+  constructor(readonly page: Page) {}
+  async goto() {
+    await this.page.goto('/#/audit');
+    await expect(this.page.getByTestId('audit-view')).toBeVisible();
+  }
+  async upload(...files: Upload[]) {
+    await this.page.getByTestId('audit-drop').setInputFiles(files);
+  }
+  total = () => this.page.getByTestId('audit-total');
+  rows = () => this.page.getByTestId('audit-row');
+  errors = () => this.page.getByTestId('audit-error');
+}
+
+const csv = (name: string, buffer: Buffer = fixture(name)): Upload => ({ name, mimeType: 'text/csv', buffer });
+
+test('a 1,000-row dataset downloads from the builder and re-imports with every row entailed', async ({ page }) => {
+  // Build: one train task of 1,000 rows (all three noises, k = 3), no test rows.
+  await page.goto('/#/dataset');
+  const form = page.getByTestId('dataset-form');
+  await form.locator('[name=trainTasks]').fill('5.3');
+  await form.locator('[name=trainRows]').fill('1000');
+  await form.locator('[name=testTasks]').fill('1.2');
+  await form.locator('[name=testRows]').fill('0');
+  await form.locator('[name=seed]').fill('roundtrip');
+  await page.getByTestId('dataset-generate').click();
+  await expect(page.getByTestId('dataset-status')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('dataset-download-csv').click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('clutrr-lab_seed-roundtrip_all.csv');
+  const path = `${ARTIFACTS}/${download.suggestedFilename()}`;
+  await download.saveAs(path);
+
+  // Re-import: through the app's navigation, so the builder's state stays as it was.
+  await page.getByTestId('nav-audit').click();
+  const audit = new AuditPage(page);
+  await expect(page.getByTestId('audit-view')).toBeVisible();
+  await audit.upload(csv(download.suggestedFilename(), readFileSync(path)));
+  await expect(audit.total()).toHaveAttribute('data-rows', '1000', { timeout: 30_000 });
+  await expect(audit.total()).toHaveAttribute('data-entailed', '1000');
+  await expect(audit.total()).toHaveAttribute('data-ambiguous', '0');
+  await expect(audit.total()).toHaveAttribute('data-unsupported', '0');
+  await expect(audit.errors()).toHaveCount(0);
+  await expect(page.getByTestId('audit-summary-k')).toHaveCount(1);
+  await expect(page.getByTestId('audit-summary-k')).toHaveAttribute('data-k', '3');
+  await expect(audit.rows()).toHaveCount(25);
+  expect(new Set(await audit.rows().evaluateAll((els) => els.map((e) => e.getAttribute('data-verdict'))))).toEqual(
+    new Set(['entailed']),
+  );
+  await page.getByTestId('audit-filter-verdict').selectOption('ambiguous');
+  await expect(page.getByTestId('audit-row-count')).toHaveAttribute('data-count', '0');
+  await page.getByTestId('audit-filter-verdict').selectOption('entailed');
+  await expect(page.getByTestId('audit-row-count')).toHaveAttribute('data-count', '1000');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${ARTIFACTS}/audit-view.png` });
+
+  // Any row opens in the puzzle view: its graph from the symbolic columns, its story as written.
+  const first = audit.rows().first();
+  const question = (await first.locator('td').nth(4).innerText()).trim();
+  await first.getByTestId('audit-open-row').click();
+  await expect(page.getByTestId('graph')).toBeVisible();
+  await expect(page.getByTestId('external-notice')).toBeVisible();
+  await expect(page.getByTestId('query')).toHaveText(question);
+  await expect(page.getByTestId('graph-edge').first()).toBeVisible();
+  await page.screenshot({ path: `${ARTIFACTS}/audit-open-row.png` });
+
+  // Back in the audit, the import is still there.
+  await page.getByTestId('nav-audit').click();
+  await expect(audit.total()).toHaveAttribute('data-rows', '1000');
+});
+
+test('a malformed CSV shows an error naming the file, row 2 and column story_edges', async ({ page }) => {
+  const audit = new AuditPage(page);
+  await audit.goto();
+  await audit.upload(csv('audit-malformed.csv'), csv('audit-verdicts.csv'));
+  const error = audit.errors();
+  await expect(error).toHaveCount(1);
+  await expect(error).toHaveAttribute('data-file', 'audit-malformed.csv');
+  await expect(error).toHaveAttribute('data-row', '2');
+  await expect(error).toHaveAttribute('data-column', 'story_edges');
+  await expect(error).toContainText('audit-malformed.csv, row 2, column story_edges:');
+  await expect(error).toHaveAttribute('role', 'alert');
+  // None of the malformed file's rows come in; the good file's do.
+  await expect(audit.total()).toHaveAttribute('data-rows', '4');
+  expect(await audit.rows().evaluateAll((els) => els.map((e) => e.getAttribute('data-file')))).not.toContain(
+    'audit-malformed.csv',
+  );
+  await expect(page.locator('[data-testid=audit-summary-file][data-file="audit-malformed.csv"]')).toContainText(
+    'malformed: row 2, column story_edges',
+  );
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${ARTIFACTS}/audit-error.png` });
+});
+
+test('badges and summaries per file and per k; untyped edges are drawn apart in the puzzle view', async ({ page }) => {
+  const audit = new AuditPage(page);
+  await audit.goto();
+  await audit.upload(csv('audit-verdicts.csv'));
+  await expect(audit.rows()).toHaveCount(4);
+  expect(await audit.rows().evaluateAll((els) => els.map((e) => e.getAttribute('data-verdict')))).toEqual([
+    'entailed',
+    'unsupported',
+    'ambiguous',
+    'entailed',
+  ]);
+  await expect(audit.rows().nth(2).getByTestId('audit-verdict')).toHaveText('ambiguous');
+  await expect(audit.rows().nth(2)).toContainText('mother, mother-in-law');
+  const perK = page.getByTestId('audit-summary-k');
+  await expect(perK).toHaveCount(2);
+  await expect(perK.nth(0)).toHaveAttribute('data-k', '2');
+  await expect(perK.nth(0).locator('td')).toHaveText(['2', '1', '0', '1', '50.0%']);
+  await expect(perK.nth(1).locator('td')).toHaveText(['2', '1', '1', '0', '50.0%']);
+  await page.locator('.au-rows').screenshot({ path: `${ARTIFACTS}/audit-rows.png` });
+  await page.getByTestId('audit-filter-k').selectOption('3');
+  await expect(audit.rows()).toHaveCount(2);
+
+  // Row 4 is a noisy row whose noise edges have no type (as in the released files).
+  await audit.rows().nth(1).getByTestId('audit-open-row').click();
+  await expect(page.getByTestId('graph')).toBeVisible();
+  await expect(page.getByTestId('graph-link-untyped')).toHaveCount(2);
+  await expect(page.getByTestId('graph-edge')).toHaveCount(3);
+  await expect(page.getByTestId('story')).toContainText('Violet');
+});
+
+test('a dataset zip imports every CSV inside it', async ({ page }) => {
+  const zip = zipSync({
+    'run/verdicts.csv': new Uint8Array(fixture('audit-verdicts.csv')),
+    'run/config.json': strToU8('{}'),
+    'run/broken.csv': new Uint8Array(fixture('audit-malformed.csv')),
+  });
+  const audit = new AuditPage(page);
+  await audit.goto();
+  await audit.upload({ name: 'run.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
+  await expect(audit.total()).toHaveAttribute('data-rows', '4');
+  await expect(page.getByTestId('audit-summary-file')).toHaveCount(2);
+  await expect(audit.errors()).toHaveAttribute('data-file', 'run.zip/run/broken.csv');
+  await expect(audit.errors()).toHaveAttribute('data-row', '2');
+  await expect(audit.rows().first()).toHaveAttribute('data-file', 'run.zip/run/verdicts.csv');
+});
+
+test('files dropped on the drop zone are imported', async ({ page }) => {
+  const audit = new AuditPage(page);
+  await audit.goto();
+  const text = fixture('audit-verdicts.csv').toString('utf8');
+  const dataTransfer = await page.evaluateHandle((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'dropped.csv', { type: 'text/csv' }));
+    return dt;
+  }, text);
+  await page.getByTestId('audit-dropzone').dispatchEvent('drop', { dataTransfer });
+  await expect(audit.total()).toHaveAttribute('data-rows', '4');
+  await expect(page.locator('[data-testid=audit-summary-file][data-file="dropped.csv"]')).toBeVisible();
+  // Importing the same file again replaces it rather than counting it twice.
+  await page.getByTestId('audit-dropzone').dispatchEvent('drop', { dataTransfer });
+  await expect(page.locator('[data-testid=audit-summary-file]')).toHaveCount(1);
+  await expect(audit.total()).toHaveAttribute('data-rows', '4');
+});
+
+test('the audit view has no serious or critical accessibility violation', async ({ page }) => {
+  const audit = new AuditPage(page);
+  await audit.goto();
+  let result = await new AxeBuilder({ page }).include('[data-testid=audit-view]').analyze();
+  const serious = (r: typeof result) =>
+    r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious(result)).toEqual([]);
+  await audit.upload(csv('audit-verdicts.csv'), csv('audit-malformed.csv'));
+  await expect(audit.rows()).toHaveCount(4);
+  await expect(audit.errors()).toHaveCount(1);
+  result = await new AxeBuilder({ page }).include('[data-testid=audit-view]').analyze();
+  expect(serious(result)).toEqual([]);
+});

@@ -1,0 +1,262 @@
+#!/usr/bin/env node
+// UI performance of the production build, measured in headless Chromium:
+//   - cold load → first story on screen (ms, median of several fresh browser contexts),
+//   - click "New puzzle" → graph redrawn and painted (ms, median of 20 clicks),
+//   - long tasks (> 50 ms) on the main thread during use,
+//   - initial JavaScript: gzip size of the entry chunk(s) that index.html loads, and of all the
+//     main-thread JavaScript fetched before the first story is on screen (the app's code is
+//     loaded by the small entry right after it starts the generator worker).
+// Run `npx vite build` first. Prints a table; asserts nothing (timings belong here, not in tests).
+//
+//   node scripts/bench-ui.mjs [--port 4180] [--runs 5] [--clicks 20]
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : def;
+};
+const PORT = opt('port', 4180);
+const RUNS = opt('runs', 5);
+const CLICKS = opt('clicks', 20);
+const BASE = `http://127.0.0.1:${PORT}`;
+const DIST = 'dist';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+if (!existsSync(join(DIST, 'index.html'))) {
+  console.error('dist/index.html is missing: run `npx vite build` first.');
+  process.exit(1);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const fmt = (x, unit = 'ms') => `${x.toFixed(x < 10 ? 1 : 0)} ${unit}`;
+
+/** Entry chunks: what index.html loads before anything runs (module script + modulepreloads). */
+function initialJs() {
+  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+  const files = [
+    ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
+  ].map((m) => m[1].replace(/^\//, ''));
+  const sizes = [...new Set(files)].map((f) => {
+    const buf = readFileSync(join(DIST, f));
+    return { file: f, raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length };
+  });
+  return sizes;
+}
+
+/** Worker chunks: loaded at start, but off the main thread. */
+function workerJs() {
+  const dir = join(DIST, 'assets');
+  return readdirSync(dir)
+    .filter((f) => /generator\.worker-.*\.js$/.test(f))
+    .map((f) => {
+      const buf = readFileSync(join(dir, f));
+      return { file: `assets/${f}`, raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length };
+    });
+}
+
+async function startPreview() {
+  const child = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(BASE);
+      if (r.ok) return child;
+    } catch {
+      // not up yet
+    }
+    if (child.exitCode !== null) throw new Error(`vite preview exited:\n${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`vite preview did not start on ${BASE}:\n${log}`);
+}
+
+/** Records, from the first script on, when the story and the graph first appear, and long tasks. */
+const INIT = () => {
+  window.__bench = { story: null, graph: null, longTasks: [] };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__bench.longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // longtask not supported
+  }
+  const mo = new MutationObserver(() => {
+    const b = window.__bench;
+    if (b.story === null && document.querySelector('[data-testid="story-sentence"]')) b.story = performance.now();
+    if (b.graph === null && document.querySelector('[data-testid="graph-edge"]')) b.graph = performance.now();
+    if (b.story !== null && b.graph !== null) mo.disconnect();
+  });
+  mo.observe(document, { childList: true, subtree: true });
+};
+
+/** In the page: click New puzzle, resolve after the new puzzle's graph is in the DOM and painted. */
+const CLICK_ONCE = async () => {
+  const before = window.__clutrr.getPuzzle();
+  const drawn = () => {
+    const p = window.__clutrr.getPuzzle();
+    if (!p || p === before) return false;
+    const names = [...document.querySelectorAll('[data-testid="graph-node"]')].map((n) => n.getAttribute('data-name'));
+    const edges = document.querySelectorAll('[data-testid="graph-edge"]').length;
+    return (
+      edges === p.facts.length && names.length === p.entities.length && p.entities.every((e) => names.includes(e.name))
+    );
+  };
+  const t0 = performance.now();
+  document.querySelector('[data-testid="new-puzzle"]').click();
+  await new Promise((resolve) => {
+    if (drawn()) return resolve();
+    const mo = new MutationObserver(() => {
+      if (drawn()) {
+        mo.disconnect();
+        resolve();
+      }
+    });
+    mo.observe(document.body, { childList: true, subtree: true, attributes: true });
+  });
+  // The frame that shows it.
+  await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  return performance.now() - t0;
+};
+
+const preview = await startPreview();
+const browser = await chromium.launch({
+  executablePath: existsSync(CHROMIUM) ? CHROMIUM : undefined,
+  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+});
+const rows = [];
+let firstStoryScripts = [];
+try {
+  // Cold loads: a fresh context each time (empty cache).
+  const cold = [];
+  const coldGraph = [];
+  for (let i = 0; i < RUNS; i++) {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await ctx.newPage();
+    await page.addInitScript(INIT);
+    await page.goto(`${BASE}/?seed=${1000 + i}&k=3&task=5`);
+    await page.waitForFunction(() => window.__bench.story !== null && window.__bench.graph !== null, null, {
+      timeout: 15000,
+    });
+    const b = await page.evaluate(() => window.__bench);
+    if (i === 0) {
+      firstStoryScripts = await page.evaluate(
+        (t) =>
+          performance
+            .getEntriesByType('resource')
+            .filter((r) => r.startTime <= t && /\.js$/.test(new URL(r.name).pathname))
+            .map((r) => new URL(r.name).pathname.replace(/^\//, '')),
+        b.story,
+      );
+    }
+    cold.push(b.story);
+    coldGraph.push(b.graph);
+    await ctx.close();
+  }
+  rows.push([
+    'cold load → first story on screen',
+    `median ${fmt(median(cold))}`,
+    `max ${fmt(Math.max(...cold))}`,
+    `${RUNS} runs`,
+  ]);
+  rows.push([
+    'cold load → graph drawn',
+    `median ${fmt(median(coldGraph))}`,
+    `max ${fmt(Math.max(...coldGraph))}`,
+    `${RUNS} runs`,
+  ]);
+
+  // Use: new puzzles at two sizes, hover, hidden family, classroom; long tasks throughout.
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await ctx.newPage();
+  await page.addInitScript(INIT);
+  for (const [k, task] of [
+    [3, 5],
+    [10, 5],
+  ]) {
+    await page.goto(`${BASE}/?seed=1&k=${k}&task=${task}`);
+    await page.waitForFunction(() => window.__bench.graph !== null);
+    const times = [];
+    for (let i = 0; i < CLICKS; i++) times.push(await page.evaluate(CLICK_ONCE));
+    rows.push([
+      `new puzzle → graph drawn (k=${k}, task ${task})`,
+      `median ${fmt(median(times))}`,
+      `max ${fmt(Math.max(...times))}`,
+      `${CLICKS} clicks`,
+    ]);
+  }
+  const sentences = page.getByTestId('story-sentence');
+  for (let i = 0; i < Math.min(8, await sentences.count()); i++) await sentences.nth(i).hover();
+  await page.getByTestId('toggle-hidden').check();
+  await page.getByTestId('toggle-hidden').uncheck();
+  await page.getByTestId('proof-next').click();
+  await page.getByTestId('open-classroom').click();
+  await page.getByTestId('classroom').waitFor();
+  for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+  const longTasks = await page.evaluate(() => window.__bench.longTasks);
+  rows.push([
+    'long tasks (> 50 ms) during use',
+    `${longTasks.length}`,
+    longTasks.length ? `max ${fmt(Math.max(...longTasks))}` : '—',
+    'PerformanceObserver longtask',
+  ]);
+  await ctx.close();
+} finally {
+  await browser.close();
+  try {
+    process.kill(-preview.pid, 'SIGTERM');
+  } catch {
+    preview.kill('SIGTERM');
+  }
+}
+
+const sizeOf = (file) => {
+  const buf = readFileSync(join(DIST, file));
+  return { file, raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length };
+};
+const kb = (files, key) => fmt(files.reduce((s, f) => s + f[key], 0) / 1024, 'KB');
+const js = initialJs();
+rows.push([
+  'initial JS: entry chunk(s), gzip',
+  kb(js, 'gzip'),
+  `raw ${kb(js, 'raw')}`,
+  js.map((f) => f.file).join(', '),
+]);
+const workers = workerJs();
+const isWorker = (f) => workers.some((w) => w.file === f);
+const mainBeforeStory = firstStoryScripts.filter((f) => existsSync(join(DIST, f)) && !isWorker(f)).map(sizeOf);
+rows.push([
+  'main-thread JS before the first story, gzip',
+  kb(mainBeforeStory, 'gzip'),
+  `raw ${kb(mainBeforeStory, 'raw')}`,
+  mainBeforeStory.map((f) => f.file.replace('assets/', '')).join(', '),
+]);
+for (const w of workers)
+  rows.push([
+    'generator worker (off main thread), gzip',
+    fmt(w.gzip / 1024, 'KB'),
+    `raw ${fmt(w.raw / 1024, 'KB')}`,
+    w.file,
+  ]);
+
+const widths = [0, 1, 2, 3].map((c) =>
+  Math.max(...rows.map((r) => String(r[c]).length), ['measure', 'value', '', 'notes'][c].length),
+);
+const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ');
+console.log(line(['measure', 'value', '', 'notes']));
+console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+for (const r of rows) console.log(line(r));

@@ -1,0 +1,53 @@
+import type { Seed } from '../random/rng';
+import { OUR_BANK } from './bank';
+import { type CombinationLength, createParaphraseRenderer } from './paraphrase';
+import type { StoryRenderer } from './render';
+import type { BankHalves, TemplateBank } from './templates';
+
+/** How a dataset's stories are written: the CLI's text flags, and the builder's text fields. */
+export interface DatasetText {
+  readonly synthetic: boolean;
+  readonly combinationLength: CombinationLength;
+  readonly templateSplit: boolean;
+}
+
+export const DEFAULT_DATASET_TEXT: DatasetText = { synthetic: false, combinationLength: 3, templateSplit: false };
+
+/** Where paraphrases come from when not our bank: a template file, possibly already split. */
+export interface TemplateSource {
+  readonly name: string;
+  readonly bank: TemplateBank;
+  readonly halves?: BankHalves;
+}
+
+/**
+ * The one choice of a dataset's story renderer, for the CLI and the dataset worker alike, and
+ * what config.json records of it. The template split is seeded by the dataset's seed; halves
+ * from a file (`.train.json` / `.test.json`) are used as given.
+ */
+export function datasetRenderer(
+  text: DatasetText,
+  seed: Seed,
+  source?: TemplateSource,
+): { render: StoryRenderer; name: string; describe: Record<string, unknown> } {
+  if (text.synthetic) {
+    return {
+      render: createParaphraseRenderer({ bank: {}, combinationLength: 1, synthetic: true }),
+      name: 'synthetic (one plain sentence per fact)',
+      describe: { text: 'synthetic' },
+    };
+  }
+  const split = source?.halves ?? (text.templateSplit ? { seed: String(seed) } : undefined);
+  const bankName = source?.name ?? 'clutrr-lab bank';
+  const n = text.combinationLength;
+  return {
+    render: createParaphraseRenderer({ bank: source?.bank ?? OUR_BANK, combinationLength: n, templateSplit: split }),
+    name: `paraphrase (${bankName}${split ? ', template split' : ''}, up to ${n} fact${n > 1 ? 's' : ''} per paraphrase)`,
+    describe: {
+      text: 'paraphrase',
+      templates: bankName,
+      template_split: split ? (source?.halves ? 'file halves' : 'seeded 80/20') : false,
+      combination_length: n,
+    },
+  };
+}

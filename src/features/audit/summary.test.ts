@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { puzzleToRow } from '../../core/formats/fromPuzzle';
+import { generatePuzzle } from '../../core/puzzle/puzzle';
+import type { Verdict } from '../../core/reasoning/solver';
+import { createRng } from '../../core/random/rng';
+import { renderPlain } from '../../core/text/plain';
+import type { AuditedFile, AuditedRow } from '../../worker/datasetProtocol';
+import { entailedShare, filterAudited, NO_AUDIT_FILTER, summariseByFile, summariseByK } from './summary';
+
+const audited = (file: string, n: number, k: number, verdict: Verdict): AuditedRow => {
+  const p = generatePuzzle({ seed: `audit:${k}:${n}`, k, task: 1 });
+  const row = puzzleToRow(p, renderPlain(p, 'train', createRng(p.seed, 'text')), {
+    index: n - 1,
+    id: `${file}-${n}`,
+    split: 'train',
+  });
+  return { file, n, row, k, verdict, derived: [row.target], truncated: false };
+};
+
+describe('audit summaries', () => {
+  const rows = [
+    audited('a.csv', 1, 2, 'entailed'),
+    audited('a.csv', 2, 3, 'entailed'),
+    audited('a.csv', 3, 3, 'ambiguous'),
+    audited('b.csv', 1, 3, 'unsupported'),
+  ];
+  const files: AuditedFile[] = [
+    { name: 'a.csv', rows: 3 },
+    {
+      name: 'bad.csv',
+      rows: 0,
+      error: {
+        message: 'bad.csv, row 2, column story_edges: x',
+        detail: 'x',
+        file: 'bad.csv',
+        row: 2,
+        column: 'story_edges',
+      },
+    },
+    { name: 'b.csv', rows: 1 },
+  ];
+
+  it('counts verdicts per file, in import order, with the total; malformed files carry their error', () => {
+    const s = summariseByFile(files, rows);
+    expect(s.files.map((f) => [f.file, f.rows, f.entailed, f.ambiguous, f.unsupported, f.error?.row])).toEqual([
+      ['a.csv', 3, 2, 1, 0, undefined],
+      ['bad.csv', 0, 0, 0, 0, 2],
+      ['b.csv', 1, 0, 0, 1, undefined],
+    ]);
+    expect(s.total).toEqual({ rows: 4, entailed: 2, ambiguous: 1, unsupported: 1 });
+  });
+
+  it('counts verdicts per k, k ascending', () => {
+    expect(summariseByK(rows)).toEqual([
+      { k: 2, rows: 1, entailed: 1, ambiguous: 0, unsupported: 0 },
+      { k: 3, rows: 3, entailed: 1, ambiguous: 1, unsupported: 1 },
+    ]);
+  });
+
+  it('filters rows by file, verdict and k', () => {
+    expect(filterAudited(rows, NO_AUDIT_FILTER)).toHaveLength(4);
+    expect(filterAudited(rows, { ...NO_AUDIT_FILTER, file: 'a.csv' })).toHaveLength(3);
+    expect(filterAudited(rows, { ...NO_AUDIT_FILTER, verdict: 'entailed', k: 3 }).map((r) => r.n)).toEqual([2]);
+  });
+
+  it('formats the entailed share', () => {
+    expect(entailedShare({ rows: 0, entailed: 0, ambiguous: 0, unsupported: 0 })).toBe('–');
+    expect(entailedShare({ rows: 3, entailed: 2, ambiguous: 1, unsupported: 0 })).toBe('66.7%');
+  });
+});

@@ -1,0 +1,1 @@
+export { ClassroomView } from './ClassroomView';

@@ -1,0 +1,215 @@
+import { type ReactNode, useId } from 'react';
+import { FIELD_ORDER, FLAG, type DatasetField } from './form';
+import { useDatasetBuilder } from './store';
+
+/** One labelled input with its CLI flag, hint and error. */
+function Field(props: {
+  field: DatasetField;
+  label: string;
+  hint?: string;
+  children: (a11y: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => ReactNode;
+}) {
+  const id = useId();
+  const error = useDatasetBuilder((s) => s.errors[props.field]);
+  const hintId = props.hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="ds-field" data-field={props.field}>
+      <label htmlFor={id}>
+        {props.label} <span className="ds-flag">{FLAG[props.field]}</span>
+      </label>
+      {props.children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy })}
+      {props.hint && (
+        <span id={hintId} className="ds-hint">
+          {props.hint}
+        </span>
+      )}
+      {error && (
+        <span id={errorId} className="ds-field-error" data-testid="dataset-field-error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function TextInput({
+  field,
+  label,
+  hint,
+  inputMode,
+}: {
+  field: Exclude<DatasetField, 'holdout' | 'equal' | 'synthetic' | 'templateSplit'>;
+  label: string;
+  hint?: string;
+  inputMode?: 'numeric' | 'decimal' | 'text';
+}) {
+  const value = useDatasetBuilder((s) => s.values[field]);
+  const setValue = useDatasetBuilder((s) => s.setValue);
+  const disabled = useDatasetBuilder(
+    (s) => (field === 'holdoutShare' && !s.values.holdout) || (field === 'combinationLength' && s.values.synthetic),
+  );
+  return (
+    <Field field={field} label={label} hint={hint}>
+      {(a11y) => (
+        <input
+          {...a11y}
+          name={field}
+          type="text"
+          inputMode={inputMode}
+          autoComplete="off"
+          spellCheck={false}
+          value={value}
+          disabled={disabled}
+          onChange={(e) => setValue(field, e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+function Checkbox({
+  field,
+  label,
+  hint,
+}: {
+  field: 'holdout' | 'equal' | 'synthetic' | 'templateSplit';
+  label: string;
+  hint: string;
+}) {
+  const id = useId();
+  const checked = useDatasetBuilder((s) => s.values[field]);
+  const setValue = useDatasetBuilder((s) => s.setValue);
+  const disabled = useDatasetBuilder((s) => field === 'templateSplit' && s.values.synthetic);
+  return (
+    <div className="ds-check" data-field={field}>
+      <input
+        id={id}
+        name={field}
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => setValue(field, e.target.checked)}
+      />
+      <label htmlFor={id}>
+        {label} <span className="ds-flag">{FLAG[field]}</span>
+      </label>
+      <span id={`${id}-hint`} className="ds-hint">
+        {hint}
+      </span>
+    </div>
+  );
+}
+
+/** The settings the form cannot turn into a dataset, in field order, linked to their inputs. */
+function ErrorSummary() {
+  const errors = useDatasetBuilder((s) => s.errors);
+  const fields = FIELD_ORDER.filter((f) => errors[f]);
+  if (fields.length === 0) return null;
+  return (
+    <div className="ds-alert" role="alert" data-testid="dataset-form-error">
+      <p>
+        <strong>These settings cannot be generated:</strong>
+      </p>
+      <ul>
+        {fields.map((f) => (
+          <li key={f}>
+            <a
+              href={`#${f}`}
+              onClick={(e) => {
+                e.preventDefault();
+                document.querySelector<HTMLElement>(`[data-field="${f}"] input, [data-field="${f}"] select`)?.focus();
+              }}
+            >
+              {errors[f]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The CLI's `generate` options as a form; submitting it starts the workers. */
+export function DatasetForm() {
+  const generate = useDatasetBuilder((s) => s.generate);
+  const cancel = useDatasetBuilder((s) => s.cancel);
+  const resetForm = useDatasetBuilder((s) => s.resetForm);
+  const running = useDatasetBuilder((s) => s.status === 'running');
+  return (
+    <form
+      className="ds-form"
+      data-testid="dataset-form"
+      aria-label="Dataset settings"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        generate();
+      }}
+    >
+      <fieldset disabled={running}>
+        <legend>Tasks and rows</legend>
+        <div className="ds-grid">
+          <TextInput field="trainTasks" label="Train tasks" hint="task.k, comma-separated: 1.2,1.3 (1 clean … 7 mix)" />
+          <TextInput field="trainRows" label="Rows per train task" inputMode="numeric" hint="exactly this many" />
+          <TextInput field="testTasks" label="Test tasks" hint="one test file per task" />
+          <TextInput field="testRows" label="Rows per test task" inputMode="numeric" hint="exactly this many" />
+        </div>
+      </fieldset>
+      <fieldset disabled={running}>
+        <legend>Patterns</legend>
+        <div className="ds-grid">
+          <Checkbox
+            field="holdout"
+            label="Hold out patterns"
+            hint="for k > 2, a share of f_comb patterns appears only in test"
+          />
+          <TextInput field="holdoutShare" label="Share held out" inputMode="decimal" hint="with hold out, in [0, 1)" />
+          <Checkbox field="equal" label="Balance patterns" hint="every f_comb pattern about equally often" />
+          <TextInput field="patterns" label="Only patterns" hint="f_comb globs, comma-separated; * is one word" />
+        </div>
+      </fieldset>
+      <fieldset disabled={running}>
+        <legend>Story text</legend>
+        <div className="ds-grid">
+          <Checkbox field="synthetic" label="Plain sentences" hint="one plain sentence per fact, no paraphrases" />
+          <TextInput
+            field="combinationLength"
+            label="Facts per paraphrase"
+            inputMode="numeric"
+            hint="at most 1, 2 or 3 consecutive facts"
+          />
+          <Checkbox
+            field="templateSplit"
+            label="Template split"
+            hint="20% of every paraphrase list is kept for the test rows"
+          />
+        </div>
+      </fieldset>
+      <fieldset disabled={running}>
+        <legend>Seed and family</legend>
+        <div className="ds-grid">
+          <TextInput field="seed" label="Seed" hint="same settings and seed, same rows" />
+          <TextInput field="maxLevels" label="Generations" inputMode="numeric" />
+          <TextInput field="minChild" label="Fewest children" inputMode="numeric" />
+          <TextInput field="maxChild" label="Most children" inputMode="numeric" />
+          <TextInput field="pMarry" label="Chance to marry" inputMode="decimal" />
+        </div>
+      </fieldset>
+      <ErrorSummary />
+      <div className="ds-actions">
+        <button type="submit" className="ds-primary" data-testid="dataset-generate" disabled={running}>
+          Generate
+        </button>
+        <button type="button" data-testid="dataset-cancel" disabled={!running} onClick={cancel}>
+          Cancel
+        </button>
+        <button type="button" disabled={running} onClick={resetForm}>
+          Reset to CLI defaults
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,184 @@
+import { useId, useMemo, useState } from 'react';
+import { unbracket } from '../../core/text/render';
+import { useDatasetBuilder } from './store';
+import {
+  countRows,
+  filterPreview,
+  formatCount as fmt,
+  isNoFilter,
+  NO_FILTER,
+  orderedRows,
+  pageOf,
+  type PreviewFilter,
+  sliceInOrder,
+} from './summary';
+
+const PAGE = 25;
+
+/**
+ * The generated rows, filterable by k, task, split and pattern, 25 to a page (so the DOM stays
+ * small however many rows there are).
+ */
+export function PreviewTable() {
+  const id = useId();
+  const plan = useDatasetBuilder((s) => s.plan);
+  const rowsByJob = useDatasetBuilder((s) => s.rowsByJob);
+  const [filter, setFilter] = useState<PreviewFilter>(NO_FILTER);
+  const [page, setPage] = useState(0);
+  const [fullStories, setFullStories] = useState(false);
+  const jobs = plan?.jobs ?? [];
+  const ks = [...new Set(jobs.map((j) => j.task.k))].sort((a, b) => a - b);
+  const tasks = [...new Set(jobs.map((j) => j.task.task))].sort((a, b) => a - b);
+  const unfiltered = isNoFilter(filter);
+  // Without a filter the page is sliced straight out of the per-task lists: no work per row.
+  const matching = useMemo(
+    () => (plan && !unfiltered ? filterPreview(orderedRows(plan, rowsByJob), filter) : null),
+    [plan, rowsByJob, filter, unfiltered],
+  );
+  const total = plan ? countRows(plan, rowsByJob) : 0;
+  const matchCount = matching ? matching.length : total;
+  const shown = matching
+    ? pageOf(matching, page, PAGE)
+    : (() => {
+        const pages = Math.max(1, Math.ceil(total / PAGE));
+        const p = Math.min(Math.max(0, page), pages - 1);
+        return { items: plan ? sliceInOrder(plan, rowsByJob, p * PAGE, PAGE) : [], page: p, pages };
+      })();
+  const update = (f: Partial<PreviewFilter>) => {
+    setFilter((old) => ({ ...old, ...f }));
+    setPage(0);
+  };
+  const first = shown.page * PAGE;
+
+  return (
+    <section className="ds-preview" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Preview</h2>
+      <div className="ds-filters" role="group" aria-label="Filter rows">
+        <label>
+          k
+          <select
+            value={filter.k ?? ''}
+            onChange={(e) => update({ k: e.target.value === '' ? null : Number(e.target.value) })}
+            data-testid="dataset-filter-k"
+          >
+            <option value="">any</option>
+            {ks.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Task
+          <select
+            value={filter.task ?? ''}
+            onChange={(e) => update({ task: e.target.value === '' ? null : Number(e.target.value) })}
+            data-testid="dataset-filter-task"
+          >
+            <option value="">any</option>
+            {tasks.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Split
+          <select
+            value={filter.split ?? ''}
+            onChange={(e) => update({ split: e.target.value === '' ? null : (e.target.value as 'train' | 'test') })}
+            data-testid="dataset-filter-split"
+          >
+            <option value="">any</option>
+            <option value="train">train</option>
+            <option value="test">test</option>
+          </select>
+        </label>
+        <label>
+          Pattern
+          <input
+            type="search"
+            value={filter.pattern}
+            placeholder="e.g. son-*-aunt"
+            onChange={(e) => update({ pattern: e.target.value })}
+            data-testid="dataset-filter-pattern"
+          />
+        </label>
+        <label className="ds-full">
+          <input type="checkbox" checked={fullStories} onChange={(e) => setFullStories(e.target.checked)} />
+          Show whole stories
+        </label>
+      </div>
+      <p className="ds-hint" aria-live="polite" data-testid="dataset-preview-count" data-count={matchCount}>
+        {matchCount === 0
+          ? total === 0
+            ? 'No rows yet.'
+            : 'No row matches these filters.'
+          : `Rows ${fmt(first + 1)}–${fmt(first + shown.items.length)} of ${fmt(matchCount)}${matchCount !== total ? ` matching (${fmt(total)} in all)` : ''}`}
+      </p>
+      {shown.items.length > 0 && (
+        <div className="ds-table-wrap">
+          <table className={`ds-table${fullStories ? '' : ' ds-table--clamped'}`}>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Split</th>
+                <th scope="col">Task</th>
+                <th scope="col">Pattern (f_comb)</th>
+                <th scope="col">Question</th>
+                <th scope="col">Answer</th>
+                <th scope="col">Story</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.items.map((r, i) => (
+                <tr
+                  key={r.id}
+                  data-testid="dataset-preview-row"
+                  data-k={r.k}
+                  data-task={r.task}
+                  data-pattern={r.pattern}
+                >
+                  <td>{fmt(first + i + 1)}</td>
+                  <td>{r.split}</td>
+                  <td>
+                    {r.task}.{r.k}
+                  </td>
+                  <td className="ds-mono">{r.pattern}</td>
+                  <td>
+                    How is {r.query[1]} related to {r.query[0]}?
+                  </td>
+                  <td>{r.target}</td>
+                  <td>
+                    <div className="ds-story">{unbracket(r.story)}</div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {shown.pages > 1 && (
+        <nav className="ds-pager" aria-label="Preview pages">
+          <button type="button" onClick={() => setPage(0)} disabled={shown.page === 0}>
+            First
+          </button>
+          <button type="button" onClick={() => setPage(shown.page - 1)} disabled={shown.page === 0}>
+            Previous
+          </button>
+          <span>
+            Page {fmt(shown.page + 1)} of {fmt(shown.pages)}
+          </span>
+          <button type="button" onClick={() => setPage(shown.page + 1)} disabled={shown.page >= shown.pages - 1}>
+            Next
+          </button>
+          <button type="button" onClick={() => setPage(shown.pages - 1)} disabled={shown.page >= shown.pages - 1}>
+            Last
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}

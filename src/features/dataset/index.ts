@@ -1,0 +1,1 @@
+export { DatasetBuilderView } from './DatasetBuilderView';

@@ -1,0 +1,247 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { DEFAULT_FAMILY } from '../../core/family/family';
+import { TASK_IDS, TASKS, type TaskId } from '../../core/puzzle/tasks';
+import {
+  DEFAULT_TEXT,
+  hrefForRoute,
+  K_MAX,
+  K_MIN,
+  searchFromSettings,
+  selectSettings,
+  selectStatus,
+  useStore,
+} from '../../state';
+import { TEMPLATE_MODES, type TemplateMode } from '../../worker/protocol';
+
+const MODE_LABELS: Record<TemplateMode, string> = {
+  paraphrase: 'Paraphrases (all)',
+  train: 'Paraphrases, train half',
+  test: 'Paraphrases, test half (held out)',
+  synthetic: 'Synthetic: one plain sentence per fact',
+};
+
+const ks = Array.from({ length: K_MAX - K_MIN + 1 }, (_, i) => K_MIN + i);
+const actions = () => useStore.getState();
+
+/** A number input that commits only whole values in range, on change (the puzzle reloads). */
+function NumberField(props: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  step?: number;
+  testId: string;
+  onCommit: (v: number) => void;
+}) {
+  const id = useId();
+  const [text, setText] = useState(String(props.value));
+  useEffect(() => setText(String(props.value)), [props.value]);
+  const valid = (v: number) =>
+    Number.isFinite(v) && v >= props.min && v <= props.max && (props.step ? true : Number.isInteger(v));
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        type="number"
+        inputMode="decimal"
+        min={props.min}
+        max={props.max}
+        step={props.step ?? 1}
+        value={text}
+        data-testid={props.testId}
+        aria-invalid={text !== '' && !valid(Number(text)) ? 'true' : undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          const v = Number(e.target.value);
+          if (e.target.value !== '' && valid(v)) props.onCommit(v);
+        }}
+        onBlur={() => setText(String(props.value))}
+      />
+    </div>
+  );
+}
+
+/** "Generating…" while the worker works (its own component: Controls does not follow the status). */
+function BusyMark() {
+  const status = useStore(selectStatus);
+  return (
+    <span className="controls__busy" aria-hidden="true">
+      {status === 'loading' ? 'Generating…' : ''}
+    </span>
+  );
+}
+
+/** The puzzle's settings: seed, k, task, then the family and the text behind a disclosure. */
+export function Controls() {
+  const settings = useStore(selectSettings);
+  const [seed, setSeed] = useState(settings.seed);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => setSeed(settings.seed), [settings.seed]);
+  const ids = { seed: useId(), k: useId(), task: useId(), comb: useId(), mode: useId() };
+
+  const submitSeed = (e: FormEvent) => {
+    e.preventDefault();
+    const s = seed.trim();
+    if (s) actions().setSettings({ seed: s });
+  };
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch {
+      setCopied(false);
+    }
+  };
+  const f = settings.family;
+  // Open at first when the URL sets family or text settings, so the reader sees them.
+  const [openAtStart] = useState(
+    () =>
+      f.maxLevels !== DEFAULT_FAMILY.maxLevels ||
+      f.minChild !== DEFAULT_FAMILY.minChild ||
+      f.maxChild !== DEFAULT_FAMILY.maxChild ||
+      f.pMarry !== DEFAULT_FAMILY.pMarry ||
+      settings.text.mode !== DEFAULT_TEXT.mode ||
+      settings.text.combLength !== DEFAULT_TEXT.combLength,
+  );
+
+  return (
+    <section className="controls" aria-label="Puzzle settings">
+      <form className="controls__row" onSubmit={submitSeed}>
+        <div className="field">
+          <label htmlFor={ids.seed}>Seed</label>
+          <input
+            id={ids.seed}
+            className="field__seed"
+            value={seed}
+            data-testid="seed-input"
+            onChange={(e) => setSeed(e.target.value)}
+            onBlur={submitSeed}
+            spellCheck={false}
+            autoComplete="off"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.k}>Length k</label>
+          <select
+            id={ids.k}
+            value={settings.k}
+            data-testid="k-select"
+            onChange={(e) => actions().setSettings({ k: Number(e.target.value) })}
+          >
+            {ks.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.task}>Task</label>
+          <select
+            id={ids.task}
+            value={settings.task}
+            data-testid="task-select"
+            onChange={(e) => actions().setSettings({ task: Number(e.target.value) as TaskId })}
+          >
+            {TASK_IDS.map((t) => (
+              <option key={t} value={t}>
+                {t} · {TASKS[t].name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="controls__buttons">
+          <button
+            type="button"
+            className="button button--primary"
+            data-testid="new-puzzle"
+            onClick={() => actions().newPuzzle()}
+          >
+            New puzzle
+          </button>
+          <button type="button" className="button" onClick={copyLink} data-testid="copy-link">
+            {copied ? 'Link copied' : 'Copy link'}
+          </button>
+          <a
+            className="button"
+            href={hrefForRoute('classroom', searchFromSettings(settings))}
+            data-testid="open-classroom"
+          >
+            Present
+          </a>
+        </div>
+        <BusyMark />
+      </form>
+      <details className="controls__more" open={openAtStart || undefined}>
+        <summary>Family and text settings</summary>
+        <div className="controls__row">
+          <NumberField
+            label="Generations (max-levels)"
+            value={f.maxLevels}
+            min={1}
+            max={6}
+            testId="max-levels"
+            onCommit={(v) => actions().setFamily({ maxLevels: v })}
+          />
+          <NumberField
+            label="Min children"
+            value={f.minChild}
+            min={0}
+            max={8}
+            testId="min-child"
+            onCommit={(v) => actions().setFamily({ minChild: v })}
+          />
+          <NumberField
+            label="Max children"
+            value={f.maxChild}
+            min={0}
+            max={8}
+            testId="max-child"
+            onCommit={(v) => actions().setFamily({ maxChild: v })}
+          />
+          <NumberField
+            label="P(marry)"
+            value={f.pMarry}
+            min={0}
+            max={1}
+            step={0.05}
+            testId="p-marry"
+            onCommit={(v) => actions().setFamily({ pMarry: v })}
+          />
+          <div className="field">
+            <label htmlFor={ids.comb}>Facts per paraphrase</label>
+            <select
+              id={ids.comb}
+              value={settings.text.combLength}
+              data-testid="comb-select"
+              onChange={(e) => actions().setText({ combLength: Number(e.target.value) })}
+            >
+              {[1, 2, 3].map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={ids.mode}>Templates</label>
+            <select
+              id={ids.mode}
+              value={settings.text.mode}
+              data-testid="mode-select"
+              onChange={(e) => actions().setText({ mode: e.target.value as TemplateMode })}
+            >
+              {TEMPLATE_MODES.map((m) => (
+                <option key={m} value={m}>
+                  {MODE_LABELS[m]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      </details>
+    </section>
+  );
+}

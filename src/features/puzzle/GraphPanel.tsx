@@ -1,0 +1,83 @@
+import { useCallback, useId, useMemo } from 'react';
+import type { Puzzle } from '../../core/puzzle/puzzle';
+import { FamilyGraph, GraphLegend, type ProofLight } from '../../graph';
+import { familyDescribes } from '../../graph/layout';
+import {
+  selectGraphWide,
+  selectHover,
+  selectProofStep,
+  selectRevealed,
+  selectShowHidden,
+  stepFacts,
+  useStore,
+} from '../../state';
+
+const AUTO_HEIGHT = { min: 300, max: 480 };
+const AUTO_HEIGHT_WIDE = { min: 340, max: 620 };
+
+/** The family drawing with its hidden-family toggle and legend. */
+export function GraphPanel({ puzzle }: { puzzle: Puzzle }) {
+  const hover = useStore(selectHover);
+  const showHidden = useStore(selectShowHidden);
+  const wide = useStore(selectGraphWide);
+  const proofStep = useStore(selectProofStep);
+  const revealed = useStore(selectRevealed);
+  const toggleId = useId();
+  const highlighted = useMemo(() => new Set(hover?.factIds ?? []), [hover]);
+  const proof = useMemo<ProofLight | null>(() => {
+    const s = proofStep === null ? undefined : puzzle.proof[proofStep];
+    if (!s || proofStep === null) return null;
+    const masked = proofStep === 0 && !revealed;
+    return {
+      ...stepFacts(puzzle, proofStep),
+      head: { from: s.head.from, to: s.head.to, word: masked ? '?' : s.head.word },
+    };
+  }, [puzzle, proofStep, revealed]);
+  const onHoverFact = useCallback(
+    (id: number | null) => useStore.getState().highlight(id === null ? null : { factIds: [id], source: 'edge' }),
+    [],
+  );
+  const familyKnown = useMemo(() => familyDescribes(puzzle), [puzzle]);
+  const { a, b } = { a: puzzle.entities[puzzle.query[0]], b: puzzle.entities[puzzle.query[1]] };
+  return (
+    <section className="panel panel--graph" aria-labelledby="graph-heading">
+      <div className="panel__head">
+        <h2 id="graph-heading" className="panel__title">
+          Family
+        </h2>
+        <div className="panel__tools">
+          <button
+            type="button"
+            className="button button--small"
+            aria-pressed={wide}
+            data-testid="toggle-wide"
+            onClick={() => useStore.getState().setGraphWide(!wide)}
+          >
+            {wide ? 'Narrow drawing' : 'Widen drawing'}
+          </button>
+          <div className="toggle">
+            <input
+              id={toggleId}
+              type="checkbox"
+              checked={showHidden}
+              disabled={!familyKnown}
+              data-testid="toggle-hidden"
+              onChange={(e) => useStore.getState().setShowHidden(e.target.checked)}
+            />
+            <label htmlFor={toggleId}>Show the hidden family{familyKnown ? '' : ' (unknown for this puzzle)'}</label>
+          </div>
+        </div>
+      </div>
+      <FamilyGraph
+        puzzle={puzzle}
+        showHidden={showHidden}
+        highlighted={highlighted}
+        proof={proof}
+        onHoverFact={onHoverFact}
+        autoHeight={wide ? AUTO_HEIGHT_WIDE : AUTO_HEIGHT}
+        label={`Family graph of the story: ${puzzle.entities.length} people, ${puzzle.facts.length} facts; the question asks how ${b?.name} is related to ${a?.name}`}
+      />
+      <GraphLegend memory={puzzle.facts.some((f) => f.kind === 'memory')} hidden={showHidden} />
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+export { PuzzleView } from './PuzzleView';

@@ -1,0 +1,384 @@
+import { memo, useEffect, useId, useMemo, useRef, type KeyboardEvent } from 'react';
+import { closeFamily } from '../core/family/closure';
+import type { Puzzle } from '../core/puzzle/puzzle';
+import { derivedEdge, type EdgeKind, layoutPuzzle, type LayoutEdge, type LayoutNode } from './layout';
+import { createPanZoom, type PanZoom } from './panZoom';
+
+/** What a lit proof step shows: its two body triples' facts and the conclusion it draws. */
+export interface ProofLight {
+  readonly left: readonly number[];
+  readonly right: readonly number[];
+  readonly head: { readonly from: number; readonly to: number; readonly word: string };
+}
+
+export interface FamilyGraphProps {
+  readonly puzzle: Puzzle;
+  /** Lay out and draw the whole family faintly behind the story. */
+  readonly showHidden?: boolean;
+  /** Facts lit by the pointer or focus (a sentence or an edge). */
+  readonly highlighted?: ReadonlySet<number>;
+  readonly proof?: ProofLight | null;
+  /** Only these facts (and the people they name) are drawn; all when undefined (classroom). */
+  readonly visibleFacts?: ReadonlySet<number>;
+  /** People drawn even without a visible fact (the classroom shows the query pair early). */
+  readonly visibleEntities?: ReadonlySet<number>;
+  readonly onHoverFact?: (factId: number | null) => void;
+  /** Accessible name of the drawing. */
+  readonly label: string;
+  readonly className?: string;
+  /** The drawing's height follows its shape between these bounds (px); fixed by CSS when absent. */
+  readonly autoHeight?: { readonly min: number; readonly max: number };
+}
+
+const KIND_WORDS: Record<EdgeKind, string> = {
+  path: 'path fact',
+  supporting: 'supporting fact',
+  irrelevant: 'irrelevant fact',
+  disconnected: 'disconnected fact',
+  background: 'hidden relation',
+};
+
+/**
+ * The story as a family: people as nodes (squares for men, rounded for women), facts as arrows
+ * "A → B labelled daughter: B is A's daughter". React owns the SVG; d3 computed the layout and
+ * the path strings; pan and zoom act on one wrapper <g>.
+ */
+export function FamilyGraph(props: FamilyGraphProps) {
+  const { puzzle, showHidden = false, highlighted, proof, visibleFacts, visibleEntities, onHoverFact, label } = props;
+  const closure = useMemo(() => (puzzle.family.people.length > 0 ? closeFamily(puzzle.family) : null), [puzzle]);
+  const untyped = (puzzle as { untypedEdges?: readonly (readonly [number, number])[] }).untypedEdges;
+  const layout = useMemo(
+    () => layoutPuzzle(puzzle, { showHidden, closure, untyped }),
+    [puzzle, showHidden, closure, untyped],
+  );
+  const hiddenOk = showHidden && layout.familyKnown;
+  const svgRef = useRef<SVGSVGElement>(null);
+  const viewRef = useRef<SVGGElement>(null);
+  const zoomRef = useRef<PanZoom | null>(null);
+  const helpId = useId();
+  const markerId = useId().replace(/:/g, '');
+
+  // The box's size comes from a ResizeObserver (read after layout, never forcing one); the
+  // drawing is fitted when the box changes and whenever the layout changes.
+  const sizeRef = useRef<{ width: number; height: number } | null>(null);
+  const boundsRef = useRef(layout.storyBounds);
+  boundsRef.current = layout.storyBounds;
+  useEffect(() => {
+    const svg = svgRef.current;
+    const g = viewRef.current;
+    if (!svg || !g) return;
+    const pz = createPanZoom(svg, g);
+    zoomRef.current = pz;
+    const ro = new ResizeObserver((entries) => {
+      const r = entries[entries.length - 1]!.contentRect;
+      const prev = sizeRef.current;
+      sizeRef.current = { width: r.width, height: r.height };
+      if (!prev || Math.abs(prev.width - r.width) > 1 || Math.abs(prev.height - r.height) > 1) {
+        pz.fit(boundsRef.current, sizeRef.current);
+      }
+    });
+    ro.observe(svg);
+    return () => {
+      ro.disconnect();
+      pz.destroy();
+      zoomRef.current = null;
+    };
+  }, []);
+  useEffect(() => {
+    if (sizeRef.current) zoomRef.current?.fit(layout.storyBounds, sizeRef.current);
+  }, [layout]);
+  const fit = () => zoomRef.current?.fit(layout.storyBounds, sizeRef.current ?? undefined);
+
+  // Wide, flat families get a low box, tall ones a high box (CSS aspect-ratio, clamped).
+  const { autoHeight } = props;
+  const boxStyle = useMemo(() => {
+    if (!autoHeight) return undefined;
+    const b = layout.storyBounds;
+    return {
+      aspectRatio: `${Math.round(Math.max(1, b.x1 - b.x0))} / ${Math.round(Math.max(1, b.y1 - b.y0) + 60)}`,
+      height: 'auto',
+      minHeight: autoHeight.min,
+      maxHeight: autoHeight.max,
+    };
+  }, [autoHeight, layout]);
+
+  const lit = useMemo(() => {
+    const left = new Set(proof?.left ?? []);
+    const right = new Set(proof?.right ?? []);
+    return { left, right };
+  }, [proof]);
+
+  const shownNodes = useMemo(() => {
+    if (!visibleFacts) return null;
+    const s = new Set<number>(visibleEntities ?? []);
+    for (const f of puzzle.facts) {
+      if (visibleFacts.has(f.id)) {
+        s.add(f.from);
+        s.add(f.to);
+      }
+    }
+    return s;
+  }, [puzzle, visibleFacts, visibleEntities]);
+
+  const endpointsLit = useMemo(() => {
+    const s = new Set<string>();
+    for (const e of layout.edges) {
+      if (e.factId !== null && (highlighted?.has(e.factId) || lit.left.has(e.factId) || lit.right.has(e.factId))) {
+        s.add(e.source);
+        s.add(e.target);
+      }
+    }
+    return s;
+  }, [layout, highlighted, lit]);
+
+  const nodeById = useMemo(() => new Map(layout.nodes.map((n) => [n.id, n])), [layout]);
+  const derived = useMemo(
+    () => (proof ? derivedEdge(layout, proof.head.from, proof.head.to, proof.head.word) : null),
+    [layout, proof],
+  );
+
+  const onKey = (e: KeyboardEvent<SVGSVGElement>) => {
+    const pz = zoomRef.current;
+    if (!pz || e.target !== e.currentTarget) return;
+    const step = 40;
+    const actions: Record<string, () => void> = {
+      '+': () => pz.zoomBy(1.25),
+      '=': () => pz.zoomBy(1.25),
+      '-': () => pz.zoomBy(0.8),
+      '0': fit,
+      ArrowLeft: () => pz.panBy(step, 0),
+      ArrowRight: () => pz.panBy(-step, 0),
+      ArrowUp: () => pz.panBy(0, step),
+      ArrowDown: () => pz.panBy(0, -step),
+    };
+    const act = actions[e.key];
+    if (act) {
+      e.preventDefault();
+      act();
+    }
+  };
+
+  return (
+    <div className={`graph ${props.className ?? ''}`}>
+      <div className="graph__tools" role="toolbar" aria-label="Zoom">
+        <button type="button" onClick={() => zoomRef.current?.zoomBy(1.25)} aria-label="Zoom in" data-testid="zoom-in">
+          +
+        </button>
+        <button type="button" onClick={() => zoomRef.current?.zoomBy(0.8)} aria-label="Zoom out" data-testid="zoom-out">
+          −
+        </button>
+        <button type="button" onClick={fit} data-testid="zoom-fit">
+          Fit
+        </button>
+      </div>
+      <svg
+        ref={svgRef}
+        className="graph__svg"
+        data-testid="graph"
+        role="group"
+        aria-label={label}
+        aria-describedby={helpId}
+        tabIndex={0}
+        onKeyDown={onKey}
+        style={boxStyle}
+        data-hidden-family={hiddenOk ? 'true' : 'false'}
+      >
+        <defs>
+          {(['path', 'supporting', 'irrelevant', 'disconnected', 'background', 'lit', 'conclusion'] as const).map(
+            (k) => (
+              <marker
+                key={k}
+                id={`${markerId}-${k}`}
+                viewBox="0 0 10 10"
+                refX="9"
+                refY="5"
+                markerUnits="userSpaceOnUse"
+                markerWidth="11"
+                markerHeight="11"
+                orient="auto-start-reverse"
+                className={`marker marker--${k}`}
+              >
+                <path d="M0,1 L10,5 L0,9 z" />
+              </marker>
+            ),
+          )}
+        </defs>
+        <g ref={viewRef}>
+          <g className="graph__edges">
+            {layout.links.map((l) => (
+              <g key={l.id} className="edge edge--untyped" data-testid="graph-link-untyped" aria-hidden="true">
+                <path className="edge__line" d={l.d} />
+                <title>A story edge without a relation in the file</title>
+              </g>
+            ))}
+            {layout.edges.map((e) =>
+              e.factId !== null && visibleFacts && !visibleFacts.has(e.factId) ? null : (
+                <Edge
+                  key={e.id}
+                  edge={e}
+                  markerId={markerId}
+                  highlighted={e.factId !== null && !!highlighted?.has(e.factId)}
+                  proofRole={
+                    e.factId === null
+                      ? null
+                      : lit.left.has(e.factId)
+                        ? 'left'
+                        : lit.right.has(e.factId)
+                          ? 'right'
+                          : null
+                  }
+                  from={nodeById.get(e.source)!}
+                  to={nodeById.get(e.target)!}
+                  onHoverFact={onHoverFact}
+                />
+              ),
+            )}
+          </g>
+          {/* Labels above every line, so a lit edge's glow never hides another edge's word. */}
+          <g className="graph__labels" aria-hidden="true">
+            {layout.edges.map((e) =>
+              e.factId === null || (visibleFacts && !visibleFacts.has(e.factId)) ? null : (
+                <text
+                  key={e.id}
+                  className={`edge__label edge__label--${e.factKind === 'memory' ? 'memory' : e.kind}`}
+                  x={e.label.x}
+                  y={e.label.y}
+                  dy="0.35em"
+                >
+                  {e.word}
+                </text>
+              ),
+            )}
+          </g>
+          <g className="graph__conclusion">
+            {derived && proof && (
+              <g className="edge edge--conclusion" data-testid="graph-derived-edge" aria-hidden="true">
+                <path className="edge__line" d={derived.d} markerEnd={`url(#${markerId}-conclusion)`} />
+                <text className="edge__label" x={derived.label.x} y={derived.label.y} dy="0.35em">
+                  {proof.head.word}
+                </text>
+              </g>
+            )}
+          </g>
+          <g className="graph__nodes">
+            {layout.nodes.map((n) =>
+              n.entity !== null && shownNodes && !shownNodes.has(n.entity) ? null : (
+                <Node key={n.id} node={n} lit={endpointsLit.has(n.id)} />
+              ),
+            )}
+          </g>
+        </g>
+      </svg>
+      <p id={helpId} className="graph__help">
+        Drag to pan, Ctrl + wheel or pinch to zoom. With the drawing focused: arrow keys pan, + and − zoom, 0 fits.
+      </p>
+    </div>
+  );
+}
+
+const Node = memo(function Node({ node: n, lit }: { node: LayoutNode; lit: boolean }) {
+  const shape =
+    n.gender === 'male' ? (
+      <rect className="node__shape" x={-n.width / 2} y={-n.height / 2} width={n.width} height={n.height} rx={3} />
+    ) : (
+      <rect
+        className="node__shape"
+        x={-n.width / 2}
+        y={-n.height / 2}
+        width={n.width}
+        height={n.height}
+        rx={n.height / 2}
+      />
+    );
+  return (
+    <g
+      className={`node node--${n.gender}${n.hidden ? ' node--hidden' : ''}${n.query ? ' node--query' : ''}${lit ? ' node--lit' : ''}`}
+      transform={`translate(${n.x},${n.y})`}
+      data-testid={n.hidden ? 'graph-node-hidden' : 'graph-node'}
+      data-name={n.name}
+      data-gender={n.gender}
+      data-query={n.query ?? undefined}
+      aria-hidden={n.hidden ? 'true' : undefined}
+    >
+      {n.query && (
+        <rect
+          className="node__ring"
+          x={-n.width / 2 - 5}
+          y={-n.height / 2 - 5}
+          width={n.width + 10}
+          height={n.height + 10}
+          rx={n.gender === 'male' ? 6 : (n.height + 10) / 2}
+        />
+      )}
+      {shape}
+      <text className="node__name" dy="0.35em">
+        {n.name}
+      </text>
+      {n.query && (
+        <g className="node__badge" transform={`translate(${-n.width / 2},${-n.height / 2})`}>
+          <circle r={10} />
+          <text dy="0.35em">{n.query}</text>
+        </g>
+      )}
+      <title>
+        {n.name} ({n.gender})
+        {n.query === 'A' ? ', first person of the question' : n.query === 'B' ? ', second person of the question' : ''}
+        {n.hidden ? ', not in the story' : ''}
+      </title>
+    </g>
+  );
+});
+
+interface EdgeProps {
+  readonly edge: LayoutEdge;
+  readonly markerId: string;
+  readonly highlighted: boolean;
+  readonly proofRole: 'left' | 'right' | null;
+  readonly from: LayoutNode;
+  readonly to: LayoutNode;
+  readonly onHoverFact: ((factId: number | null) => void) | undefined;
+}
+
+const Edge = memo(function Edge({ edge: e, markerId, highlighted, proofRole, from, to, onHoverFact }: EdgeProps) {
+  const on = highlighted || proofRole !== null;
+  const kindClass = e.factKind === 'memory' ? 'memory' : e.kind;
+  const sentence = `${to.name} is ${from.name}'s ${e.word}`;
+  if (e.kind === 'background') {
+    return (
+      <g
+        className={`edge edge--background edge--rel-${e.relation}`}
+        data-testid="graph-edge"
+        data-kind="background"
+        data-relation={e.word}
+        aria-hidden="true"
+      >
+        <path className="edge__line" d={e.d} />
+        <title>{e.word ? `${sentence} (not stated in the story)` : `${from.name} – ${to.name}`}</title>
+      </g>
+    );
+  }
+  const hover = onHoverFact && e.factId !== null ? () => onHoverFact(e.factId) : undefined;
+  const leave = onHoverFact ? () => onHoverFact(null) : undefined;
+  return (
+    <g
+      className={`edge edge--${kindClass}${on ? ' edge--lit' : ''}${proofRole ? ` edge--proof-${proofRole}` : ''}`}
+      data-testid="graph-edge"
+      data-kind={e.kind}
+      data-fact-kind={e.factKind ?? undefined}
+      data-fact={e.factId ?? undefined}
+      data-highlighted={on ? 'true' : 'false'}
+      tabIndex={onHoverFact ? 0 : undefined}
+      role="img"
+      aria-label={`${sentence} (${e.factKind === 'memory' ? 'memory fact' : KIND_WORDS[e.kind]})`}
+      onPointerEnter={hover}
+      onPointerLeave={leave}
+      onFocus={hover}
+      onBlur={leave}
+    >
+      <path className="edge__hit" d={e.d} />
+      {on && <path className="edge__glow" d={e.d} />}
+      <path className="edge__line" d={e.d} markerEnd={`url(#${markerId}-${on ? 'lit' : e.kind})`} />
+      {e.factKind === 'memory' && <path className="edge__inner" d={e.d} />}
+    </g>
+  );
+});

@@ -1,0 +1,4 @@
+export { FamilyGraph, type FamilyGraphProps, type ProofLight } from './FamilyGraph';
+export { GraphLegend } from './Legend';
+export { EntityName } from './EntityName';
+export { createPanZoom, type PanZoom } from './panZoom';

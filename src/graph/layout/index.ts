@@ -1,0 +1,3 @@
+export * from './layout';
+export * from './geometry';
+export { familyTreeSlots } from './familyTree';

@@ -1,0 +1,13 @@
+export { appStore, createAppStore, type AppStore } from './store';
+export { useStore } from './useStore';
+export { openPuzzleInExplorer } from './open';
+export type { Store } from './slices/types';
+export type { Highlight } from './slices/ui';
+export type { PuzzleStatus } from './slices/puzzle';
+export * from './selectors';
+export * from './settings';
+export * from './routes';
+export * from './derive';
+export * from './classroom';
+export { startUrlSync } from './urlSync';
+export { puzzleService, setPuzzleService, createWorkerService, type PuzzleService } from './service';

@@ -1,0 +1,26 @@
+import type { Store } from './slices/types';
+
+/**
+ * Module-level selectors: stable functions, so components re-render only when their slice of
+ * the state changes. Actions are stable too and can be selected one by one.
+ */
+export const selectSettings = (s: Store) => s.settings;
+export const selectUrlWarnings = (s: Store) => s.urlWarnings;
+export const selectPuzzle = (s: Store) => s.puzzle;
+export const selectStory = (s: Store) => s.story;
+export const selectRenderer = (s: Store) => s.renderer;
+export const selectStatus = (s: Store) => s.status;
+export const selectError = (s: Store) => s.error;
+export const selectOrigin = (s: Store) => s.origin;
+export const selectRoute = (s: Store) => s.route;
+export const selectHover = (s: Store) => s.hover;
+export const selectShowHidden = (s: Store) => s.showHidden;
+export const selectGraphWide = (s: Store) => s.graphWide;
+export const selectRevealed = (s: Store) => s.revealed;
+export const selectGuess = (s: Store) => s.guess;
+export const selectProofStep = (s: Store) => s.proofStep;
+export const selectClassroomCursor = (s: Store) => s.classroomCursor;
+export const selectClassGuess = (s: Store) => s.classGuess;
+export const selectGuessOpen = (s: Store) => s.guessOpen;
+
+/** Actions are not selected: event handlers call them through `useStore.getState()`. */

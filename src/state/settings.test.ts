@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { hrefForRoute, routeFromHash } from './routes';
+import { DEFAULT_K, nextSeed, searchFromSettings, settingsFromSearch } from './settings';
+
+describe('settings in the URL', () => {
+  it('round-trips every setting, writing only what differs from the defaults', () => {
+    const { settings, warnings } = settingsFromSearch(
+      '?seed=abc&k=7&task=5&max-levels=4&min-child=1&max-child=3&p-marry=0.5&text=test&comb=2',
+    );
+    expect(warnings).toEqual([]);
+    expect(settings).toEqual({
+      seed: 'abc',
+      k: 7,
+      task: 5,
+      family: { maxLevels: 4, minChild: 1, maxChild: 3, pMarry: 0.5 },
+      text: { mode: 'test', combLength: 2 },
+    });
+    expect(settingsFromSearch(searchFromSettings(settings)).settings).toEqual(settings);
+    expect(
+      searchFromSettings({
+        ...settings,
+        family: { maxLevels: 3, minChild: 4, maxChild: 4, pMarry: 1 },
+        text: { mode: 'paraphrase', combLength: 1 },
+      }),
+    ).toBe('?seed=abc&k=7&task=5');
+  });
+
+  it('falls back to defaults for bad values and says why', () => {
+    const { settings, warnings } = settingsFromSearch('?seed=1&k=99&task=0&p-marry=2&text=nope', () => 'x');
+    expect(settings.k).toBe(DEFAULT_K);
+    expect(settings.task).toBe(1);
+    expect(settings.family.pMarry).toBe(1);
+    expect(settings.text.mode).toBe('paraphrase');
+    expect(warnings).toHaveLength(4);
+    expect(warnings[0]).toMatch(/k=99/);
+  });
+
+  it('chooses a seed when the URL has none', () => {
+    expect(settingsFromSearch('', () => '123').settings.seed).toBe('123');
+    expect(settingsFromSearch('?seed=%20', () => '9').settings.seed).toBe('9');
+  });
+
+  it('counts seeds up', () => {
+    expect(nextSeed('41')).toBe('42');
+    expect(nextSeed('abc')).toBe('abc-1');
+    expect(nextSeed('abc-1')).toBe('abc-2');
+  });
+});
+
+describe('routes', () => {
+  it('reads the view from the hash', () => {
+    expect(routeFromHash('')).toBe('puzzle');
+    expect(routeFromHash('#/')).toBe('puzzle');
+    expect(routeFromHash('#/classroom')).toBe('classroom');
+    expect(routeFromHash('#/dataset')).toBe('dataset');
+    expect(routeFromHash('#/audit')).toBe('audit');
+    expect(routeFromHash('#/nowhere')).toBe('puzzle');
+  });
+  it('keeps the query in links', () => {
+    expect(hrefForRoute('classroom', '?seed=1&k=2&task=1')).toBe('?seed=1&k=2&task=1#/classroom');
+    expect(hrefForRoute('puzzle', '?seed=1')).toBe('?seed=1#/');
+  });
+});

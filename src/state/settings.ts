@@ -1,0 +1,111 @@
+import { DEFAULT_FAMILY, type FamilyParams } from '../core/family/family';
+import { isTaskId, type TaskId } from '../core/puzzle/tasks';
+import { TEMPLATE_MODES, type TemplateMode, type TextOptions } from '../worker/protocol';
+
+/** Everything that determines a puzzle and its text; the URL holds it, so a link reproduces it. */
+export interface Settings {
+  readonly seed: string;
+  readonly k: number;
+  readonly task: TaskId;
+  readonly family: FamilyParams;
+  readonly text: TextOptions;
+}
+
+export const K_MIN = 1;
+export const K_MAX = 10;
+export const DEFAULT_K = 2;
+export const DEFAULT_TASK: TaskId = 1;
+/** Paraphrases, one fact per sentence: natural text whose sentences map one-to-one onto facts. */
+export const DEFAULT_TEXT: TextOptions = { mode: 'paraphrase', combLength: 1 };
+
+/** URL parameter names; the family ones are spelled as the CLI's flags. */
+const P = {
+  seed: 'seed',
+  k: 'k',
+  task: 'task',
+  maxLevels: 'max-levels',
+  minChild: 'min-child',
+  maxChild: 'max-child',
+  pMarry: 'p-marry',
+  mode: 'text',
+  combLength: 'comb',
+} as const;
+
+/** A seed for a first visit without one: the clock, not Math.random, and short enough to read. */
+export function freshSeed(now: number = Date.now()): string {
+  return String(now % 100000);
+}
+
+/** The seed after `seed`: numbers count up; `abc` becomes `abc-1`, `abc-1` becomes `abc-2`. */
+export function nextSeed(seed: string): string {
+  if (/^\d+$/.test(seed)) return String(Number(seed) + 1);
+  const m = /^(.*)-(\d+)$/.exec(seed);
+  if (m) return `${m[1]}-${Number(m[2]) + 1}`;
+  return `${seed}-1`;
+}
+
+export interface ParsedSettings {
+  readonly settings: Settings;
+  /** Parameters that were present but unusable, in words, for the alert region. */
+  readonly warnings: readonly string[];
+}
+
+/** Reads settings from a query string (`?seed=7&k=3&task=2`); bad values fall back to defaults. */
+export function settingsFromSearch(search: string, fallbackSeed: () => string = freshSeed): ParsedSettings {
+  const q = new URLSearchParams(search);
+  const warnings: string[] = [];
+  const int = (name: string, def: number, lo: number, hi: number): number => {
+    const raw = q.get(name);
+    if (raw === null || raw === '') return def;
+    const v = Number(raw);
+    if (Number.isInteger(v) && v >= lo && v <= hi) return v;
+    warnings.push(`URL parameter ${name}=${raw} ignored: expected a whole number from ${lo} to ${hi}`);
+    return def;
+  };
+  const seedRaw = q.get(P.seed);
+  const seed = seedRaw !== null && seedRaw.trim() !== '' ? seedRaw.trim() : fallbackSeed();
+  const k = int(P.k, DEFAULT_K, K_MIN, K_MAX);
+  const taskNo = int(P.task, DEFAULT_TASK, 1, 7);
+  const task: TaskId = isTaskId(taskNo) ? taskNo : DEFAULT_TASK;
+  const maxLevels = int(P.maxLevels, DEFAULT_FAMILY.maxLevels, 1, 6);
+  const minChild = int(P.minChild, DEFAULT_FAMILY.minChild, 0, 8);
+  const maxChild = int(P.maxChild, DEFAULT_FAMILY.maxChild, 0, 8);
+  let pMarry = DEFAULT_FAMILY.pMarry;
+  const pRaw = q.get(P.pMarry);
+  if (pRaw !== null && pRaw !== '') {
+    const v = Number(pRaw);
+    if (v >= 0 && v <= 1) pMarry = v;
+    else warnings.push(`URL parameter ${P.pMarry}=${pRaw} ignored: expected a number from 0 to 1`);
+  }
+  let mode: TemplateMode = DEFAULT_TEXT.mode;
+  const modeRaw = q.get(P.mode);
+  if (modeRaw !== null && modeRaw !== '') {
+    if ((TEMPLATE_MODES as readonly string[]).includes(modeRaw)) mode = modeRaw as TemplateMode;
+    else warnings.push(`URL parameter ${P.mode}=${modeRaw} ignored: expected ${TEMPLATE_MODES.join(', ')}`);
+  }
+  const combLength = int(P.combLength, DEFAULT_TEXT.combLength, 1, 3);
+  return {
+    settings: { seed, k, task, family: { maxLevels, minChild, maxChild, pMarry }, text: { mode, combLength } },
+    warnings,
+  };
+}
+
+/** The query string for settings: seed, k and task always, the rest only when not the default. */
+export function searchFromSettings(s: Settings): string {
+  const q = new URLSearchParams();
+  q.set(P.seed, s.seed);
+  q.set(P.k, String(s.k));
+  q.set(P.task, String(s.task));
+  const f = s.family;
+  if (f.maxLevels !== DEFAULT_FAMILY.maxLevels) q.set(P.maxLevels, String(f.maxLevels));
+  if (f.minChild !== DEFAULT_FAMILY.minChild) q.set(P.minChild, String(f.minChild));
+  if (f.maxChild !== DEFAULT_FAMILY.maxChild) q.set(P.maxChild, String(f.maxChild));
+  if (f.pMarry !== DEFAULT_FAMILY.pMarry) q.set(P.pMarry, String(f.pMarry));
+  if (s.text.mode !== DEFAULT_TEXT.mode) q.set(P.mode, s.text.mode);
+  if (s.text.combLength !== DEFAULT_TEXT.combLength) q.set(P.combLength, String(s.text.combLength));
+  return `?${q}`;
+}
+
+export function sameSettings(a: Settings, b: Settings): boolean {
+  return searchFromSettings(a) === searchFromSettings(b);
+}

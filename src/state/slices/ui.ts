@@ -1,0 +1,42 @@
+import type { RelationWord } from '../../core/kinship/relations';
+import type { Route } from '../routes';
+import type { SliceCreator } from './types';
+
+/** Facts lit because the pointer or the focus is on a sentence or an edge. */
+export interface Highlight {
+  readonly factIds: readonly number[];
+  readonly source: 'sentence' | 'edge';
+}
+
+export interface UiSlice {
+  readonly route: Route;
+  readonly hover: Highlight | null;
+  /** Draws the whole family (the closed graph) faintly behind the story's people. */
+  readonly showHidden: boolean;
+  /** The drawing spans the whole width of the explorer (for wide families). */
+  readonly graphWide: boolean;
+  readonly revealed: boolean;
+  readonly guess: RelationWord | null;
+  setRoute(route: Route): void;
+  highlight(h: Highlight | null): void;
+  setShowHidden(on: boolean): void;
+  setGraphWide(on: boolean): void;
+  reveal(): void;
+  /** Records the reader's answer and reveals the right one. */
+  pickGuess(word: RelationWord): void;
+}
+
+export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
+  route: 'puzzle',
+  hover: null,
+  showHidden: false,
+  graphWide: false,
+  revealed: false,
+  guess: null,
+  setRoute: (route) => set({ route }),
+  highlight: (hover) => set({ hover }),
+  setShowHidden: (showHidden) => set({ showHidden }),
+  setGraphWide: (graphWide) => set({ graphWide }),
+  reveal: () => set({ revealed: true }),
+  pickGuess: (guess) => set({ guess, revealed: true }),
+});
