@@ -204,6 +204,20 @@ export function FamilyGraph(props: FamilyGraphProps) {
           )}
         </defs>
         <g ref={viewRef}>
+          {/* Glows of lit edges under every line and label, so they never hide another edge's word. */}
+          <g className="graph__glows" aria-hidden="true">
+            {layout.edges.map((e) =>
+              e.factId !== null &&
+              (!visibleFacts || visibleFacts.has(e.factId)) &&
+              (highlighted?.has(e.factId) || lit.left.has(e.factId) || lit.right.has(e.factId)) ? (
+                <path
+                  key={e.id}
+                  className={`edge__glow${lit.left.has(e.factId) ? ' edge__glow--left' : lit.right.has(e.factId) ? ' edge__glow--right' : ''}`}
+                  d={e.d}
+                />
+              ) : null,
+            )}
+          </g>
           <g className="graph__edges">
             {layout.links.map((l) => (
               <g key={l.id} className="edge edge--untyped" data-testid="graph-link-untyped" aria-hidden="true">
@@ -231,22 +245,6 @@ export function FamilyGraph(props: FamilyGraphProps) {
                   to={nodeById.get(e.target)!}
                   onHoverFact={onHoverFact}
                 />
-              ),
-            )}
-          </g>
-          {/* Labels above every line, so a lit edge's glow never hides another edge's word. */}
-          <g className="graph__labels" aria-hidden="true">
-            {layout.edges.map((e) =>
-              e.factId === null || (visibleFacts && !visibleFacts.has(e.factId)) ? null : (
-                <text
-                  key={e.id}
-                  className={`edge__label edge__label--${e.factKind === 'memory' ? 'memory' : e.kind}`}
-                  x={e.label.x}
-                  y={e.label.y}
-                  dy="0.35em"
-                >
-                  {e.word}
-                </text>
               ),
             )}
           </g>
@@ -376,9 +374,11 @@ const Edge = memo(function Edge({ edge: e, markerId, highlighted, proofRole, fro
       onBlur={leave}
     >
       <path className="edge__hit" d={e.d} />
-      {on && <path className="edge__glow" d={e.d} />}
       <path className="edge__line" d={e.d} markerEnd={`url(#${markerId}-${on ? 'lit' : e.kind})`} />
       {e.factKind === 'memory' && <path className="edge__inner" d={e.d} />}
+      <text className={`edge__label edge__label--${kindClass}`} x={e.label.x} y={e.label.y} dy="0.35em">
+        {e.word}
+      </text>
     </g>
   );
 });

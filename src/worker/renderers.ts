@@ -1,7 +1,7 @@
 import type { Puzzle } from '../core/puzzle/puzzle';
 import { createRng } from '../core/random/rng';
-import { OUR_BANK } from '../core/text/bank';
-import { type CombinationLength, createParaphraseRenderer } from '../core/text/paraphrase';
+import { datasetRenderer } from '../core/text/datasetText';
+import type { CombinationLength } from '../core/text/paraphrase';
 import type { RenderedStory, Split, StoryRenderer } from '../core/text/render';
 import type { TextOptions } from './protocol';
 
@@ -11,33 +11,28 @@ import type { TextOptions } from './protocol';
  */
 export const TEMPLATE_SPLIT_SEED = '1';
 
-const cache = new Map<string, StoryRenderer>();
+const cache = new Map<string, { render: StoryRenderer; name: string }>();
 
 /**
- * The one place where the app chooses how a story is written: a StoryRenderer per text setting
- * (the paraphrase bank lives here, in the worker, and never in the main bundle). Swap the
- * renderer here and every view follows.
+ * The one place where the app chooses how a story is written, from the text settings. It goes
+ * through core's `datasetRenderer`, the choice the CLI and the dataset builder make, so a story
+ * in the explorer reads as the same settings would write it into a dataset; `train` and `test`
+ * are the halves of the seeded template split. The paraphrase bank lives in the worker bundle,
+ * never in the main one.
  */
 export function resolveRenderer(text: TextOptions): { render: StoryRenderer; name: string; split: Split } {
   const comb = (Math.min(3, Math.max(1, Math.round(text.combLength))) || 1) as CombinationLength;
   const key = `${text.mode}:${comb}`;
-  let render = cache.get(key);
-  if (!render) {
-    render =
-      text.mode === 'synthetic'
-        ? createParaphraseRenderer({ bank: {}, combinationLength: 1, synthetic: true })
-        : createParaphraseRenderer({
-            bank: OUR_BANK,
-            combinationLength: comb,
-            templateSplit: text.mode === 'paraphrase' ? undefined : { seed: TEMPLATE_SPLIT_SEED },
-          });
-    cache.set(key, render);
+  let chosen = cache.get(key);
+  if (!chosen) {
+    const { render, name } = datasetRenderer(
+      { synthetic: text.mode === 'synthetic', combinationLength: comb, templateSplit: text.mode !== 'paraphrase' },
+      TEMPLATE_SPLIT_SEED,
+    );
+    chosen = { render, name: text.mode === 'train' || text.mode === 'test' ? `${name}, ${text.mode} half` : name };
+    cache.set(key, chosen);
   }
-  const name =
-    text.mode === 'synthetic'
-      ? 'synthetic'
-      : `paraphrase${text.mode === 'paraphrase' ? '' : ` (${text.mode} half)`}, up to ${comb} fact${comb > 1 ? 's' : ''} per sentence`;
-  return { render, name, split: text.mode === 'test' ? 'test' : 'train' };
+  return { ...chosen, split: text.mode === 'test' ? 'test' : 'train' };
 }
 
 /** Writes a puzzle's story; the text is seeded by the puzzle's seed, so it is reproducible. */
