@@ -25,7 +25,7 @@ const boundaries = {
     const check = (node, source) => {
       if (typeof source !== 'string') return;
       if (!source.startsWith('.')) {
-        if (!layer.packages && !source.startsWith('node:') ) {
+        if (!layer.packages && !source.startsWith('node:')) {
           context.report({ node, message: `${layer.dir} must not import packages ("${source}")` });
         }
         if (!layer.packages && source.startsWith('node:')) {
@@ -57,7 +57,10 @@ export default tseslint.config(
     rules: {
       'local/boundaries': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'use an Rng (src/core/random)' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'use an Rng (src/core/random)' },
+      ],
     },
   },
   {

@@ -22,7 +22,14 @@ const step = (label, ok) => {
 
 step('typecheck', run('typecheck', 'npx', ['tsc', '-p', '.']));
 step('lint', run('lint', 'npx', ['eslint', '.', '--max-warnings=0']));
-const unitOk = run('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}/unit.json`]);
+step('format', run('format', 'npx', ['prettier', '--check', '.']));
+const unitOk = run('unit', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}/unit.json`,
+]);
 if (existsSync(`${report}/unit.json`)) {
   const u = JSON.parse(readFileSync(`${report}/unit.json`, 'utf8'));
   counts.passed += u.numPassedTests;
@@ -45,5 +52,7 @@ if (step('build', run('build', 'npx', ['vite', 'build']))) {
   } else step('e2e', e2eOk);
 }
 process.stdout.write(`\n${steps.join('\n')}\n`);
-process.stdout.write(`total: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}\n`);
+process.stdout.write(
+  `total: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}\n`,
+);
 process.exit(counts.failed === 0 ? 0 : 1);
