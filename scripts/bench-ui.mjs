@@ -23,6 +23,8 @@ const opt = (name, def) => {
 const PORT = opt('port', 4180);
 const RUNS = opt('runs', 5);
 const CLICKS = opt('clicks', 20);
+const TEN_K_RUNS = opt('ten-k-runs', 3);
+const tenK = [];
 const BASE = `http://127.0.0.1:${PORT}`;
 const DIST = 'dist';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -90,7 +92,7 @@ const INIT = () => {
   window.__bench = { story: null, graph: null, longTasks: [] };
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__bench.longTasks.push(e.duration);
+      for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   } catch {
     // longtask not supported
@@ -207,7 +209,7 @@ try {
   await page.getByTestId('open-classroom').click();
   await page.getByTestId('classroom').waitFor();
   for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
-  const longTasks = await page.evaluate(() => window.__bench.longTasks);
+  const longTasks = await page.evaluate(() => window.__bench.longTasks.map((t) => t.duration));
   rows.push([
     'long tasks (> 50 ms) during use',
     `${longTasks.length}`,
@@ -215,6 +217,46 @@ try {
     'PerformanceObserver longtask',
   ]);
   await ctx.close();
+
+  // The dataset builder: main-thread long tasks while 10,000 rows are generated (in workers).
+  for (let run = 0; run < TEN_K_RUNS; run++) {
+    const dctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const dpage = await dctx.newPage();
+    await dpage.addInitScript(INIT);
+    await dpage.goto(`${BASE}/#/dataset`);
+    const form = dpage.getByTestId('dataset-form');
+    await form.waitFor();
+    for (const [name, v] of Object.entries({
+      trainTasks: '1.2,1.3',
+      trainRows: '5000',
+      testTasks: '1.4',
+      testRows: '0',
+      seed: `bench-${run}`,
+    }))
+      await form.locator(`[name="${name}"]`).fill(v);
+    const t0 = await dpage.evaluate(() => performance.now());
+    await dpage.getByTestId('dataset-generate').click();
+    await dpage.waitForFunction(
+      () => document.querySelector('[data-testid=dataset-status]')?.getAttribute('data-status') === 'done',
+      null,
+      { polling: 250, timeout: 120_000 },
+    );
+    const t1 = await dpage.evaluate(() => performance.now());
+    const during = await dpage.evaluate(
+      ([from, to]) =>
+        window.__bench.longTasks.filter((t) => t.start + t.duration >= from && t.start <= to).map((t) => t.duration),
+      [t0, t1],
+    );
+    tenK.push({ seconds: (t1 - t0) / 1000, long: during });
+    await dctx.close();
+  }
+  const allLong = tenK.flatMap((r) => r.long);
+  rows.push([
+    '10,000-row dataset: main-thread tasks > 50 ms',
+    `${tenK.map((r) => r.long.length).join(', ')} per run`,
+    allLong.length ? `max ${fmt(Math.max(...allLong))}` : '—',
+    `${TEN_K_RUNS} runs, median ${fmt(median(tenK.map((r) => r.seconds)), 's')} each`,
+  ]);
 } finally {
   await browser.close();
   try {
