@@ -66,6 +66,23 @@ const relation = (
 };
 
 /**
+ * A family for a story known only by its facts (an imported row): its people, unrelated, in one
+ * generation, with the story's person ids.
+ */
+export function standInFamily(entities: readonly StoryEntity[]): Family {
+  const people: Person[] = entities.map((e) => ({
+    id: e.person,
+    name: e.name,
+    gender: e.gender,
+    generation: 0,
+    parents: null,
+    spouse: null,
+    children: [],
+  }));
+  return { people };
+}
+
+/**
  * Builds a puzzle-shaped object from a row's symbolic columns (see ImportedPuzzle for the
  * decisions). Throws CsvFormatError naming the column when a relation word is unknown; a proof
  * step that names someone missing from genders is dropped with a warning.
@@ -78,16 +95,7 @@ export function rowToPuzzle(row: ClutrrRow): ImportedPuzzle {
     name: g.name,
     gender: g.gender === 'female' ? 'female' : 'male',
   }));
-  const people: Person[] = entities.map((e) => ({
-    id: e.person,
-    name: e.name,
-    gender: e.gender,
-    generation: 0,
-    parents: null,
-    spouse: null,
-    children: [],
-  }));
-  const family: Family = { people };
+  const family = standInFamily(entities);
 
   const parsedTask = parseTaskName(row.taskName);
   let task: TaskId = 1;

@@ -16,6 +16,7 @@ import {
   VERDICTS,
 } from './summary';
 import './audit.css';
+import { FilterSelect } from '../../ui/FilterSelect';
 
 const PAGE = 25;
 
@@ -292,53 +293,22 @@ function RowsTable() {
     <section className="au-rows" aria-labelledby="au-rows-h">
       <h2 id="au-rows-h">Rows</h2>
       <div className="au-filters" role="group" aria-label="Filter rows">
-        <label>
-          File
-          <select
-            value={filter.file ?? ''}
-            onChange={(e) => update({ file: e.target.value === '' ? null : e.target.value })}
-            data-testid="audit-filter-file"
-          >
-            <option value="">all files</option>
-            {files
-              .filter((f) => !f.error)
-              .map((f) => (
-                <option key={f.name} value={f.name}>
-                  {f.name}
-                </option>
-              ))}
-          </select>
-        </label>
-        <label>
-          Verdict
-          <select
-            value={filter.verdict ?? ''}
-            onChange={(e) => update({ verdict: e.target.value === '' ? null : (e.target.value as Verdict) })}
-            data-testid="audit-filter-verdict"
-          >
-            <option value="">any</option>
-            {VERDICTS.map((v) => (
-              <option key={v} value={v}>
-                {v}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          k
-          <select
-            value={filter.k ?? ''}
-            onChange={(e) => update({ k: e.target.value === '' ? null : Number(e.target.value) })}
-            data-testid="audit-filter-k"
-          >
-            <option value="">any</option>
-            {ks.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="File"
+          value={filter.file}
+          options={files.filter((f) => !f.error).map((f) => f.name)}
+          onChange={(file) => update({ file })}
+          testId="audit-filter-file"
+          anyLabel="all files"
+        />
+        <FilterSelect
+          label="Verdict"
+          value={filter.verdict}
+          options={VERDICTS}
+          onChange={(verdict) => update({ verdict })}
+          testId="audit-filter-verdict"
+        />
+        <FilterSelect label="k" value={filter.k} options={ks} onChange={(k) => update({ k })} testId="audit-filter-k" />
       </div>
       <p className="au-hint" data-testid="audit-row-count" data-count={matching.length}>
         {matching.length === 0

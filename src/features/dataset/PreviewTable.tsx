@@ -12,6 +12,9 @@ import {
   type PreviewFilter,
   sliceInOrder,
 } from './summary';
+import { FilterSelect } from '../../ui/FilterSelect';
+
+const SPLITS = ['train', 'test'] as const;
 
 const PAGE = 25;
 
@@ -54,48 +57,27 @@ export function PreviewTable() {
     <section className="ds-preview" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Preview</h2>
       <div className="ds-filters" role="group" aria-label="Filter rows">
-        <label>
-          k
-          <select
-            value={filter.k ?? ''}
-            onChange={(e) => update({ k: e.target.value === '' ? null : Number(e.target.value) })}
-            data-testid="dataset-filter-k"
-          >
-            <option value="">any</option>
-            {ks.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Task
-          <select
-            value={filter.task ?? ''}
-            onChange={(e) => update({ task: e.target.value === '' ? null : Number(e.target.value) })}
-            data-testid="dataset-filter-task"
-          >
-            <option value="">any</option>
-            {tasks.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Split
-          <select
-            value={filter.split ?? ''}
-            onChange={(e) => update({ split: e.target.value === '' ? null : (e.target.value as 'train' | 'test') })}
-            data-testid="dataset-filter-split"
-          >
-            <option value="">any</option>
-            <option value="train">train</option>
-            <option value="test">test</option>
-          </select>
-        </label>
+        <FilterSelect
+          label="k"
+          value={filter.k}
+          options={ks}
+          onChange={(k) => update({ k })}
+          testId="dataset-filter-k"
+        />
+        <FilterSelect
+          label="Task"
+          value={filter.task}
+          options={tasks}
+          onChange={(task) => update({ task })}
+          testId="dataset-filter-task"
+        />
+        <FilterSelect
+          label="Split"
+          value={filter.split}
+          options={SPLITS}
+          onChange={(split) => update({ split })}
+          testId="dataset-filter-split"
+        />
         <label>
           Pattern
           <input

@@ -6,6 +6,7 @@ import { TASK_IDS, type TaskId } from '../../core/puzzle/tasks';
 import { familyTreeSlots } from './familyTree';
 import { boxesOverlap, fitTransform, LABEL_HEIGHT, labelWidth, placeLabels } from './geometry';
 import { type GraphLayout, layoutPuzzle, MIN_SPACE, SPOUSE_SPACE, TIGHT_SPACE } from './layout';
+import { standInFamily } from '../../core/formats/toPuzzle';
 
 const puzzleArb = fc
   .record({
@@ -123,22 +124,9 @@ describe('layoutPuzzle without a family (imported puzzles)', () => {
     fc.assert(
       fc.property(puzzleArb, (p) => {
         const bare: Puzzle = { ...p, family: { people: [] } };
-        // A stand-in family (as imported rows carry): the people, unrelated, in one generation.
-        const standIn: Puzzle = {
-          ...p,
-          family: {
-            people: p.entities.map((e) => ({
-              id: e.person,
-              name: e.name,
-              gender: e.gender,
-              generation: 0,
-              parents: null,
-              spouse: null,
-              children: [],
-            })),
-          },
-          entities: p.entities.map((e) => ({ ...e, person: e.index as typeof e.person })),
-        };
+        // A stand-in family, as imported rows carry.
+        const entities = p.entities.map((e) => ({ ...e, person: e.index as typeof e.person }));
+        const standIn: Puzzle = { ...p, family: standInFamily(entities), entities };
         expect(layoutPuzzle(standIn).familyKnown).toBe(false);
         const layout = layoutPuzzle(bare);
         expect(layout.familyKnown).toBe(false);
