@@ -62,7 +62,7 @@ export function createDatasetDispatcher(post: Post): (req: DatasetRequest) => Pr
       cache.clear();
       currentRun = body.runId;
     }
-    const { render, name, describe } = datasetRenderer(body.text, body.spec.seed);
+    const { render, name, describe } = datasetRenderer(body.text, body.spec.seed, body.templates);
     const rows = generateTaskRows(body.spec, body.job.task, body.job.split, progress(id));
     const clutrr = rowsToClutrr(rows, render);
     cache.set(jobKey(body.job), clutrr);

@@ -294,4 +294,25 @@ describe('audit through the worker', () => {
     expect(result.files[0]!.error).toMatchObject({ file: 'words.csv', row: 3, column: 'edge_types' });
     pool.terminate();
   });
+  it('writes the stories with a template file when one is given, and records its name', async () => {
+    const spec: DatasetSpec = { ...SPEC, trainTasks: [{ task: 1, k: 1 }], testTasks: [], trainRows: 12, equal: false };
+    const text: DatasetText = { synthetic: false, combinationLength: 1, templateSplit: false };
+    const templates = {
+      name: 'mini.json',
+      bank: {
+        son: {
+          'female-male': ['ENT_0_female waved at her son ENT_1_male on the pier.'],
+          'male-male': ['ENT_0_male waved at his son ENT_1_male on the pier.'],
+        },
+      },
+    };
+    const rows: PreviewRow[] = [];
+    const pool = new DatasetPool(spawn, 1);
+    const run = await pool.generate(spec, text, { onRows: (_, r) => rows.push(...r) }, templates).promise;
+    expect(run.describe).toMatchObject({ text: 'paraphrase', templates: 'mini.json' });
+    const sons = rows.filter((r) => r.pattern === 'son');
+    expect(sons.length).toBeGreaterThan(0);
+    for (const r of sons) expect(r.story).toMatch(/waved at (her|his) son .* on the pier\.$/);
+    pool.terminate();
+  });
 });

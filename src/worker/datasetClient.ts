@@ -1,6 +1,7 @@
 import { writeClutrrCsv } from '../core/formats/clutrrCsv';
 import { datasetConfig, datasetFileNames } from '../core/formats/fromPuzzle';
 import type { DatasetSpec } from '../core/puzzle/dataset';
+import type { TemplateSource } from '../core/text/datasetText';
 import {
   type AuditBody,
   type AuditChunk,
@@ -278,6 +279,7 @@ export class DatasetPool {
     spec: DatasetSpec,
     text: DatasetText,
     cb: GenerateCallbacks = {},
+    templates?: TemplateSource,
   ): { promise: Promise<DatasetRun>; cancel: () => void } {
     this.active?.cancel();
     const runId = ++this.runCounter;
@@ -300,7 +302,7 @@ export class DatasetPool {
         owner.set(j.key, w);
         const { promise } = this.clients[w]!.request(
           'generate',
-          { runId, spec, job: { task: j.task, split: j.split }, text },
+          { runId, spec, job: { task: j.task, split: j.split }, text, ...(templates ? { templates } : {}) },
           {
             onProgress: (done, total) => cb.onProgress?.(j, done, total),
             onChunk: (rows) => cb.onRows?.(j, rows),

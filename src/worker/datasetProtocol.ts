@@ -19,7 +19,7 @@ import type { Split } from '../core/text/render';
  * rows, split by the dataset's seed.
  */
 export { type DatasetText, DEFAULT_DATASET_TEXT } from '../core/text/datasetText';
-import type { DatasetText } from '../core/text/datasetText';
+import type { DatasetText, TemplateSource } from '../core/text/datasetText';
 
 /** One unit of work: the rows of one task of one split (a worker always generates whole tasks). */
 export interface DatasetJob {
@@ -50,6 +50,8 @@ export interface GenerateBody {
   readonly spec: DatasetSpec;
   readonly job: DatasetJob;
   readonly text: DatasetText;
+  /** Paraphrases from a template file (`--templates`) instead of our bank; ignored when synthetic. */
+  readonly templates?: TemplateSource;
 }
 
 export interface GenerateResult {

@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react';
+import { TemplateFilePicker } from '../../ui/TemplateFilePicker';
 import { FIELD_ORDER, FLAG, type DatasetField } from './form';
 import { useDatasetBuilder } from './store';
 
@@ -103,6 +104,14 @@ function Checkbox({
   );
 }
 
+/** `--templates`: a template file in the original shape instead of our bank. */
+function TemplatesField() {
+  const templates = useDatasetBuilder((s) => s.templates);
+  const setTemplates = useDatasetBuilder((s) => s.setTemplates);
+  const synthetic = useDatasetBuilder((s) => s.values.synthetic);
+  return <TemplateFilePicker value={templates} onChange={setTemplates} disabled={synthetic} />;
+}
+
 /** The settings the form cannot turn into a dataset, in field order, linked to their inputs. */
 function ErrorSummary() {
   const errors = useDatasetBuilder((s) => s.errors);
@@ -187,6 +196,7 @@ export function DatasetForm() {
             hint="20% of every paraphrase list is kept for the test rows"
           />
         </div>
+        <TemplatesField />
       </fieldset>
       <fieldset disabled={running}>
         <legend>Seed and family</legend>

@@ -9,6 +9,7 @@ import {
   planDataset,
 } from '../../worker/datasetClient';
 import type { PreviewRow } from '../../worker/datasetProtocol';
+import type { TemplateReading } from '../../ui/templateSource';
 import { saveFile } from './download';
 import { DEFAULT_FORM, type DatasetField, type DatasetFormValues, type FormErrors, readDatasetForm } from './form';
 import type { JobProgress } from './summary';
@@ -21,6 +22,8 @@ export type RunStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
 export interface DatasetBuilderState {
   readonly values: DatasetFormValues;
+  /** A template file read by the picker (`--templates`); null is our bank. */
+  readonly templates: TemplateReading | null;
   readonly errors: FormErrors;
   readonly status: RunStatus;
   /** The engine's message when a run failed (e.g. a GenerationError). */
@@ -43,6 +46,7 @@ export interface DatasetBuilderActions {
   /** Starts the workers ahead of the first generation (their start-up then costs the click nothing). */
   warm(): void;
   setValue<F extends DatasetField>(field: F, value: DatasetFormValues[F]): void;
+  setTemplates(reading: TemplateReading | null): void;
   resetForm(): void;
   generate(): void;
   cancel(): void;
@@ -52,6 +56,7 @@ export interface DatasetBuilderActions {
 
 const INITIAL: DatasetBuilderState = {
   values: DEFAULT_FORM,
+  templates: null,
   errors: {},
   status: 'idle',
   runError: null,
@@ -95,7 +100,9 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
       return { values: { ...s.values, [field]: value }, errors };
     }),
 
-  resetForm: () => set({ values: DEFAULT_FORM, errors: {} }),
+  setTemplates: (templates) => set({ templates }),
+
+  resetForm: () => set({ values: DEFAULT_FORM, templates: null, errors: {} }),
 
   warm: () => getPool().warm(),
 
@@ -107,6 +114,7 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
       return;
     }
     const p = getPool();
+    const templates = reading.text.synthetic ? undefined : (get().templates?.source ?? undefined);
     const plan = planDataset(reading.spec);
     const startedAt = performance.now();
     set({
@@ -177,21 +185,26 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
     // The workers start once the page has shown the run starting: the click's render does not
     // compete with a busy worker for the CPU.
     const launch = () => {
-      const { promise, cancel } = p.generate(reading.spec, reading.text, {
-        onProgress: (job, done, total) => {
-          buffer.progress[job.key] = { done, total };
-          later('progress');
+      const { promise, cancel } = p.generate(
+        reading.spec,
+        reading.text,
+        {
+          onProgress: (job, done, total) => {
+            buffer.progress[job.key] = { done, total };
+            later('progress');
+          },
+          onRows: (job, rows) => {
+            (buffer.rows[job.key] ??= []).push(...rows);
+            later('rows');
+          },
+          onJobDone: (job, result) => {
+            buffer.finished[job.key] = true;
+            buffer.patterns[job.key] = result.patterns;
+            later('progress');
+          },
         },
-        onRows: (job, rows) => {
-          (buffer.rows[job.key] ??= []).push(...rows);
-          later('rows');
-        },
-        onJobDone: (job, result) => {
-          buffer.finished[job.key] = true;
-          buffer.patterns[job.key] = result.patterns;
-          later('progress');
-        },
-      });
+        templates,
+      );
       cancelRun = cancel;
       promise.then(
         (run) => {
