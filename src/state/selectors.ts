@@ -6,6 +6,7 @@ import type { Store } from './slices/types';
  */
 export const selectSettings = (s: Store) => s.settings;
 export const selectUrlWarnings = (s: Store) => s.urlWarnings;
+export const selectTemplates = (s: Store) => s.templates;
 export const selectPuzzle = (s: Store) => s.puzzle;
 export const selectStory = (s: Store) => s.story;
 export const selectRenderer = (s: Store) => s.renderer;

@@ -18,6 +18,9 @@ export function createMainThreadService(delay = 0): PuzzleService & { calls: num
       await wait();
       return handlers.render({ puzzle, text });
     },
+    setTemplates(id: number, source: Parameters<PuzzleService['setTemplates']>[1]) {
+      handlers.setTemplates({ id, source });
+    },
     cancel() {},
   };
   return svc;

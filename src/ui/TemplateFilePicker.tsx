@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { firstProblems, readTemplateFiles, summaryLine, type TemplateReading } from './templateSource';
+import './templatePicker.css';
 
 /**
  * A template file in the original CLUTRR JSON shape (amt_placeholders_clean.json, or its

@@ -1,6 +1,6 @@
 import { generatePuzzle } from '../core/puzzle/puzzle';
 import type { Command, Requests } from './protocol';
-import { renderStory } from './renderers';
+import { renderStory, setTemplateSource } from './renderers';
 
 /**
  * What each command does: pure core calls. The worker file only dispatches here, and tests call
@@ -13,4 +13,8 @@ export const handlers: { [C in Command]: (body: Requests[C]['body']) => Requests
     return { puzzle, ...renderStory(puzzle, body.text) };
   },
   render: (body) => renderStory(body.puzzle, body.text),
+  setTemplates: (body) => {
+    setTemplateSource(body.id, body.source);
+    return null;
+  },
 };

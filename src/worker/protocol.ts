@@ -1,6 +1,7 @@
 import type { FamilyParams } from '../core/family/family';
 import type { Puzzle } from '../core/puzzle/puzzle';
 import type { TaskId } from '../core/puzzle/tasks';
+import type { TemplateSource } from '../core/text/datasetText';
 import type { RenderedStory } from '../core/text/render';
 
 /**
@@ -26,6 +27,11 @@ export interface TextOptions {
   readonly mode: TemplateMode;
   /** 1–3 consecutive facts per paraphrase (CLUTRR's combination_length). */
   readonly combLength: number;
+  /**
+   * The id of a template file sent with `setTemplates` (see renderers.ts); absent for our bank.
+   * Never in the URL: links do not carry the file.
+   */
+  readonly templates?: number;
 }
 
 export interface StoryRequestBody extends PuzzleRequestBody {
@@ -45,6 +51,13 @@ export interface RenderRequestBody {
   readonly text: TextOptions;
 }
 
+/** A template file for the explorer's renderer, or null to go back to our bank. */
+export interface TemplatesBody {
+  /** Named again by `TextOptions.templates`; a new file gets a new id. */
+  readonly id: number;
+  readonly source: TemplateSource | null;
+}
+
 export interface Requests {
   /** Generates a puzzle (no text). */
   puzzle: { body: PuzzleRequestBody; result: Puzzle };
@@ -52,6 +65,8 @@ export interface Requests {
   story: { body: StoryRequestBody; result: PuzzleWithStory };
   /** Writes the story of a puzzle made elsewhere (e.g. opened from the audit view). */
   render: { body: RenderRequestBody; result: { story: RenderedStory; renderer: string } };
+  /** Stores a template file in the worker (once per file, not with every request). */
+  setTemplates: { body: TemplatesBody; result: null };
 }
 
 export type Command = keyof Requests;

@@ -9,8 +9,11 @@ import {
   searchFromSettings,
   selectSettings,
   selectStatus,
+  selectTemplates,
   useStore,
 } from '../../state';
+import { TemplateFilePicker } from '../../ui/TemplateFilePicker';
+import './controls.css';
 import { TEMPLATE_MODES, type TemplateMode } from '../../worker/protocol';
 
 const MODE_LABELS: Record<TemplateMode, string> = {
@@ -75,6 +78,7 @@ function BusyMark() {
 /** The puzzle's settings: seed, k, task, then the family and the text behind a disclosure. */
 export function Controls() {
   const settings = useStore(selectSettings);
+  const templates = useStore(selectTemplates);
   const [seed, setSeed] = useState(settings.seed);
   const [copied, setCopied] = useState(false);
   useEffect(() => setSeed(settings.seed), [settings.seed]);
@@ -103,7 +107,8 @@ export function Controls() {
       f.maxChild !== DEFAULT_FAMILY.maxChild ||
       f.pMarry !== DEFAULT_FAMILY.pMarry ||
       settings.text.mode !== DEFAULT_TEXT.mode ||
-      settings.text.combLength !== DEFAULT_TEXT.combLength,
+      settings.text.combLength !== DEFAULT_TEXT.combLength ||
+      templates !== null,
   );
 
   return (
@@ -174,6 +179,11 @@ export function Controls() {
         </div>
         <BusyMark />
       </form>
+      {templates?.source && (
+        <p className="controls__note" data-testid="template-link-note">
+          Links don’t carry the template file: a copied link opens with our bank.
+        </p>
+      )}
       <details className="controls__more" open={openAtStart || undefined}>
         <summary>Family and text settings</summary>
         <div className="controls__row">
@@ -241,6 +251,12 @@ export function Controls() {
             </select>
           </div>
         </div>
+        <TemplateFilePicker
+          value={templates}
+          onChange={(reading) => actions().setTemplates(reading)}
+          disabled={settings.text.mode === 'synthetic'}
+          label="Template file"
+        />
       </details>
     </section>
   );

@@ -1,6 +1,7 @@
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { RenderedStory } from '../../core/text/render';
 import { puzzleService } from '../service';
+import { requestText } from './settings';
 import type { SliceCreator } from './types';
 
 export type PuzzleStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -45,7 +46,9 @@ export const createPuzzleSlice: SliceCreator<PuzzleSlice> = (set, get) => {
     origin: 'generated',
     requestPuzzle: async () => {
       const id = ++seq;
-      const { seed, k, task, family, text } = get().settings;
+      const { settings, templates, templatesId } = get();
+      const { seed, k, task, family } = settings;
+      const text = requestText(settings.text, templates, templatesId);
       set({ status: 'loading' });
       try {
         const r = await puzzleService().generate({ seed, k, task, family, text });
@@ -86,7 +89,8 @@ export const createPuzzleSlice: SliceCreator<PuzzleSlice> = (set, get) => {
       if (!text) {
         set({ status: 'loading' });
         try {
-          const r = await puzzleService().render(puzzle, get().settings.text);
+          const { settings, templates, templatesId } = get();
+          const r = await puzzleService().render(puzzle, requestText(settings.text, templates, templatesId));
           text = r.story;
           renderer = r.renderer;
         } catch (e) {

@@ -2,6 +2,8 @@ import type { FamilyParams } from '../../core/family/family';
 import type { TextOptions } from '../../worker/protocol';
 import { DEFAULT_K, DEFAULT_TASK, DEFAULT_TEXT, freshSeed, nextSeed, sameSettings, type Settings } from '../settings';
 import { DEFAULT_FAMILY } from '../../core/family/family';
+import type { TemplateReading } from '../../ui/templateSource';
+import { puzzleService } from '../service';
 import type { SliceCreator } from './types';
 
 export interface SettingsSlice {
@@ -16,6 +18,28 @@ export interface SettingsSlice {
   replaceSettings(settings: Settings, warnings?: readonly string[]): void;
   /** The next seed: a new puzzle with the same settings. */
   newPuzzle(): void;
+  /**
+   * A template file in CLUTRR's JSON shape for the paraphrases, or null for our bank. Not a
+   * setting: the URL does not carry it (a link opens with our bank).
+   */
+  readonly templates: TemplateReading | null;
+  /** Names the file in the worker (`TextOptions.templates`); a new file gets a new id. */
+  readonly templatesId: number;
+  /** Uses a template file (null: our bank again) and rewrites the story with it. */
+  setTemplates(reading: TemplateReading | null): void;
+}
+
+/**
+ * The text options a request carries: the settings' text, plus the id of the template file when
+ * one with usable templates is loaded and the text is paraphrased.
+ */
+export function requestText(
+  text: TextOptions,
+  templates: Pick<TemplateReading, 'source'> | null,
+  templatesId: number,
+): TextOptions {
+  const { templates: _ignored, ...plain } = text;
+  return templates?.source && text.mode !== 'synthetic' ? { ...plain, templates: templatesId } : plain;
 }
 
 export const initialSettings = (): Settings => ({
@@ -44,5 +68,17 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get) => {
       void get().requestPuzzle();
     },
     newPuzzle: () => apply({ ...get().settings, seed: nextSeed(get().settings.seed) }),
+    templates: null,
+    templatesId: 0,
+    setTemplates: (templates) => {
+      const templatesId = get().templatesId + 1;
+      puzzleService().setTemplates(templatesId, templates?.source ?? null);
+      set({ templates, templatesId });
+      const { origin, puzzle, renderer } = get();
+      // A puzzle opened from elsewhere keeps its own text; one written here is written again.
+      if (origin === 'external') {
+        if (puzzle && renderer !== 'external') void get().showExternal(puzzle);
+      } else void get().requestPuzzle();
+    },
   };
 };

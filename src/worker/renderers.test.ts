@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generatePuzzle } from '../core/puzzle/puzzle';
+import { readTemplateFiles } from '../ui/templateSource';
+import { handlers } from './handlers';
+import { rendererKey, renderStory, setTemplateSource } from './renderers';
+
+const mini = readTemplateFiles([
+  { name: 'templates-mini.json', text: readFileSync('e2e/fixtures/templates-mini.json', 'utf8') },
+]).source!;
+
+/** A k = 1 puzzle whose one fact is a son, daughter or niece (the file's keys). */
+function puzzleOfMini() {
+  for (let seed = 1; seed < 500; seed++) {
+    const p = generatePuzzle({ seed: String(seed), k: 1, task: 1 });
+    if (['son', 'daughter', 'niece'].includes(p.target.word)) return p;
+  }
+  throw new Error('no seed found');
+}
+
+afterEach(() => setTemplateSource(0, null));
+
+describe('the renderer cache key', () => {
+  it('names mode, facts per paraphrase and bank', () => {
+    expect(rendererKey({ mode: 'paraphrase', combLength: 2 })).toBe('paraphrase:2:bank');
+    expect(rendererKey({ mode: 'train', combLength: 1, templates: 3 })).toBe('train:1:file-3');
+    expect(rendererKey({ mode: 'test', combLength: 9, templates: 4 })).toBe('test:3:file-4');
+    // Plain sentences use no bank.
+    expect(rendererKey({ mode: 'synthetic', combLength: 1, templates: 3 })).toBe('synthetic:1:bank');
+  });
+});
+
+describe('a template file in the worker', () => {
+  it('writes the story with the file once set, and our bank without its id', () => {
+    const p = puzzleOfMini();
+    const ours = renderStory(p, { mode: 'paraphrase', combLength: 1 });
+    expect(ours.story.story).not.toMatch(/lighthouse/);
+    handlers.setTemplates({ id: 1, source: mini });
+    const file = renderStory(p, { mode: 'paraphrase', combLength: 1, templates: 1 });
+    expect(file.story.story).toMatch(/lighthouse/);
+    expect(file.renderer).toContain('templates-mini.json');
+    // The same settings without the id still use our bank (its renderer is cached apart).
+    expect(renderStory(p, { mode: 'paraphrase', combLength: 1 }).story).toEqual(ours.story);
+  });
+
+  it('drops the renderers of a file replaced by another', () => {
+    const p = puzzleOfMini();
+    handlers.setTemplates({ id: 1, source: mini });
+    expect(renderStory(p, { mode: 'paraphrase', combLength: 1, templates: 1 }).story.story).toMatch(/lighthouse/);
+    const other = readTemplateFiles([
+      {
+        name: 'other.json',
+        text: JSON.stringify({
+          son: {
+            'female-male': ['ENT_0_female waved at her son ENT_1_male from the harbour.'],
+            'male-male': ['ENT_0_male waved at his son ENT_1_male from the harbour.'],
+          },
+          daughter: {
+            'female-female': ['ENT_0_female waved at her daughter ENT_1_female from the harbour.'],
+            'male-female': ['ENT_0_male waved at his daughter ENT_1_female from the harbour.'],
+          },
+          niece: {
+            'female-female': ['ENT_0_female waved at her niece ENT_1_female from the harbour.'],
+            'male-female': ['ENT_0_male waved at his niece ENT_1_female from the harbour.'],
+          },
+        }),
+      },
+    ]).source!;
+    handlers.setTemplates({ id: 1, source: other });
+    expect(renderStory(p, { mode: 'paraphrase', combLength: 1, templates: 1 }).story.story).toMatch(/harbour/);
+  });
+
+  it('refuses an id it does not hold (a restarted worker)', () => {
+    const p = puzzleOfMini();
+    handlers.setTemplates({ id: 2, source: mini });
+    expect(() => renderStory(p, { mode: 'train', combLength: 1, templates: 1 })).toThrow(/pick it again/);
+    handlers.setTemplates({ id: 3, source: null });
+    expect(() => renderStory(p, { mode: 'paraphrase', combLength: 1, templates: 2 })).toThrow(/pick it again/);
+  });
+});
