@@ -78,16 +78,17 @@ export function App() {
     </p>
   );
 
+  // The view of the route, lazily loaded and fenced off so that a failing view never blanks the page.
+  const routed = (
+    <ErrorBoundary resetKey={route}>
+      <Suspense fallback={fallback}>
+        <View route={route} />
+      </Suspense>
+    </ErrorBoundary>
+  );
+
   if (route === 'classroom') {
-    return (
-      <main className="app app--classroom">
-        <ErrorBoundary resetKey={route}>
-          <Suspense fallback={fallback}>
-            <View route={route} />
-          </Suspense>
-        </ErrorBoundary>
-      </main>
-    );
+    return <main className="app app--classroom">{routed}</main>;
   }
   return (
     <div className="app">
@@ -102,11 +103,7 @@ export function App() {
         <Nav route={route} />
       </header>
       <main id="main" className="app__main" tabIndex={-1}>
-        <ErrorBoundary resetKey={route}>
-          <Suspense fallback={fallback}>
-            <View route={route} />
-          </Suspense>
-        </ErrorBoundary>
+        {routed}
       </main>
     </div>
   );
