@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseTemplateJson } from '../../src/core/text/templates';
+import { noUsableTemplate, parseTemplateJson } from '../../src/core/text/templateFile';
 import { CliError, UsageError } from '../errors';
 import { readTemplateSource, templatesCommand } from './templates';
 
@@ -96,5 +96,37 @@ describe('templates --export', () => {
     const train = new Set(Object.values(source.halves!.train).flatMap((g) => Object.values(g).flat()));
     for (const t of Object.values(source.halves!.test).flatMap((g) => Object.values(g).flat()))
       expect(train.has(t)).toBe(false);
+  });
+});
+
+describe('template files that cannot be used', () => {
+  const good = { son: { 'female-male': ['ENT_0_female took her son ENT_1_male out.'] } };
+
+  it('refuses a file with no usable template in the words the app uses', async () => {
+    const empty = file('empty.json', '{}');
+    expect(() => readTemplateSource(empty)).toThrow(CliError);
+    expect(() => readTemplateSource(empty)).toThrow(`bad template file: ${noUsableTemplate(empty)}`);
+    await expect(run(['--stats', '--templates', empty])).rejects.toThrow(noUsableTemplate(empty));
+  });
+
+  it('refuses a file that is not JSON, naming it', () => {
+    const path = file('broken.json', '{"son": ');
+    expect(() => readTemplateSource(path)).toThrow(/^bad template file: .*broken\.json: not valid JSON/);
+  });
+
+  it('reads both halves of a split and refuses a problem in either', () => {
+    const train = file('pair.train.json', JSON.stringify(good));
+    file('pair.test.json', '{}');
+    const source = readTemplateSource(train);
+    expect(source.halves!.train).toEqual(good);
+    expect(source.halves!.test).toEqual({});
+    expect(Object.keys(source)).toEqual(['bank', 'halves']);
+    file('pair.test.json', JSON.stringify({ sonn: {} }));
+    expect(() => readTemplateSource(train)).toThrow(/pair\.test\.json: key "sonn": "sonn" is not a relation word/);
+  });
+
+  it('reads a half alone when the other is missing', () => {
+    const lone = file('lone.test.json', JSON.stringify(good));
+    expect(readTemplateSource(lone)).toEqual({ bank: good });
   });
 });

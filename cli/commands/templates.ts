@@ -1,11 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { OUR_BANK } from '../../src/core/text/bank';
 import { formatTemplateStats, templateStats } from '../../src/core/text/stats';
+import { otherHalf, readTemplateFiles, strictSource } from '../../src/core/text/templateFile';
 import {
   type BankHalves,
   bankToJson,
-  mergeBanks,
-  parseTemplateJson,
   splitBank,
   type TemplateBank,
   TemplateFormatError,
@@ -27,23 +26,30 @@ const USAGE = 'usage: npm run cli -- templates --stats [--templates FILE] [--exp
 const SUMMARY =
   'Inspect a paraphrase template bank: ours, or a file in the original format ({f_comb: {gender_comb: [template, ...]}}).';
 
-/** Reads and validates one template file; every problem becomes a CliError naming the file. */
-export function readTemplateFile(file: string): TemplateBank {
-  let text: string;
+function readText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (e) {
     throw new CliError(`cannot read template file ${file}: ${(e as Error).message}`);
   }
+}
+
+/** Core's strict reading of the files; its refusal becomes a CliError. */
+function readStrict(files: readonly string[]): { bank: TemplateBank; halves?: BankHalves } {
+  const reading = readTemplateFiles(files.map((name) => ({ name, text: readText(name) })));
   try {
-    return parseTemplateJson(text, file);
+    const { bank, halves } = strictSource(reading);
+    return halves ? { bank, halves } : { bank };
   } catch (e) {
     if (e instanceof TemplateFormatError) throw new CliError(`bad template file: ${e.message}`);
     throw e;
   }
 }
 
-const HALF = /\.(train|test)\.json$/;
+/** Reads one template file strictly: any problem, or no usable template, is a CliError naming the file. */
+export function readTemplateFile(file: string): TemplateBank {
+  return readStrict([file]).bank;
+}
 
 /**
  * A template file for `generate --templates`. Given one half of a split (`x.train.json` or
@@ -51,16 +57,8 @@ const HALF = /\.(train|test)\.json$/;
  * template split and `bank` is their union. Any other file gives just `bank`.
  */
 export function readTemplateSource(file: string): { bank: TemplateBank; halves?: BankHalves } {
-  const m = HALF.exec(file);
-  if (m) {
-    const other = file.replace(HALF, m[1] === 'train' ? '.test.json' : '.train.json');
-    if (existsSync(other)) {
-      const [trainFile, testFile] = m[1] === 'train' ? [file, other] : [other, file];
-      const halves = { train: readTemplateFile(trainFile), test: readTemplateFile(testFile) };
-      return { bank: mergeBanks(halves.train, halves.test), halves };
-    }
-  }
-  return { bank: readTemplateFile(file) };
+  const other = otherHalf(file);
+  return readStrict(other !== null && existsSync(other) ? [file, other] : [file]);
 }
 
 function write(file: string, text: string): void {

@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { firstProblems, pairHalves, readTemplateFiles, summaryLine } from './templateSource';
+import { firstProblems, readTemplateFiles, summaryLine } from './templateSource';
 
 const json = (o: unknown) => JSON.stringify(o);
 const TRAIN = json({ son: { 'female-male': ['ENT_0_female took her son ENT_1_male out.'] } });
 const TEST = json({
   son: { 'female-male': ['ENT_0_female drove her son ENT_1_male home.'] },
   neice: { 'male-female': ['ENT_0_male phoned his niece ENT_1_female.'] },
-});
-
-describe('pairHalves', () => {
-  it('pairs x.train.json with x.test.json in either order', () => {
-    expect(pairHalves(['amt.train.json', 'amt.test.json'])).toEqual({ train: 0, test: 1 });
-    expect(pairHalves(['amt.test.json', 'amt.train.json'])).toEqual({ train: 1, test: 0 });
-  });
-  it('does not pair other names, stems or counts', () => {
-    expect(pairHalves(['amt.train.json'])).toBeNull();
-    expect(pairHalves(['a.train.json', 'b.test.json'])).toBeNull();
-    expect(pairHalves(['a.train.json', 'a.train.json'])).toBeNull();
-    expect(pairHalves(['a.json', 'a.test.json'])).toBeNull();
-    expect(pairHalves(['a.train.json', 'a.test.json', 'c.json'])).toBeNull();
-  });
 });
 
 describe('readTemplateFiles', () => {
@@ -77,6 +63,11 @@ describe('readTemplateFiles', () => {
     const r = readTemplateFiles([{ name: 'x.json', text: '[1, 2]' }]);
     expect(r.source).toBeNull();
     expect(r.problems[0]).toMatch(/x\.json: expected an object/);
+  });
+
+  it('gives no source for a file with no usable template', () => {
+    const r = readTemplateFiles([{ name: 'empty.json', text: '{}' }]);
+    expect(r).toEqual({ source: null, name: 'empty.json', keys: 0, paraphrases: 0, halves: false, problems: [] });
   });
 });
 

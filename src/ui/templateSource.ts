@@ -1,25 +1,24 @@
 import type { TemplateSource } from '../core/text/datasetText';
 import {
-  bankSize,
-  describeProblem,
-  mergeBanks,
-  readTemplateJson,
-  type TemplateBank,
-  TemplateFormatError,
-} from '../core/text/templates';
+  describeFileProblems,
+  readTemplateFiles as readFiles,
+  type TemplateFileReading,
+  type TemplateFileText,
+  usableSource,
+} from '../core/text/templateFile';
+import { bankSize } from '../core/text/templates';
+import { RpcClient } from '../worker/rpc';
+import type { TemplateCommands } from '../worker/templates.worker';
 
 /**
- * Reading template files picked in the app (the original CLUTRR JSON shape), as the CLI's
- * `--templates` does: a `x.train.json` picked together with its `x.test.json` gives the split's
- * halves, used as given. Reading is lenient: the valid part of a file is used, and every part
- * that was skipped is listed, naming its file, key, gender comb and template index.
+ * Template files picked in the app, read by core's template-file module (as the CLI's
+ * `--templates` is) but leniently: the valid part of a file is used, and every part that was
+ * skipped is listed. Big files are read in a worker (`TemplateReader`) so that the page stays
+ * responsive; this module turns the worker's reading into what the picker and the stores keep.
  */
 
 /** A picked file and its text. */
-export interface PickedFile {
-  readonly name: string;
-  readonly text: string;
-}
+export type PickedFile = TemplateFileText;
 
 export interface TemplateReading {
   /** What the renderer uses; null when no file gave a single valid template. */
@@ -34,50 +33,56 @@ export interface TemplateReading {
   readonly problems: readonly string[];
 }
 
-const HALF = /\.(train|test)\.json$/i;
-
-/**
- * The positions of a `x.train.json` / `x.test.json` pair among exactly two file names, or null.
- * The two must share their stem.
- */
-export function pairHalves(names: readonly string[]): { train: number; test: number } | null {
-  if (names.length !== 2) return null;
-  const [a, b] = names.map((n) => HALF.exec(n));
-  if (!a || !b) return null;
-  const stem = (n: string) => n.replace(HALF, '').toLowerCase();
-  if (stem(names[0]!) !== stem(names[1]!)) return null;
-  const kinds = [a[1]!.toLowerCase(), b[1]!.toLowerCase()];
-  if (kinds[0] === kinds[1]) return null;
-  return kinds[0] === 'train' ? { train: 0, test: 1 } : { train: 1, test: 0 };
+/** What the picker and the stores keep of core's lenient reading. */
+export function toTemplateReading(reading: TemplateFileReading): TemplateReading {
+  return {
+    source: usableSource(reading),
+    name: reading.name,
+    keys: Object.keys(reading.bank).length,
+    paraphrases: bankSize(reading.bank),
+    halves: reading.halves !== undefined,
+    problems: describeFileProblems(reading.problems),
+  };
 }
 
-/** Reads each file with readTemplateJson, pairs halves, and summarises the result. */
+/** Reads files whose text is already at hand, on this thread (tests, small fixtures). */
 export function readTemplateFiles(files: readonly PickedFile[]): TemplateReading {
-  const problems: string[] = [];
-  const banks: TemplateBank[] = files.map((f) => {
-    try {
-      const read = readTemplateJson(f.text, f.name);
-      for (const p of read.problems) problems.push(describeProblem(f.name, p));
-      return read.bank;
-    } catch (e) {
-      if (!(e instanceof TemplateFormatError)) throw e;
-      problems.push(e.message);
-      return {};
-    }
-  });
-  const pair = pairHalves(files.map((f) => f.name));
-  const name = files.map((f) => f.name).join(' + ');
-  const bank = banks.length === 1 ? banks[0]! : mergeBanks(...banks);
-  const paraphrases = bankSize(bank);
-  const halves = pair ? { train: banks[pair.train]!, test: banks[pair.test]! } : undefined;
-  return {
-    source: paraphrases > 0 ? { name, bank, ...(halves ? { halves } : {}) } : null,
-    name,
-    keys: Object.keys(bank).length,
-    paraphrases,
-    halves: Boolean(halves),
-    problems,
-  };
+  return toTemplateReading(readFiles(files));
+}
+
+/**
+ * Reads picked files in a worker of its own, one reading at a time: a new `read` (or `cancel`)
+ * terminates the worker, the only way to stop a parse that is running, and the older promise
+ * rejects with CancelledError.
+ */
+export class TemplateReader {
+  private readonly client = new RpcClient<TemplateCommands>(
+    () => new Worker(new URL('../worker/templates.worker.ts', import.meta.url), { type: 'module' }),
+    'template file reader',
+  );
+  private current: number | null = null;
+
+  /** `onProgress` gets the share done, from 0 to 1. */
+  async read(files: readonly File[], onProgress?: (fraction: number) => void): Promise<TemplateReading> {
+    this.cancel();
+    const { id, promise } = this.client.request(
+      'read',
+      { files },
+      { onProgress: onProgress && ((done, total) => onProgress(total > 0 ? done / total : 1)) },
+    );
+    this.current = id;
+    return toTemplateReading(await promise);
+  }
+
+  /** Stops a reading under way (the worker is stopped only when it is busy). */
+  cancel(): void {
+    if (this.current !== null && this.client.has(this.current)) this.client.reset();
+  }
+
+  /** Stops the worker for good, e.g. when the picker goes away. */
+  dispose(): void {
+    this.client.reset();
+  }
 }
 
 /** The first `limit` problems and how many more there are. */

@@ -5,15 +5,14 @@ import {
   chainGenders,
   fillTemplate,
   mergeBanks,
-  parseTemplateJson,
-  readTemplateJson,
+  parseTemplateData,
   splitBank,
   splitFComb,
   type TemplateBank,
   TemplateFormatError,
 } from './templates';
 
-const parse = (data: unknown, file = 'amt.json') => parseTemplateJson(JSON.stringify(data), file);
+const parse = (data: unknown, file = 'amt.json') => parseTemplateData(data, file);
 const errorOf = (data: unknown): string => {
   try {
     parse(data);
@@ -37,7 +36,7 @@ describe('splitFComb', () => {
   });
 });
 
-describe('parseTemplateJson', () => {
+describe('parseTemplateData', () => {
   it('reads the original shape, with neice and ENT placeholders', () => {
     const bank = parse({
       neice: { 'male-female': ['ENT_1_female is the niece of ENT_0_male.'] },
@@ -86,24 +85,6 @@ describe('parseTemplateJson', () => {
 
   it('says how many more problems there are', () => {
     expect(errorOf({ a: {}, b: {}, c: {} })).toMatch(/\(and 2 more problems\)$/);
-  });
-
-  it('rejects text that is not JSON, naming the file', () => {
-    expect(() => parseTemplateJson('{"father": ', 'x.json')).toThrow(/^x\.json: not valid JSON/);
-  });
-
-  it('reads the valid part of a file leniently and lists the problems', () => {
-    const { bank, problems } = readTemplateJson(
-      JSON.stringify({
-        father: { 'male-male': ['ENT_1_male is the father of ENT_0_male.', 'no names here.'] },
-        fathr: {},
-      }),
-    );
-    expect(bankSize(bank)).toBe(1);
-    expect(problems.map((p) => [p.fComb, p.index])).toEqual([
-      ['father', 1],
-      ['fathr', undefined],
-    ]);
   });
 });
 
@@ -158,6 +139,13 @@ describe('splitBank', () => {
 });
 
 describe('mergeBanks and bankToJson', () => {
+  it('merges lists without repeating a template, keeping first-seen order', () => {
+    const a = 'ENT_0_male saw his father ENT_1_male a.';
+    const b = 'ENT_0_male saw his father ENT_1_male b.';
+    const merged = mergeBanks({ father: { 'male-male': [a, b] } }, { father: { 'male-male': [b, a, b] } });
+    expect(merged.father!['male-male']).toEqual([a, b]);
+  });
+
   it('merging the halves of a split gives the bank back', () => {
     const { train, test } = splitBank(bigBank, 9);
     const merged = mergeBanks(train, test);
@@ -170,6 +158,6 @@ describe('mergeBanks and bankToJson', () => {
     const bank = parse({ niece: { 'male-female': ['ENT_1_female is the niece of ENT_0_male.'] } });
     const json = bankToJson(bank, { originalSpelling: true });
     expect(JSON.parse(json)).toHaveProperty('neice');
-    expect(parseTemplateJson(json)).toEqual(bank);
+    expect(parseTemplateData(JSON.parse(json))).toEqual(bank);
   });
 });

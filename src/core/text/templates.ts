@@ -24,6 +24,8 @@ export interface BankHalves {
 
 /** What is wrong with one part of a template file; `index` is the template's position in its list. */
 export interface TemplateProblem {
+  /** The file, when the problem comes from reading one (templateFile.ts). */
+  readonly file?: string;
   readonly fComb?: string;
   readonly genderComb?: string;
   readonly index?: number;
@@ -146,21 +148,52 @@ export function templateShapeProblems(template: string, genders: readonly Gender
   return problems;
 }
 
-const describe = (fileName: string | undefined, p: TemplateProblem): string => {
+/**
+ * One problem as a line: `file: key "k", gender comb "g", template i: message`. `fileName`
+ * is used when the problem does not name its own file.
+ */
+export function describeProblem(fileName: string | undefined, p: TemplateProblem): string {
   const where: string[] = [];
   if (p.fComb !== undefined) where.push(`key "${p.fComb}"`);
   if (p.genderComb !== undefined) where.push(`gender comb "${p.genderComb}"`);
   if (p.index !== undefined) where.push(`template ${p.index}`);
-  const prefix = [fileName, where.join(', ')].filter((s) => s).join(': ');
+  const prefix = [p.file ?? fileName, where.join(', ')].filter((s) => s).join(': ');
   return prefix ? `${prefix}: ${p.message}` : p.message;
-};
+}
+
+/**
+ * The strict answer to a list of problems: nothing when it is empty, otherwise a
+ * TemplateFormatError describing the first problem and counting the rest.
+ */
+export function refuseProblems(problems: readonly TemplateProblem[], fileName?: string): void {
+  if (problems.length === 0) return;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+  throw new TemplateFormatError(describeProblem(fileName, problems[0]!) + more, problems);
+}
+
+/** How often validation reports progress, in templates. */
+const PROGRESS_EVERY = 4096;
+
+/** Templates in parsed data of the bank's shape, counted without checking them (for progress). */
+function countTemplates(data: object): number {
+  let n = 0;
+  for (const byGender of Object.values(data)) {
+    if (typeof byGender !== 'object' || byGender === null) continue;
+    for (const list of Object.values(byGender as object)) if (Array.isArray(list)) n += list.length;
+  }
+  return n;
+}
 
 /**
  * Validates parsed JSON as a template bank. Every problem is reported (key, gender comb and
  * template index); the returned bank holds only the valid parts, with `neice` normalised,
- * templates deduplicated within each list, and empty lists dropped.
+ * templates deduplicated within each list (`neice` and `niece` lists merge into one), and empty
+ * lists dropped. Linear in the number of templates; `onProgress(done, total)` counts templates.
  */
-export function validateTemplateData(data: unknown): { bank: TemplateBank; problems: TemplateProblem[] } {
+export function validateTemplateData(
+  data: unknown,
+  options: { onProgress?: (done: number, total: number) => void } = {},
+): { bank: TemplateBank; problems: TemplateProblem[] } {
   const problems: TemplateProblem[] = [];
   const bank: Record<string, Record<string, string[]>> = {};
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
@@ -169,6 +202,12 @@ export function validateTemplateData(data: unknown): { bank: TemplateBank; probl
     });
     return { bank, problems };
   }
+  const { onProgress } = options;
+  const total = onProgress ? countTemplates(data) : 0;
+  let done = 0;
+  // One set per output list: a list can be fed by two keys (`neice` and `niece`), and
+  // Array#includes made the check quadratic in the list's length.
+  const seen = new Map<string[], Set<string>>();
   for (const [fCombRaw, byGender] of Object.entries(data)) {
     const split = splitFComb(fCombRaw);
     if ('unknown' in split) {
@@ -212,8 +251,12 @@ export function validateTemplateData(data: unknown): { bank: TemplateBank; probl
         problems.push({ ...at, message: `expected a list of templates, got ${kindOf(list)}` });
         continue;
       }
-      const kept: string[] = [];
+      const entry = (bank[fComb] ??= {});
+      const kept = (entry[genderComb] ??= []);
+      let unique = seen.get(kept);
+      if (!unique) seen.set(kept, (unique = new Set(kept)));
       list.forEach((t: unknown, index) => {
+        if (onProgress && ++done % PROGRESS_EVERY === 0) onProgress(done, total);
         if (typeof t !== 'string') {
           problems.push({ ...at, index, message: `expected a string, got ${kindOf(t)}` });
           return;
@@ -223,13 +266,16 @@ export function validateTemplateData(data: unknown): { bank: TemplateBank; probl
           problems.push({ ...at, index, message: `${wrong.join('; ')} (in "${t}")` });
           return;
         }
-        if (!kept.includes(t)) kept.push(t);
+        if (!unique.has(t)) {
+          unique.add(t);
+          kept.push(t);
+        }
       });
-      if (kept.length === 0) continue;
-      const entry = (bank[fComb] ??= {});
-      entry[genderComb] = [...(entry[genderComb] ?? []), ...kept.filter((t) => !entry[genderComb]?.includes(t))];
+      if (kept.length === 0) delete entry[genderComb];
+      if (Object.keys(entry).length === 0) delete bank[fComb];
     }
   }
+  onProgress?.(total, total);
   return { bank, problems };
 }
 
@@ -240,57 +286,32 @@ function kindOf(v: unknown): string {
 }
 
 /**
- * Parses a template file in the original JSON format and throws TemplateFormatError when any
- * part is wrong; the message names the file, the key, the gender comb and the template index
- * of the first problem and says how many more there are.
+ * Strict validation of data that is already parsed (e.g. a JSON module import): the bank, or a
+ * TemplateFormatError naming the file, key, gender comb and template index of the first problem.
+ * For template files as text, see templateFile.ts.
  */
-export function parseTemplateJson(text: string, fileName?: string): TemplateBank {
-  const { problems, bank } = readTemplateJson(text, fileName);
-  return strict(bank, problems, fileName);
-}
-
-/** parseTemplateJson for data that is already parsed (e.g. a JSON module import). */
 export function parseTemplateData(data: unknown, fileName?: string): TemplateBank {
   const { bank, problems } = validateTemplateData(data);
-  return strict(bank, problems, fileName);
-}
-
-function strict(bank: TemplateBank, problems: readonly TemplateProblem[], fileName: string | undefined): TemplateBank {
-  if (problems.length > 0) {
-    const more =
-      problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
-    throw new TemplateFormatError(describe(fileName, problems[0]!) + more, problems);
-  }
+  refuseProblems(problems, fileName);
   return bank;
 }
-
-/**
- * Lenient parse: the valid part of the file and the list of problems (for a UI that shows what
- * was skipped). Throws TemplateFormatError only when the text is not JSON at all.
- */
-export function readTemplateJson(text: string, fileName?: string): { bank: TemplateBank; problems: TemplateProblem[] } {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    const p = { message: `not valid JSON (${(e as Error).message})` };
-    throw new TemplateFormatError(describe(fileName, p), [p]);
-  }
-  return validateTemplateData(data);
-}
-
-/** One human-readable line per problem, prefixed with the file name when given. */
-export const describeProblem = describe;
 
 /** The union of banks (e.g. the `.train.json` and `.test.json` halves), deduplicated per list. */
 export function mergeBanks(...banks: readonly TemplateBank[]): TemplateBank {
   const out: Record<string, Record<string, string[]>> = {};
+  const seen = new Map<string[], Set<string>>();
   for (const bank of banks) {
     for (const [fComb, byGender] of Object.entries(bank)) {
       const entry = (out[fComb] ??= {});
       for (const [g, list] of Object.entries(byGender)) {
         const into = (entry[g] ??= []);
-        for (const t of list) if (!into.includes(t)) into.push(t);
+        let unique = seen.get(into);
+        if (!unique) seen.set(into, (unique = new Set()));
+        for (const t of list) {
+          if (unique.has(t)) continue;
+          unique.add(t);
+          into.push(t);
+        }
       }
     }
   }
