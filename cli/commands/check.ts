@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { parseClutrrCsv } from '../../src/core/formats/clutrrCsv';
-import { CsvFormatError } from '../../src/core/formats/clutrrRow';
-import { checkRow } from '../../src/core/reasoning/checkRow';
-import type { Verdict } from '../../src/core/reasoning/solver';
+import { type FileHandle, open } from 'node:fs/promises';
+import { addCounts, auditCsv, NO_ROWS, type VerdictCounts } from '../../src/core/formats/audit';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { CliError, UsageError } from '../errors';
 
@@ -23,43 +20,51 @@ export async function checkCommand(argv: string[]): Promise<number> {
   }
   const { flags, positional } = parseArgs('check', argv, FLAGS);
   if (positional.length === 0) throw new UsageError('name at least one CSV file (see check --help)');
-  const total: Record<Verdict, number> & { rows: number } = { rows: 0, entailed: 0, ambiguous: 0, unsupported: 0 };
+  let total: VerdictCounts = NO_ROWS;
   for (const file of positional) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new CliError(
-        `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message}`,
-      );
-    }
-    const rows = parseClutrrCsv(text, file);
-    const counts: Record<Verdict, number> = { entailed: 0, ambiguous: 0, unsupported: 0 };
     const notEntailed: string[] = [];
-    rows.forEach((row, i) => {
-      let verdict: Verdict;
-      try {
-        verdict = checkRow(row).verdict;
-      } catch (e) {
-        if (e instanceof CsvFormatError)
-          throw new CsvFormatError(e.detail, { file, row: i + 1, column: e.where.column });
-        throw e;
-      }
-      counts[verdict]++;
-      if (verdict !== 'entailed') notEntailed.push(`${row.id || `row ${i + 1}`} ${verdict}`);
+    const counts = await auditCsv(readText(file), {
+      file,
+      onRows: (rows) => {
+        if (!flags.list) return;
+        for (const r of rows)
+          if (r.verdict !== 'entailed') notEntailed.push(`${r.row.id || `row ${r.n}`} ${r.verdict}`);
+      },
     });
-    process.stdout.write(
-      `${file}: rows=${rows.length} entailed=${counts.entailed} ambiguous=${counts.ambiguous} unsupported=${counts.unsupported}\n`,
-    );
-    if (flags.list) for (const line of notEntailed) process.stdout.write(`  ${line}\n`);
-    total.rows += rows.length;
-    total.entailed += counts.entailed;
-    total.ambiguous += counts.ambiguous;
-    total.unsupported += counts.unsupported;
+    process.stdout.write(`${file}: ${countsLine(counts)}\n`);
+    for (const line of notEntailed) process.stdout.write(`  ${line}\n`);
+    total = addCounts(total, counts);
   }
-  process.stdout.write(
-    `rows=${total.rows} entailed=${total.entailed} ambiguous=${total.ambiguous} unsupported=${total.unsupported}\n`,
-  );
+  process.stdout.write(`${countsLine(total)}\n`);
   return 0;
+}
+
+const countsLine = (c: VerdictCounts) =>
+  `rows=${c.rows} entailed=${c.entailed} ambiguous=${c.ambiguous} unsupported=${c.unsupported}`;
+
+/** The file's text in chunks, so a file of any size is checked in bounded memory. */
+async function* readText(file: string): AsyncGenerator<string> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (e) {
+    throw cannotRead(file, e);
+  }
+  try {
+    for await (const chunk of handle.createReadStream({ encoding: 'utf8', highWaterMark: 1 << 20 })) {
+      yield chunk as string;
+    }
+  } catch (e) {
+    // A folder opens on Linux and fails on the first read.
+    throw (e as NodeJS.ErrnoException).code ? cannotRead(file, e) : e;
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
+
+function cannotRead(file: string, e: unknown): CliError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new CliError(
+    `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message}`,
+  );
 }

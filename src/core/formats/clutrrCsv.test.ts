@@ -232,20 +232,21 @@ describe('parseClutrrCsv errors name the file, data row and column', () => {
     );
   });
 
-  it('names the first missing column of a short row', () => {
+  it('says a short row has too few fields, naming no column (a lost comma shifts them all)', () => {
     const records = parseCsv(miniCsv);
     records[3] = (records[3] ?? []).slice(0, 12);
     const error = formatError(writeCsv(records));
-    expect(error.where).toEqual({ file: 'bad.csv', row: 3, column: 'edge_types' });
-    expect(error.detail).toBe('expected 18 fields, found 12');
+    expect(error.where).toEqual({ file: 'bad.csv', row: 3 });
+    // The fixture's row 2 spans two lines, so row 3 starts on line 5.
+    expect(error.message).toBe('bad.csv, row 3: the row starting on line 5 has 12 fields, the header has 18');
   });
 
   it('names no column for a row with surplus fields', () => {
     const records = parseCsv(miniCsv);
     records[1] = [...(records[1] ?? []), 'extra'];
     const error = formatError(writeCsv(records));
-    expect(error.where).toEqual({ file: 'bad.csv', row: 1, column: undefined });
-    expect(error.detail).toBe('expected 18 fields, found 19');
+    expect(error.where).toEqual({ file: 'bad.csv', row: 1 });
+    expect(error.detail).toBe('the row starting on line 2 has 19 fields, the header has 18');
   });
 
   it('names the row of an unterminated quote and the line it opened on', () => {
@@ -257,9 +258,14 @@ describe('parseClutrrCsv errors name the file, data row and column', () => {
     expect(error.detail).toBe('line 6: unterminated quoted field starting on line 6');
   });
 
-  it('rejects an empty file, naming the first required column', () => {
-    expect(formatError('').where).toEqual({ file: 'bad.csv', column: 'story_edges' });
-    expect(formatError('').detail).toMatch(/empty file/);
+  it('says an empty file is empty, naming no column', () => {
+    for (const text of ['', '\uFEFF']) {
+      expect(formatError(text).where).toEqual({ file: 'bad.csv' });
+      expect(formatError(text).message).toBe('bad.csv: the file is empty (no header row)');
+    }
+    expect(formatError(`\n${miniCsv}`).detail).toBe(
+      'the first line is blank; expected a header row naming the CLUTRR columns',
+    );
   });
 
   it('rejects a header without a required column', () => {

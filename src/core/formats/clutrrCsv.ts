@@ -4,7 +4,7 @@
  * renders them exactly as Python would, so import → export reproduces a released file.
  */
 
-import { CsvSyntaxError, parseCsv, writeCsv, type LineEnding } from './csv';
+import { CsvRecordReader, CsvSyntaxError, writeCsv, type CsvRecordPlace, type LineEnding } from './csv';
 import { CLUTRR_COLUMNS, CsvFormatError, type ClutrrColumn, type ClutrrRow, type NamedTriple } from './clutrrRow';
 import { GENDERS, type Gender } from '../kinship/relations';
 import { isPyList, parsePyLiteral, pyRepr, PyDict, PyTuple, type PyValue } from './pyLiteral';
@@ -27,37 +27,70 @@ export const REQUIRED_CLUTRR_COLUMNS = [
  * (records after the header, blank ones counted) and the column of the problem.
  */
 export function parseClutrrCsv(text: string, fileName?: string): ClutrrRow[] {
-  const records = readRecords(text, fileName);
-  const header = records[0] ?? [];
-  const columns = indexHeader(header, fileName);
   const rows: ClutrrRow[] = [];
-  for (let row = 1; row < records.length; row++) {
-    const record = records[row] as string[];
-    if (record.length === 0) continue;
-    const place = { file: fileName, row };
-    checkFieldCount(record, header, place);
-    rows.push(readRow(new RowCells(record, columns, place)));
-  }
+  const reader = new ClutrrRowReader((row) => rows.push(row), fileName);
+  reader.push(text);
+  reader.end();
   return rows;
 }
 
-function readRecords(text: string, file: string | undefined): string[][] {
-  // Spreadsheet tools prepend a byte-order mark, which would otherwise rename the first column.
-  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  try {
-    return parseCsv(body);
-  } catch (error) {
-    if (!(error instanceof CsvSyntaxError)) throw error;
-    throw new CsvFormatError(error.message, { file, row: error.record > 0 ? error.record : undefined });
+/**
+ * The streaming form of parseClutrrCsv: text goes in as chunks, each row goes out to `onRow`
+ * with its 1-based data row `n` as soon as it is read. Errors are parseClutrrCsv's, raised at the
+ * first problem in file order by `push` or `end`; rows before it have been delivered.
+ */
+export class ClutrrRowReader {
+  private readonly csv: CsvRecordReader;
+  private header: readonly string[] | null = null;
+  private columns: ReadonlyMap<string, number> = new Map();
+  private first = true;
+
+  constructor(
+    private readonly onRow: (row: ClutrrRow, n: number) => void,
+    private readonly file?: string,
+  ) {
+    this.csv = new CsvRecordReader((fields, place) => this.record(fields, place));
+  }
+
+  push(text: string): void {
+    if (this.first && text !== '') {
+      this.first = false;
+      // Spreadsheet tools prepend a byte-order mark, which would otherwise rename the first column.
+      if (text.startsWith('\uFEFF')) text = text.slice(1);
+    }
+    this.syntax(() => this.csv.push(text));
+  }
+
+  end(): void {
+    this.syntax(() => this.csv.end());
+    if (this.header === null) throw new CsvFormatError('the file is empty (no header row)', { file: this.file });
+  }
+
+  private syntax(read: () => void): void {
+    try {
+      read();
+    } catch (error) {
+      if (!(error instanceof CsvSyntaxError)) throw error;
+      throw new CsvFormatError(error.message, { file: this.file, row: error.record > 0 ? error.record : undefined });
+    }
+  }
+
+  private record(fields: string[], place: CsvRecordPlace): void {
+    if (this.header === null) {
+      this.columns = indexHeader(fields, this.file);
+      this.header = fields;
+      return;
+    }
+    if (fields.length === 0) return;
+    const where = { file: this.file, row: place.index };
+    checkFieldCount(fields, this.header, where, place.line);
+    this.onRow(readRow(new RowCells(fields, this.columns, where)), place.index);
   }
 }
 
 function indexHeader(header: readonly string[], file: string | undefined): ReadonlyMap<string, number> {
   if (header.length === 0) {
-    throw new CsvFormatError('empty file: expected a header row naming the CLUTRR columns', {
-      file,
-      column: REQUIRED_CLUTRR_COLUMNS[0],
-    });
+    throw new CsvFormatError('the first line is blank; expected a header row naming the CLUTRR columns', { file });
   }
   const columns = new Map<string, number>();
   header.forEach((name, i) => {
@@ -75,11 +108,13 @@ interface CellPlace {
   readonly row: number;
 }
 
-function checkFieldCount(record: readonly string[], header: readonly string[], place: CellPlace): void {
+function checkFieldCount(record: readonly string[], header: readonly string[], place: CellPlace, line: number): void {
   if (record.length === header.length) return;
-  // Name the first missing column; surplus fields have no column to name.
-  const column = header[record.length];
-  throw new CsvFormatError(`expected ${header.length} fields, found ${record.length}`, { ...place, column });
+  // No column to name: a missing or surplus comma (or quote) shifts every field after it.
+  throw new CsvFormatError(
+    `the row starting on line ${line} has ${record.length} fields, the header has ${header.length}`,
+    place,
+  );
 }
 
 /** One data record, addressed by column name; decoding errors come back as CsvFormatError. */

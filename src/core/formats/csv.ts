@@ -23,70 +23,189 @@ export class CsvSyntaxError extends Error {
  * final line end; an empty line is a record with no fields (`[]`), a line `""` one empty field.
  */
 export function parseCsv(text: string): string[][] {
-  const reader = new CsvReader(text);
   const records: string[][] = [];
-  while (!reader.atEnd()) records.push(reader.record(records.length));
+  const reader = new CsvRecordReader((fields) => records.push(fields));
+  reader.push(text);
+  reader.end();
   return records;
 }
 
-class CsvReader {
-  private pos = 0;
-  private line = 1;
-
-  constructor(private readonly text: string) {}
-
-  atEnd(): boolean {
-    return this.pos >= this.text.length;
-  }
-
-  record(index: number): string[] {
-    if (this.skipLineEnd()) return [];
-    const fields: string[] = [];
-    for (;;) {
-      fields.push(this.text[this.pos] === '"' ? this.quotedField(index) : this.bareField());
-      if (this.atEnd() || this.skipLineEnd()) return fields;
-      if (this.text[this.pos] !== ',') {
-        throw new CsvSyntaxError(`expected ',' or a line end after a closing quote`, this.line, index);
-      }
-      this.pos++;
-    }
-  }
-
-  private skipLineEnd(): boolean {
-    const ch = this.text[this.pos];
-    if (ch !== '\n' && ch !== '\r') return false;
-    this.pos += ch === '\r' && this.text[this.pos + 1] === '\n' ? 2 : 1;
-    this.line++;
-    return true;
-  }
-
-  private bareField(): string {
-    const start = this.pos;
-    while (!this.atEnd() && !isFieldEnd(this.text[this.pos] as string)) this.pos++;
-    return this.text.slice(start, this.pos);
-  }
-
-  private quotedField(index: number): string {
-    const startLine = this.line;
-    const parts: string[] = [];
-    this.pos++;
-    for (;;) {
-      const close = this.text.indexOf('"', this.pos);
-      if (close < 0)
-        throw new CsvSyntaxError(`unterminated quoted field starting on line ${startLine}`, startLine, index);
-      const chunk = this.text.slice(this.pos, close);
-      this.line += countLineBreaks(chunk);
-      parts.push(chunk);
-      this.pos = close + 1;
-      if (this.text[this.pos] !== '"') return parts.join('');
-      parts.push('"');
-      this.pos++;
-    }
-  }
+/** Where a record is: `index` 0-based (0 = header, blank lines counted), `line` the 1-based physical line it starts on. */
+export interface CsvRecordPlace {
+  readonly index: number;
+  readonly line: number;
 }
 
-function isFieldEnd(ch: string): boolean {
-  return ch === ',' || ch === '\n' || ch === '\r';
+type ReaderState =
+  /** Before the first character of a record. */
+  | 'record'
+  /** After a comma: the next field may open with a quote. */
+  | 'field'
+  | 'bare'
+  | 'quoted'
+  /** Just after a quote inside a quoted field: a doubled quote or the field's end. */
+  | 'quote'
+  /** After a CR that ended a record: an LF next belongs to it. */
+  | 'cr';
+
+const COMMA = 44;
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
+
+/**
+ * A streaming CSV reader, same grammar as parseCsv: text goes in as chunks of any size (a chunk
+ * may end inside a quoted field or between the CR and LF of a line end), and each complete
+ * record goes out to `onRecord` as soon as its line end is read, so memory holds one record.
+ * Throws CsvSyntaxError from `push` or `end` at the first malformed record; records before it
+ * have been delivered.
+ */
+export class CsvRecordReader {
+  private state: ReaderState = 'record';
+  private fields: string[] = [];
+  /** Pieces of the field being read when it spans chunks (or holds doubled quotes). */
+  private parts: string[] = [];
+  private line = 1;
+  private index = 0;
+  private recordLine = 1;
+  private quoteLine = 1;
+  /** The quoted text read so far ends with CR, so an LF opening the next chunk ends the same line. */
+  private quotedCr = false;
+
+  constructor(private readonly onRecord: (fields: string[], place: CsvRecordPlace) => void) {}
+
+  /** Reads one chunk of text. */
+  push(text: string): void {
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      switch (this.state) {
+        case 'cr':
+          if (text.charCodeAt(i) === LF) i++;
+          this.state = 'record';
+          break;
+        case 'record': {
+          this.recordLine = this.line;
+          const c = text.charCodeAt(i);
+          if (c === LF || c === CR) {
+            i++;
+            this.emit(c);
+            break;
+          }
+          this.state = 'field';
+          break;
+        }
+        case 'field':
+          if (text.charCodeAt(i) === QUOTE) {
+            i++;
+            this.quoteLine = this.line;
+            this.quotedCr = false;
+            this.state = 'quoted';
+          } else this.state = 'bare';
+          break;
+        case 'bare': {
+          let j = i;
+          let c = 0;
+          while (j < n && (c = text.charCodeAt(j)) !== COMMA && c !== LF && c !== CR) j++;
+          if (j === n) {
+            this.parts.push(text.slice(i, j));
+            i = j;
+            break;
+          }
+          this.endField(text.slice(i, j));
+          i = j + 1;
+          this.afterField(c);
+          break;
+        }
+        case 'quoted': {
+          const close = text.indexOf('"', i);
+          const piece = text.slice(i, close < 0 ? n : close);
+          this.countQuotedLines(piece);
+          this.parts.push(piece);
+          if (close < 0) {
+            i = n;
+            break;
+          }
+          i = close + 1;
+          this.state = 'quote';
+          break;
+        }
+        case 'quote': {
+          const c = text.charCodeAt(i);
+          if (c === QUOTE) {
+            this.parts.push('"');
+            this.quotedCr = false;
+            this.state = 'quoted';
+            i++;
+            break;
+          }
+          if (c !== COMMA && c !== LF && c !== CR) {
+            throw new CsvSyntaxError(`expected ',' or a line end after a closing quote`, this.line, this.index);
+          }
+          this.endField('');
+          i++;
+          this.afterField(c);
+          break;
+        }
+      }
+    }
+  }
+
+  /** Ends the text: delivers a last record without a line end, or throws for an open quote. */
+  end(): void {
+    switch (this.state) {
+      case 'quoted':
+        throw new CsvSyntaxError(
+          `unterminated quoted field starting on line ${this.quoteLine}`,
+          this.quoteLine,
+          this.index,
+        );
+      case 'field':
+      case 'bare':
+      case 'quote':
+        this.endField('');
+        this.emit(0);
+        break;
+      default:
+    }
+    this.state = 'record';
+  }
+
+  private endField(last: string): void {
+    if (this.parts.length === 0) this.fields.push(last);
+    else {
+      this.parts.push(last);
+      this.fields.push(this.parts.join(''));
+      this.parts = [];
+    }
+  }
+
+  /** After a field's terminator `c`: the next field, or the record's end. */
+  private afterField(c: number): void {
+    if (c === COMMA) this.state = 'field';
+    else this.emit(c);
+  }
+
+  /** Delivers the record ended by line end `c` (0 at the end of the text). */
+  private emit(c: number): void {
+    const fields = this.fields;
+    this.fields = [];
+    const place = { index: this.index, line: this.recordLine };
+    this.index++;
+    if (c !== 0) this.line++;
+    this.state = c === CR ? 'cr' : 'record';
+    this.onRecord(fields, place);
+  }
+
+  private countQuotedLines(piece: string): void {
+    if (piece.length === 0) return;
+    if (piece.indexOf('\n') >= 0 || piece.indexOf('\r') >= 0) {
+      this.line += countLineBreaks(piece);
+      // A CRLF cut by the chunk boundary is one line end, not two.
+      if (this.quotedCr && piece.charCodeAt(0) === LF) this.line--;
+    }
+    this.quotedCr = piece.charCodeAt(piece.length - 1) === CR;
+  }
 }
 
 function countLineBreaks(text: string): number {

@@ -1,6 +1,6 @@
 import { CsvFormatError, type ClutrrRow } from '../formats/clutrrRow';
-import { type Gender, PRED_CODE, parseWord, wordFor, WORD_ALIASES } from '../kinship/relations';
-import { derive, maskToPredicates, type SolverFact, type Verdict } from './solver';
+import { PRED_CODE, parseWord, wordFor } from '../kinship/relations';
+import { derive, maskToPredicates, type SolverFact, type Verdict, verdictFor } from './solver';
 
 export interface RowCheck {
   readonly verdict: Verdict;
@@ -30,15 +30,11 @@ export function checkRow(row: ClutrrRow): RowCheck {
   if (bGender !== 'male' && bGender !== 'female') {
     throw new CsvFormatError(`no gender for query entity ${b}`, { column: 'genders' });
   }
-  const target = WORD_ALIASES[row.target] ?? row.target;
-  if (!parseWord(target))
-    throw new CsvFormatError(`"${row.target}" is not a CLUTRR relation word`, { column: 'target' });
+  const target = parseWord(row.target);
+  if (!target) throw new CsvFormatError(`"${row.target}" is not a CLUTRR relation word`, { column: 'target' });
   const { mask, truncated } = derive(row.genders.length, facts, a, b);
-  const derived = maskToPredicates(mask).map((p) => wordFor(p, bGender as Gender));
-  const verdict: Verdict = !derived.includes(target as never)
-    ? 'unsupported'
-    : derived.length === 1
-      ? 'entailed'
-      : 'ambiguous';
+  const derived = maskToPredicates(mask).map((p) => wordFor(p, bGender));
+  // Derived words take b's gender, so a label of the other gender is never among them.
+  const verdict: Verdict = target.gender === bGender ? verdictFor(mask, PRED_CODE[target.predicate]) : 'unsupported';
   return { verdict, derived, truncated };
 }

@@ -1,0 +1,137 @@
+import { checkRow } from '../reasoning/checkRow';
+import type { Verdict } from '../reasoning/solver';
+import { ClutrrRowReader } from './clutrrCsv';
+import { CsvFormatError, type ClutrrRow } from './clutrrRow';
+import { rowK } from './toPuzzle';
+
+/**
+ * Auditing CLUTRR CSV files: each row is parsed and solved from its symbolic columns
+ * (checkRow), streaming, so that a file of any size is audited in the memory of one batch.
+ * Used by `npm run cli -- check` and the audit view's worker.
+ */
+
+export const VERDICTS: readonly Verdict[] = ['entailed', 'ambiguous', 'unsupported'];
+
+export interface VerdictCounts {
+  readonly rows: number;
+  readonly entailed: number;
+  readonly ambiguous: number;
+  readonly unsupported: number;
+}
+
+export const NO_ROWS: VerdictCounts = { rows: 0, entailed: 0, ambiguous: 0, unsupported: 0 };
+
+/** `c` plus one row of verdict `v`. */
+export const countRow = (c: VerdictCounts, v: Verdict): VerdictCounts => ({ ...c, rows: c.rows + 1, [v]: c[v] + 1 });
+
+/** The sum of two counts. */
+export const addCounts = (a: VerdictCounts, b: VerdictCounts): VerdictCounts => ({
+  rows: a.rows + b.rows,
+  entailed: a.entailed + b.entailed,
+  ambiguous: a.ambiguous + b.ambiguous,
+  unsupported: a.unsupported + b.unsupported,
+});
+
+export interface KCounts extends VerdictCounts {
+  readonly k: number;
+}
+
+/** One row with its verdict. */
+export interface AuditedRow {
+  /** File the row comes from (`data.zip/1.2_test.csv` for a zip entry). */
+  readonly file: string;
+  /** 1-based data row within the file (blank lines counted, as in error messages). */
+  readonly n: number;
+  readonly row: ClutrrRow;
+  /** Story length (rowK: f_comb words, else task_name's k). */
+  readonly k: number;
+  readonly verdict: Verdict;
+  /** Every answer the rule base derives from the row's typed facts. */
+  readonly derived: readonly string[];
+  readonly truncated: boolean;
+}
+
+/** A whole file's verdict counts, in all and per story length k (k ascending). */
+export interface FileAudit extends VerdictCounts {
+  readonly file: string;
+  readonly byK: readonly KCounts[];
+}
+
+export interface AuditOptions {
+  /** Names the file in rows and errors. */
+  readonly file: string;
+  /** Receives the audited rows in batches, in file order; a caller keeps what it needs. */
+  readonly onRows?: (rows: AuditedRow[]) => void;
+  /** Rows per `onRows` call (the last may be shorter); 250 unless given. */
+  readonly batchRows?: number;
+}
+
+/**
+ * A push-style audit of one CSV file: `push` text chunks of any size, then `end` for the file's
+ * counts. Throws CsvFormatError (file, data row, column) at the first problem in file order:
+ * malformed CSV, a bad symbolic column, or a relation word the rule base does not know. Rows
+ * before the problem have reached `onRows`; a caller rejecting the file whole drops them.
+ */
+export class CsvAudit {
+  private readonly reader: ClutrrRowReader;
+  private readonly batchRows: number;
+  private batch: AuditedRow[] = [];
+  private total: VerdictCounts = NO_ROWS;
+  private readonly byK = new Map<number, VerdictCounts>();
+
+  constructor(private readonly options: AuditOptions) {
+    this.batchRows = Math.max(1, options.batchRows ?? 250);
+    this.reader = new ClutrrRowReader((row, n) => this.audit(row, n), options.file);
+  }
+
+  push(text: string): void {
+    this.reader.push(text);
+  }
+
+  end(): FileAudit {
+    this.reader.end();
+    this.flush();
+    const byK = [...this.byK.entries()].sort((a, b) => a[0] - b[0]).map(([k, c]) => ({ k, ...c }));
+    return { file: this.options.file, ...this.total, byK };
+  }
+
+  private audit(row: ClutrrRow, n: number): void {
+    let check: ReturnType<typeof checkRow>;
+    try {
+      check = checkRow(row);
+    } catch (e) {
+      // checkRow knows the column; the place in the file is ours.
+      if (e instanceof CsvFormatError)
+        throw new CsvFormatError(e.detail, { ...e.where, file: this.options.file, row: n });
+      throw e;
+    }
+    const k = rowK(row);
+    this.total = countRow(this.total, check.verdict);
+    this.byK.set(k, countRow(this.byK.get(k) ?? NO_ROWS, check.verdict));
+    if (!this.options.onRows) return;
+    this.batch.push({ file: this.options.file, n, row, k, ...check });
+    if (this.batch.length >= this.batchRows) this.flush();
+  }
+
+  private flush(): void {
+    if (this.batch.length === 0) return;
+    const rows = this.batch;
+    this.batch = [];
+    this.options.onRows?.(rows);
+  }
+}
+
+/**
+ * Audits one CLUTRR CSV file read as text chunks (a decoded `Blob.stream()`, a Node read
+ * stream with an encoding, or an array of strings): every row is parsed and checked, rows go to
+ * `options.onRows` in batches, and the file's counts come back. Rejects with CsvFormatError
+ * naming the file, the 1-based data row and the column of the first problem.
+ */
+export async function auditCsv(
+  chunks: AsyncIterable<string> | Iterable<string>,
+  options: AuditOptions,
+): Promise<FileAudit> {
+  const audit = new CsvAudit(options);
+  for await (const chunk of chunks) audit.push(chunk);
+  return audit.end();
+}
