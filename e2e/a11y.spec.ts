@@ -22,6 +22,7 @@ test('puzzle view: no serious or critical accessibility violation', async ({ pag
   expect(await seriousViolations(page)).toEqual([]);
   // With everything open: settings, hidden family, answer, a proof step, a lit sentence.
   await page.getByText('Family and text settings').click();
+  await page.getByTestId('show-proof').click();
   await page.getByTestId('toggle-hidden').check();
   await page.locator('[data-testid="answer-option"][data-relation="aunt"]').click();
   await page.getByTestId('proof-next').click();

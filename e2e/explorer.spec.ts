@@ -42,6 +42,7 @@ test('the graph draws one node per person and one edge per fact, of the fact’s
       els.flatMap((e) => e.getAttribute('data-facts')!.split(',').map(Number)),
     );
     expect(told.sort((a, b) => a - b)).toEqual(p.facts.map((f) => f.id));
+    await page.getByTestId('show-proof').click();
     await expect(ex.proofSteps).toHaveCount(p.proof.length);
   }
 });
@@ -79,6 +80,7 @@ test('the hidden family is drawn faintly behind, without changing the story’s 
   await ex.goto({ seed: 1234, k: 3, task: 5 });
   const p = await ex.puzzle();
   await expect(page.getByTestId('graph-node-hidden')).toHaveCount(0);
+  await page.getByTestId('show-proof').click();
   await page.getByTestId('toggle-hidden').check();
   await expect(page.getByTestId('graph-node-hidden')).toHaveCount(p.family.people.length - p.entities.length);
   await expect(ex.nodes).toHaveCount(p.entities.length);
@@ -133,6 +135,7 @@ test('the proof steps one rule at a time and lights the edges each step joins', 
   const ex = new Explorer(page);
   await ex.goto({ seed: 1234, k: 4, task: 1 });
   const p = await ex.puzzle();
+  await page.getByTestId('show-proof').click();
   await expect(ex.proofSteps).toHaveCount(3);
   // The root's word stays hidden until the answer is revealed.
   await expect(ex.proofSteps.first()).toContainText("'s ?");
@@ -236,6 +239,7 @@ test('a puzzle opened from elsewhere is shown, marked, and the way back works', 
 test('everything is reachable by keyboard', async ({ page }) => {
   const ex = new Explorer(page);
   await ex.goto({ seed: 11, k: 2, task: 1 });
+  await page.getByTestId('show-proof').click();
   const seen = new Set<string>();
   for (let i = 0; i < 60; i++) {
     await page.keyboard.press('Tab');

@@ -1,4 +1,3 @@
 export { FamilyGraph, type FamilyGraphProps, type ProofLight } from './FamilyGraph';
 export { GraphLegend } from './Legend';
-export { EntityName } from './EntityName';
 export { createPanZoom, type PanZoom } from './panZoom';

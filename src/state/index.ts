@@ -7,7 +7,6 @@ export type { PuzzleStatus } from './slices/puzzle';
 export * from './selectors';
 export * from './settings';
 export * from './routes';
-export * from './derive';
-export * from './classroom';
+export { classroomBeats, type Beat } from './classroom';
 export { startUrlSync } from './urlSync';
 export { puzzleService, setPuzzleService, createWorkerService, type PuzzleService } from './service';

@@ -20,6 +20,11 @@ export const selectGraphWide = (s: Store) => s.graphWide;
 export const selectRevealed = (s: Store) => s.revealed;
 export const selectGuess = (s: Store) => s.guess;
 export const selectProofStep = (s: Store) => s.proofStep;
+/**
+ * Whether what gives the answer away (the proof, derived relations, the hidden family) may be
+ * shown: once the answer is revealed, or when the reader asked for the proof of this very puzzle.
+ */
+export const selectProofOpen = (s: Store) => s.revealed || (s.proofShownFor !== null && s.proofShownFor === s.puzzle);
 export const selectClassroomCursor = (s: Store) => s.classroomCursor;
 export const selectClassGuess = (s: Store) => s.classGuess;
 export const selectGuessOpen = (s: Store) => s.guessOpen;

@@ -1,43 +1,28 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import { PREDICATES, PREDICATE_WORDS, type RelationWord } from '../../core/kinship/relations';
+import type { RelationWord } from '../../core/kinship/relations';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { RenderedStory } from '../../core/text/render';
-import { EntityName, FamilyGraph, type ProofLight } from '../../graph';
+import { FamilyGraph, type ProofLight } from '../../graph';
 import {
-  classroomView,
-  queryPeople,
-  ruleWords,
+  classroomBeats,
   selectClassGuess,
   selectClassroomCursor,
   selectGuessOpen,
   selectPuzzle,
   selectStory,
-  stepFacts,
-  textSegments,
-  tripleWords,
   useStore,
 } from '../../state';
+import { AnswerGrid } from '../../ui/puzzle/AnswerGrid';
+import { stepFacts } from '../../ui/puzzle/proof';
+import { StepSentence } from '../../ui/puzzle/ProofStep';
+import { Question } from '../../ui/puzzle/Question';
+import { Relation } from '../../ui/puzzle/Relation';
+import { StoryText } from '../../ui/puzzle/StoryText';
+import { queryPeople } from '../../ui/puzzle/text';
+import { actionForKey, capsFor, CLASSROOM_KEYMAP, type ClassroomAction } from './keymap';
+import { presenterView } from './presenter';
 
 const actions = () => useStore.getState();
-
-export const CLASSROOM_KEYS: readonly [string, string][] = [
-  ['→ / Space', 'next'],
-  ['←', 'back'],
-  ['G', "class's guess"],
-  ['R', 'reveal'],
-  ['F', 'full screen'],
-  ['Esc', 'exit'],
-];
-
-function Text({ text, puzzle }: { text: string; puzzle: Puzzle }) {
-  return (
-    <>
-      {textSegments(text, puzzle.entities).map((s, i) =>
-        'name' in s ? <EntityName key={i} name={s.name} gender={s.entity?.gender} /> : s.text,
-      )}
-    </>
-  );
-}
 
 /** The twenty words in a dialog; arrows move, Enter picks, Esc closes. */
 function GuessDialog({
@@ -56,40 +41,20 @@ function GuessDialog({
       ref.current?.querySelector('button');
     first?.focus();
   }, []);
+  // Keys stay inside the dialog: the presenter's keys must not step the story behind it.
   const onKey = (e: ReactKeyboardEvent) => {
-    const buttons = [...(ref.current?.querySelectorAll<HTMLButtonElement>('.guess__grid button') ?? [])];
-    const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    const move: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 4, ArrowUp: -4 };
     if (e.key === 'Escape') {
       e.preventDefault();
-      e.stopPropagation();
       onClose();
-    } else if (move[e.key] !== undefined && i >= 0) {
-      e.preventDefault();
-      buttons[(i + move[e.key]! + buttons.length) % buttons.length]?.focus();
     }
     e.stopPropagation();
   };
   return (
     <div className="guess" role="dialog" aria-modal="true" aria-labelledby="guess-title" ref={ref} onKeyDown={onKey}>
       <h2 id="guess-title">The class's guess</h2>
-      <div className="guess__grid">
-        {PREDICATES.flatMap((p) => PREDICATE_WORDS[p] as readonly RelationWord[]).map((w) => (
-          <button
-            key={w}
-            type="button"
-            className="answer"
-            data-testid="answer-option"
-            data-relation={w}
-            aria-pressed={current === w}
-            onClick={() => onPick(w)}
-          >
-            {w}
-          </button>
-        ))}
-      </div>
+      <AnswerGrid className="guess__grid" picked={current} onPick={onPick} arrowKeys />
       <button type="button" className="button" onClick={onClose}>
-        Close (Esc)
+        Close ({capsFor('exit')})
       </button>
     </div>
   );
@@ -99,12 +64,13 @@ function Presenter({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) 
   const cursor = useStore(selectClassroomCursor);
   const guess = useStore(selectClassGuess);
   const guessOpen = useStore(selectGuessOpen);
-  const view = classroomView(puzzle, story, cursor);
+  const view = useMemo(() => presenterView(puzzle, story, cursor), [puzzle, story, cursor]);
   const { a, b } = queryPeople(puzzle);
-  const shown = story.sentences.slice(0, view.sentences);
+  const shown = useMemo(() => story.sentences.slice(0, view.sentences), [story, view.sentences]);
   const visibleFacts = useMemo(() => new Set(shown.flatMap((s) => s.factIds)), [shown]);
   const visibleEntities = useMemo(() => new Set<number>(view.question ? puzzle.query : []), [view.question, puzzle]);
   const latest = useMemo(() => new Set(story.sentences[view.sentences - 1]?.factIds ?? []), [story, view.sentences]);
+  // Proof steps come after the answer beat, so the derived edge never shows before the answer.
   const proof = useMemo<ProofLight | null>(() => {
     if (view.proofStep === null) return null;
     const s = puzzle.proof[view.proofStep]!;
@@ -138,7 +104,7 @@ function Presenter({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) 
               data-facts={s.factIds.join(',')}
               data-newest={newest === 'sentence' && i === view.sentences - 1 ? 'true' : undefined}
             >
-              <Text text={s.text} puzzle={puzzle} />{' '}
+              <StoryText text={s.text} entities={puzzle.entities} />{' '}
             </span>
           ))}
           {view.sentences === 0 && (
@@ -146,14 +112,9 @@ function Presenter({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) 
           )}
         </p>
         {view.question && (
-          <p
-            className="classroom__question"
-            data-testid="query"
-            data-newest={newest === 'question' ? 'true' : undefined}
-          >
-            How is <EntityName name={b?.name ?? '?'} gender={b?.gender} query="B" /> related to{' '}
-            <EntityName name={a?.name ?? '?'} gender={a?.gender} query="A" />?
-          </p>
+          <div data-newest={newest === 'question' ? 'true' : undefined}>
+            <Question puzzle={puzzle} className="classroom__question" />
+          </div>
         )}
         <div aria-live="polite">
           {guess && (
@@ -169,9 +130,7 @@ function Presenter({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) 
               data-relation={puzzle.target.word}
               data-newest={newest === 'answer' ? 'true' : undefined}
             >
-              <EntityName name={b?.name ?? '?'} gender={b?.gender} query="B" /> is{' '}
-              <EntityName name={a?.name ?? '?'} gender={a?.gender} query="A" />
-              's <strong>{puzzle.target.word}</strong>.
+              <Relation from={a} to={b} word={puzzle.target.word} query />.
             </p>
           )}
           {steps.length > 0 && (
@@ -183,8 +142,7 @@ function Presenter({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) 
                   className={i === view.proofStep ? 'current' : ''}
                   data-newest={i === view.proofStep ? 'true' : undefined}
                 >
-                  {tripleWords(puzzle, s.body[0])} and {tripleWords(puzzle, s.body[1])}, so{' '}
-                  {tripleWords(puzzle, s.head)} <span className="classroom__rule">({ruleWords(s)})</span>
+                  <StepSentence puzzle={puzzle} step={s} ruleClassName="classroom__rule" />
                 </li>
               ))}
             </ol>
@@ -222,50 +180,32 @@ export function ClassroomView() {
   const story = useStore(selectStory);
   const cursor = useStore(selectClassroomCursor);
   const rootRef = useRef<HTMLDivElement>(null);
-  const total = puzzle && story ? classroomView(puzzle, story, cursor).total : 0;
+  const total = puzzle && story ? classroomBeats(puzzle, story).length : 0;
 
   useEffect(() => {
     rootRef.current?.focus();
+    const run: Record<ClassroomAction, () => void> = {
+      next: () => actions().classroomStep(1),
+      back: () => actions().classroomStep(-1),
+      guess: () => actions().setGuessOpen(true),
+      reveal: () => actions().classroomReveal(),
+      fullscreen: () => {
+        if (document.fullscreenElement) void document.exitFullscreen();
+        else void rootRef.current?.requestFullscreen?.().catch(() => undefined);
+      },
+      exit: () => actions().setRoute('puzzle'),
+    };
     const onKey = (e: KeyboardEvent) => {
       const s = actions();
       if (s.guessOpen || e.ctrlKey || e.metaKey || e.altKey) return;
       const target = e.target as HTMLElement | null;
       if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA'))
         return;
-      const onButton = target?.tagName === 'BUTTON' || target?.tagName === 'A';
-      switch (e.key) {
-        case 'ArrowRight':
-        case 'PageDown':
-          s.classroomStep(1);
-          break;
-        case ' ':
-          if (onButton) return; // Space presses the focused button
-          s.classroomStep(1);
-          break;
-        case 'ArrowLeft':
-        case 'PageUp':
-          s.classroomStep(-1);
-          break;
-        case 'g':
-        case 'G':
-          s.setGuessOpen(true);
-          break;
-        case 'r':
-        case 'R':
-          s.classroomReveal();
-          break;
-        case 'f':
-        case 'F':
-          if (document.fullscreenElement) void document.exitFullscreen();
-          else void rootRef.current?.requestFullscreen?.().catch(() => undefined);
-          break;
-        case 'Escape':
-          if (document.fullscreenElement) return;
-          s.setRoute('puzzle');
-          break;
-        default:
-          return;
-      }
+      const action = actionForKey(e.key);
+      if (action === null) return;
+      if (e.key === ' ' && (target?.tagName === 'BUTTON' || target?.tagName === 'A')) return; // Space presses the focused button
+      if (action === 'exit' && document.fullscreenElement) return; // the browser leaves full screen first
+      run[action]();
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
@@ -294,10 +234,10 @@ export function ClassroomView() {
             Next →
           </button>
           <button type="button" className="button" onClick={() => actions().setGuessOpen(true)}>
-            Guess (G)
+            Guess ({capsFor('guess')})
           </button>
           <button type="button" className="button" onClick={() => actions().classroomReveal()}>
-            Reveal (R)
+            Reveal ({capsFor('reveal')})
           </button>
           <button type="button" className="button" onClick={() => actions().classroomRestart()}>
             Restart
@@ -308,7 +248,7 @@ export function ClassroomView() {
             data-testid="classroom-exit"
             onClick={() => actions().setRoute('puzzle')}
           >
-            Exit (Esc)
+            Exit ({capsFor('exit')})
           </button>
         </div>
       </header>
@@ -318,9 +258,9 @@ export function ClassroomView() {
         <p className="placeholder">Generating the puzzle…</p>
       )}
       <footer className="classroom__keys" aria-label="Keyboard" data-testid="classroom-keys">
-        {CLASSROOM_KEYS.map(([k, what]) => (
-          <span key={k}>
-            <kbd>{k}</kbd> {what}
+        {CLASSROOM_KEYMAP.map((b) => (
+          <span key={b.action}>
+            <kbd>{b.caps}</kbd> {b.label}
           </span>
         ))}
       </footer>

@@ -5,20 +5,28 @@ import { familyDescribes } from '../../graph/layout';
 import {
   selectGraphWide,
   selectHover,
+  selectProofOpen,
   selectProofStep,
   selectRevealed,
   selectShowHidden,
-  stepFacts,
   useStore,
 } from '../../state';
+import { stepFacts } from '../../ui/puzzle/proof';
 
 const AUTO_HEIGHT = { min: 300, max: 480 };
 const AUTO_HEIGHT_WIDE = { min: 340, max: 620 };
 
-/** The family drawing with its hidden-family toggle and legend. */
+/**
+ * The family drawing with its hidden-family toggle and legend. The story's facts are drawn from
+ * the start; what the story does not state (a proof step's conclusion, the hidden family with
+ * its relations among the story's people, the legend's pointer to the fact that states the
+ * answer) waits until the proof is open (`selectProofOpen`).
+ */
 export function GraphPanel({ puzzle }: { puzzle: Puzzle }) {
   const hover = useStore(selectHover);
-  const showHidden = useStore(selectShowHidden);
+  const open = useStore(selectProofOpen);
+  // The choice is remembered across puzzles, but applied only while the proof is open.
+  const showHidden = useStore(selectShowHidden) && open;
   const wide = useStore(selectGraphWide);
   const proofStep = useStore(selectProofStep);
   const revealed = useStore(selectRevealed);
@@ -26,13 +34,13 @@ export function GraphPanel({ puzzle }: { puzzle: Puzzle }) {
   const highlighted = useMemo(() => new Set(hover?.factIds ?? []), [hover]);
   const proof = useMemo<ProofLight | null>(() => {
     const s = proofStep === null ? undefined : puzzle.proof[proofStep];
-    if (!s || proofStep === null) return null;
+    if (!s || proofStep === null || !open) return null;
     const masked = proofStep === 0 && !revealed;
     return {
       ...stepFacts(puzzle, proofStep),
       head: { from: s.head.from, to: s.head.to, word: masked ? '?' : s.head.word },
     };
-  }, [puzzle, proofStep, revealed]);
+  }, [puzzle, proofStep, revealed, open]);
   const onHoverFact = useCallback(
     (id: number | null) => useStore.getState().highlight(id === null ? null : { factIds: [id], source: 'edge' }),
     [],
@@ -60,11 +68,18 @@ export function GraphPanel({ puzzle }: { puzzle: Puzzle }) {
               id={toggleId}
               type="checkbox"
               checked={showHidden}
-              disabled={!familyKnown}
+              disabled={!familyKnown || !open}
               data-testid="toggle-hidden"
               onChange={(e) => useStore.getState().setShowHidden(e.target.checked)}
             />
-            <label htmlFor={toggleId}>Show the hidden family{familyKnown ? '' : ' (unknown for this puzzle)'}</label>
+            <label htmlFor={toggleId}>
+              Show the hidden family
+              {!familyKnown
+                ? ' (unknown for this puzzle)'
+                : !open
+                  ? ' (it gives the answer away: after Reveal or Show proof)'
+                  : ''}
+            </label>
           </div>
         </div>
       </div>
@@ -77,7 +92,7 @@ export function GraphPanel({ puzzle }: { puzzle: Puzzle }) {
         autoHeight={wide ? AUTO_HEIGHT_WIDE : AUTO_HEIGHT}
         label={`Family graph of the story: ${puzzle.entities.length} people, ${puzzle.facts.length} facts; the question asks how ${b?.name} is related to ${a?.name}`}
       />
-      <GraphLegend memory={puzzle.facts.some((f) => f.kind === 'memory')} hidden={showHidden} />
+      <GraphLegend memory={open && puzzle.facts.some((f) => f.kind === 'memory')} hidden={showHidden} />
     </section>
   );
 }

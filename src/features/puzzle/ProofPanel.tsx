@@ -1,20 +1,10 @@
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import type { Puzzle } from '../../core/puzzle/puzzle';
-import { EntityName } from '../../graph';
-import { type ProofNode, proofTree, selectProofStep, selectRevealed, useStore } from '../../state';
+import { selectProofOpen, selectProofStep, selectRevealed, useStore } from '../../state';
+import { type ProofNode, proofTree, ruleWords } from '../../ui/puzzle/proof';
+import { Relation } from '../../ui/puzzle/Relation';
 
 const actions = () => useStore.getState();
-
-function Rel({ puzzle, node, word }: { puzzle: Puzzle; node: ProofNode; word: string }) {
-  const a = puzzle.entities[node.triple.from];
-  const b = puzzle.entities[node.triple.to];
-  return (
-    <>
-      <EntityName name={b?.name ?? '?'} gender={b?.gender} /> is <EntityName name={a?.name ?? '?'} gender={a?.gender} />
-      's <strong>{word}</strong>
-    </>
-  );
-}
 
 function TreeNode({
   puzzle,
@@ -27,10 +17,12 @@ function TreeNode({
   current: number | null;
   revealed: boolean;
 }) {
+  const from = puzzle.entities[node.triple.from];
+  const to = puzzle.entities[node.triple.to];
   if (node.step === null) {
     return (
       <li className="proof-leaf">
-        <Rel puzzle={puzzle} node={node} word={node.triple.word} /> <span className="tag">stated</span>
+        <Relation from={from} to={to} word={node.triple.word} /> <span className="tag">stated</span>
       </li>
     );
   }
@@ -51,11 +43,9 @@ function TreeNode({
       >
         <span className="proof-step__n">Step {i + 1}</span>
         <span className="proof-step__head">
-          <Rel puzzle={puzzle} node={node} word={masked ? '?' : step.head.word} />
+          <Relation from={from} to={to} word={masked ? '?' : step.head.word} />
         </span>
-        <span className="proof-step__rule">
-          {step.body[0].word} ∘ {step.body[1].word} ⇒ {masked ? '?' : step.head.word}
-        </span>
+        <span className="proof-step__rule">{ruleWords(step, masked ? '?' : undefined)}</span>
       </button>
       <ul>
         {node.children.map((c, j) => (
@@ -66,14 +56,47 @@ function TreeNode({
   );
 }
 
+/** The rule stepper: previous, where we are, next. */
+function Stepper({ n, current }: { n: number; current: number | null }) {
+  return (
+    <div className="stepper" role="group" aria-label="Step through the proof">
+      <button
+        type="button"
+        className="button"
+        data-testid="proof-prev"
+        onClick={() => actions().stepProof(-1)}
+        disabled={current === null}
+      >
+        ← Previous rule
+      </button>
+      <span className="stepper__pos" aria-live="polite" data-testid="proof-position">
+        {current === null ? `${n} rule${n === 1 ? '' : 's'}` : `Rule ${current + 1} of ${n}`}
+      </span>
+      <button
+        type="button"
+        className="button"
+        data-testid="proof-next"
+        onClick={() => actions().stepProof(1)}
+        disabled={current === n - 1}
+      >
+        Next rule →
+      </button>
+    </div>
+  );
+}
+
 /**
- * The backward-chaining proof as a tree, steppable one rule at a time. The query's own word stays
- * hidden until the answer is revealed, so the tree can be read as hints.
+ * The backward-chaining proof as a tree, steppable one rule at a time. Its intermediate relations
+ * give the answer away, so the panel stays closed until the answer is revealed or the reader asks
+ * for the proof; even then the query's own word stays hidden until the reveal, so the tree can be
+ * read as hints.
  */
 export function ProofPanel({ puzzle }: { puzzle: Puzzle }) {
   const current = useStore(selectProofStep);
   const revealed = useStore(selectRevealed);
+  const open = useStore(selectProofOpen);
   const tree = useMemo(() => proofTree(puzzle), [puzzle]);
+  const bodyId = useId();
   const n = puzzle.proof.length;
   return (
     <section className="panel panel--proof" aria-labelledby="proof-heading">
@@ -81,45 +104,41 @@ export function ProofPanel({ puzzle }: { puzzle: Puzzle }) {
         <h2 id="proof-heading" className="panel__title">
           Proof
         </h2>
-        {n > 0 && (
-          <div className="stepper" role="group" aria-label="Step through the proof">
+        <div className="panel__tools">
+          {open && n > 0 && <Stepper n={n} current={current} />}
+          {!revealed && (
             <button
               type="button"
-              className="button"
-              data-testid="proof-prev"
-              onClick={() => actions().stepProof(-1)}
-              disabled={current === null}
+              className="button button--small"
+              data-testid="show-proof"
+              aria-expanded={open}
+              aria-controls={bodyId}
+              onClick={() => actions().showProof(!open)}
             >
-              ← Previous rule
+              {open ? 'Hide proof' : 'Show proof'}
             </button>
-            <span className="stepper__pos" aria-live="polite" data-testid="proof-position">
-              {current === null ? `${n} rule${n === 1 ? '' : 's'}` : `Rule ${current + 1} of ${n}`}
-            </span>
-            <button
-              type="button"
-              className="button"
-              data-testid="proof-next"
-              onClick={() => actions().stepProof(1)}
-              disabled={current === n - 1}
-            >
-              Next rule →
-            </button>
-          </div>
+          )}
+        </div>
+      </div>
+      <div id={bodyId}>
+        {!open ? (
+          <p className="hint" data-testid="proof-closed">
+            The proof gives the answer away, so it stays hidden until you reveal the answer or choose Show proof.
+          </p>
+        ) : tree ? (
+          <>
+            <p className="hint">
+              Backward chaining: each step splits a relation into two that compose to it, until only stated facts
+              remain. Select a step to light the facts it joins in the drawing.
+            </p>
+            <ul className="proof-tree" data-testid="proof-tree">
+              <TreeNode puzzle={puzzle} node={tree} current={current} revealed={revealed} />
+            </ul>
+          </>
+        ) : (
+          <p className="hint">With k = 1 there is nothing to chain: the story states the answer in one fact.</p>
         )}
       </div>
-      {tree ? (
-        <>
-          <p className="hint">
-            Backward chaining: each step splits a relation into two that compose to it, until only stated facts remain.
-            Select a step to light the facts it joins in the drawing.
-          </p>
-          <ul className="proof-tree" data-testid="proof-tree">
-            <TreeNode puzzle={puzzle} node={tree} current={current} revealed={revealed} />
-          </ul>
-        </>
-      ) : (
-        <p className="hint">With k = 1 there is nothing to chain: the story states the answer in one fact.</p>
-      )}
     </section>
   );
 }

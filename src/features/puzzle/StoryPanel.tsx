@@ -1,12 +1,17 @@
 import { memo, useMemo } from 'react';
-import { PREDICATES, PREDICATE_WORDS, type RelationWord } from '../../core/kinship/relations';
+import type { RelationWord } from '../../core/kinship/relations';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { RenderedStory } from '../../core/text/render';
-import { EntityName } from '../../graph';
-import { proofInWords, queryPeople, selectGuess, selectHover, selectRevealed, useStore } from '../../state';
-import { StoryText } from './StoryText';
+import { selectGuess, selectHover, selectRevealed, useStore } from '../../state';
+import { AnswerGrid } from '../../ui/puzzle/AnswerGrid';
+import { proofInWords } from '../../ui/puzzle/proof';
+import { Question } from '../../ui/puzzle/Question';
+import { Relation } from '../../ui/puzzle/Relation';
+import { StoryText } from '../../ui/puzzle/StoryText';
+import { queryPeople } from '../../ui/puzzle/text';
 
 const actions = () => useStore.getState();
+const pickGuess = (w: RelationWord) => actions().pickGuess(w);
 
 /** The story's sentences; hovering or focusing one lights its facts in the graph. */
 function Story({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) {
@@ -45,48 +50,14 @@ function Story({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) {
   );
 }
 
-/** "How is B related to A?" with the names styled. */
-export function Question({ puzzle, className }: { puzzle: Puzzle; className?: string }) {
-  const { a, b } = queryPeople(puzzle);
-  return (
-    <p className={className ?? 'query'} data-testid="query">
-      How is <EntityName name={b?.name ?? '?'} gender={b?.gender} query="B" /> related to{' '}
-      <EntityName name={a?.name ?? '?'} gender={a?.gender} query="A" />?
-    </p>
-  );
-}
-
-/** All twenty relation words, paired by predicate (male word, female word). */
-/** Memoised on the target word: a new puzzle with the same answer does not redraw the buttons. */
+/** All twenty relation words; memoised on the target word, so a new puzzle with the same answer does not redraw the buttons. */
 const AnswerPicker = memo(function AnswerPicker({ target }: { target: RelationWord }) {
   const guess = useStore(selectGuess);
   const revealed = useStore(selectRevealed);
   return (
     <fieldset className="answers">
       <legend>Your answer</legend>
-      <div className="answers__grid">
-        {PREDICATES.map((p) =>
-          (PREDICATE_WORDS[p] as readonly RelationWord[]).map((w) => {
-            const right = revealed && w === target;
-            const wrong = revealed && guess === w && w !== target;
-            return (
-              <button
-                key={w}
-                type="button"
-                className={`answer${guess === w ? ' answer--picked' : ''}${right ? ' answer--right' : ''}${wrong ? ' answer--wrong' : ''}`}
-                data-testid="answer-option"
-                data-relation={w}
-                aria-pressed={guess === w}
-                onClick={() => actions().pickGuess(w)}
-              >
-                {right && <span aria-hidden="true">✓ </span>}
-                {wrong && <span aria-hidden="true">✗ </span>}
-                {w}
-              </button>
-            );
-          }),
-        )}
-      </div>
+      <AnswerGrid className="answers__grid" picked={guess} answer={revealed ? target : null} onPick={pickGuess} />
     </fieldset>
   );
 });
@@ -107,9 +78,7 @@ function Answer({ puzzle }: { puzzle: Puzzle }) {
             </p>
           )}
           <p className="answer-line" data-testid="answer" data-relation={puzzle.target.word}>
-            <EntityName name={b?.name ?? '?'} gender={b?.gender} query="B" /> is{' '}
-            <EntityName name={a?.name ?? '?'} gender={a?.gender} query="A" />
-            's <strong>{puzzle.target.word}</strong>.
+            <Relation from={a} to={b} word={puzzle.target.word} query />.
           </p>
           <h3 className="subhead">Why</h3>
           <ol className="proof-words" data-testid="proof-words">
@@ -134,7 +103,7 @@ export function StoryPanel({ puzzle, story }: { puzzle: Puzzle; story: RenderedS
         </span>
       </h2>
       <Story puzzle={puzzle} story={story} />
-      <Question puzzle={puzzle} />
+      <Question puzzle={puzzle} className="query" />
       <AnswerPicker target={puzzle.target.word} />
       <button
         type="button"

@@ -1,4 +1,4 @@
-import type { Gender } from '../core/kinship/relations';
+import type { Gender } from '../../core/kinship/relations';
 
 /**
  * A person's name as every view writes it: the gender is shown by a shape (a square for men, a

@@ -1,11 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generatePuzzle } from '../core/puzzle/puzzle';
-import type { TaskId } from '../core/puzzle/tasks';
-import { renderPlain } from '../core/text/plain';
-import { createRng } from '../core/random/rng';
-import { classroomBeats, classroomView } from './classroom';
-import { factsOfTriple, type ProofNode, proofInWords, proofTree, stepFacts, textSegments } from './derive';
+import { generatePuzzle } from '../../core/puzzle/puzzle';
+import type { TaskId } from '../../core/puzzle/tasks';
+import { factsOfTriple, type ProofNode, proofInWords, proofTree, stepFacts } from './proof';
 
 const arb = fc
   .record({
@@ -70,35 +67,5 @@ describe('proofInWords', () => {
   });
   it('quotes the single fact at k = 1', () => {
     expect(proofInWords(generatePuzzle({ seed: 5, k: 1, task: 1 }))[0]).toMatch(/^The story states it/);
-  });
-});
-
-describe('textSegments', () => {
-  it('splits names from text', () => {
-    const p = generatePuzzle({ seed: 3, k: 2, task: 1 });
-    const [a, b] = [p.entities[0]!, p.entities[1]!];
-    const segs = textSegments(`[${a.name}] met [${b.name}].`, p.entities);
-    expect(segs).toEqual([{ name: a.name, entity: a }, { text: ' met ' }, { name: b.name, entity: b }, { text: '.' }]);
-    expect(textSegments('[Nobody] here', p.entities)[0]).toEqual({ name: 'Nobody', entity: undefined });
-  });
-});
-
-describe('classroom beats', () => {
-  it('tells the sentences, asks, answers, then walks the proof', () => {
-    const p = generatePuzzle({ seed: 9, k: 3, task: 2 });
-    const story = renderPlain(p, 'test', createRng(p.seed, 'text'));
-    const beats = classroomBeats(p, story);
-    expect(beats).toHaveLength(story.sentences.length + 2 + p.proof.length);
-    expect(classroomView(p, story, -1)).toMatchObject({
-      sentences: 0,
-      question: false,
-      answer: false,
-      proofStep: null,
-    });
-    const n = story.sentences.length;
-    expect(classroomView(p, story, n - 1)).toMatchObject({ sentences: n, question: false });
-    expect(classroomView(p, story, n)).toMatchObject({ question: true, answer: false });
-    expect(classroomView(p, story, n + 1)).toMatchObject({ answer: true, proofStep: null });
-    expect(classroomView(p, story, beats.length - 1)).toMatchObject({ proofStep: p.proof.length - 1 });
   });
 });

@@ -1,8 +1,11 @@
 import type { StoryEntity } from '../../core/puzzle/puzzle';
-import { EntityName } from '../../graph';
-import { textSegments } from '../../state';
+import { EntityName } from './EntityName';
+import { textSegments } from './text';
 
-/** CLUTRR text with `[Name]`s drawn as names (gender by shape and colour). */
+/**
+ * CLUTRR text with `[Name]`s drawn as names (gender by shape and colour); given the question's
+ * pair, its two people are marked A and B.
+ */
 export function StoryText({
   text,
   entities,

@@ -1,27 +1,10 @@
-import type { Puzzle, StoryEntity, StoryFact, Triple } from '../core/puzzle/puzzle';
-import type { RenderedStory } from '../core/text/render';
+import type { Puzzle, StoryFact, Triple } from '../../core/puzzle/puzzle';
 
 /**
- * Pure views of a puzzle shared by the explorer and the classroom: text split into names, the
- * proof as a tree, which story facts a proof step joins, the proof in words.
+ * The proof, viewed: as a tree, as the story facts a step joins (for lighting the drawing), and
+ * in words. Each of these gives the answer away: callers show them only once the answer is out
+ * or the reader asked for the proof.
  */
-
-export type Segment = { readonly text: string } | { readonly name: string; readonly entity: StoryEntity | undefined };
-
-/** Splits CLUTRR text (`[Anne] is the mother of [Kelly].`) into plain runs and names. */
-export function textSegments(text: string, entities: readonly StoryEntity[]): Segment[] {
-  const byName = new Map(entities.map((e) => [e.name, e]));
-  const out: Segment[] = [];
-  const re = /\[([^\]]+)\]/g;
-  let last = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (m.index > last) out.push({ text: text.slice(last, m.index) });
-    out.push({ name: m[1]!, entity: byName.get(m[1]!) });
-    last = m.index + m[0].length;
-  }
-  if (last < text.length) out.push({ text: text.slice(last) });
-  return out;
-}
 
 const key = (from: number, to: number) => `${from}>${to}`;
 
@@ -119,19 +102,4 @@ export function proofInWords(puzzle: Puzzle): string[] {
       (s) =>
         `${tripleWords(puzzle, s.body[0])} and ${tripleWords(puzzle, s.body[1])}, so ${tripleWords(puzzle, s.head)} (${ruleWords(s)}).`,
     );
-}
-
-/** The ids of the facts each sentence states, for the sentences containing any of `factIds`. */
-export function sentencesWithFacts(story: RenderedStory, factIds: readonly number[]): number[] {
-  const want = new Set(factIds);
-  const out: number[] = [];
-  story.sentences.forEach((s, i) => {
-    if (s.factIds.some((f) => want.has(f))) out.push(i);
-  });
-  return out;
-}
-
-/** The question's two people: "How is B related to A?" */
-export function queryPeople(puzzle: Puzzle): { a: StoryEntity | undefined; b: StoryEntity | undefined } {
-  return { a: puzzle.entities[puzzle.query[0]], b: puzzle.entities[puzzle.query[1]] };
 }
