@@ -81,3 +81,50 @@ test('a file of the wrong shape names the wrong key and template', async ({ page
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
+
+/** A bank of `n` distinct valid templates over two keys, as the original's big files are. */
+function bigBank(n: number): Buffer {
+  const lists: Record<string, Record<string, string[]>> = {
+    son: { 'female-male': [] },
+    daughter: { 'male-female': [] },
+  };
+  for (let i = 0; i < n; i++) {
+    if (i % 2 === 0) lists.son!['female-male']!.push(`ENT_0_female and her son ENT_1_male saw lighthouse ${i}.`);
+    else lists.daughter!['male-female']!.push(`ENT_0_male and his daughter ENT_1_female saw lighthouse ${i}.`);
+  }
+  return Buffer.from(JSON.stringify(lists));
+}
+
+test('a big template file is read in a worker, with progress, while the page keeps drawing', async ({ page }) => {
+  await gotoBuilder(page);
+  // Each animation frame the page draws while the file is read records the progress bar's value:
+  // frames only run when the main thread is free.
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { __progress: number[] }).__progress = seen;
+    const tick = () => {
+      const bar = document.querySelector<HTMLProgressElement>('[data-testid=template-progress]');
+      if (bar) seen.push(bar.value);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await page
+    .getByTestId('template-file')
+    .setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: bigBank(200_000) });
+  await expect(page.getByTestId('template-summary')).toContainText('big.json: 2 keys, 200,000 paraphrases', {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId('template-progress')).toHaveCount(0);
+  const seen = await page.evaluate(() => (window as unknown as { __progress: number[] }).__progress);
+  expect(new Set(seen).size).toBeGreaterThan(1);
+});
+
+test('a file with no usable template says so and keeps our bank', async ({ page }) => {
+  await gotoBuilder(page);
+  await page
+    .getByTestId('template-file')
+    .setInputFiles({ name: 'empty.json', mimeType: 'application/json', buffer: Buffer.from('{}') });
+  await expect(page.getByTestId('template-summary')).toHaveText('empty.json holds no usable template; using our bank');
+  await expect(page.getByTestId('template-problems')).toHaveCount(0);
+});
