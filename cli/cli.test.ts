@@ -288,3 +288,16 @@ describe('generate: story text', () => {
     }
   });
 });
+
+describe('generate --templates: a file with no usable template', () => {
+  it('is refused before anything is written, in the words the app uses', async () => {
+    const dir = tmp();
+    const empty = path.join(dir, 'empty.json');
+    writeFileSync(empty, '{}');
+    const out = path.join(dir, 'out');
+    const flags = ['--train-tasks', '1.2', '--test-tasks', '1.2', '--train-rows', '4', '--test-rows', '2'];
+    expect(await main(['generate', ...flags, '--templates', empty, '--out', out])).toBe(1);
+    expect(err).toContain(`${empty} holds no usable template`);
+    expect(readdirSync(dir)).toEqual(['empty.json']);
+  });
+});
