@@ -76,8 +76,9 @@ export class CsvAudit {
   private readonly reader: ClutrrRowReader;
   private readonly batchRows: number;
   private batch: AuditedRow[] = [];
-  private total: VerdictCounts = NO_ROWS;
-  private readonly byK = new Map<number, VerdictCounts>();
+  // Counted in place: a fresh object per row was a visible share of the time on big files.
+  private readonly total = { ...NO_ROWS };
+  private readonly byK = new Map<number, { -readonly [C in keyof VerdictCounts]: number }>();
 
   constructor(private readonly options: AuditOptions) {
     this.batchRows = Math.max(1, options.batchRows ?? 250);
@@ -106,8 +107,12 @@ export class CsvAudit {
       throw e;
     }
     const k = rowK(row);
-    this.total = countRow(this.total, check.verdict);
-    this.byK.set(k, countRow(this.byK.get(k) ?? NO_ROWS, check.verdict));
+    let perK = this.byK.get(k);
+    if (!perK) this.byK.set(k, (perK = { ...NO_ROWS }));
+    for (const c of [this.total, perK]) {
+      c.rows++;
+      c[check.verdict]++;
+    }
     if (!this.options.onRows) return;
     this.batch.push({ file: this.options.file, n, row, k, ...check });
     if (this.batch.length >= this.batchRows) this.flush();

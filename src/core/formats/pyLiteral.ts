@@ -173,7 +173,13 @@ class LiteralParser {
   }
 
   skipSpace(): void {
-    while (/\s/.test(this.text[this.pos] ?? '')) this.pos++;
+    for (;;) {
+      const c = this.text.charCodeAt(this.pos);
+      // ASCII answers without a regex test; anything else (or the end, NaN) asks \s.
+      if (c === 32 || (c >= 9 && c <= 13)) this.pos++;
+      else if (c > 127 && /\s/.test(this.text[this.pos] as string)) this.pos++;
+      else return;
+    }
   }
 
   value(depth: number): PyValue {
@@ -184,7 +190,7 @@ class LiteralParser {
     if (ch === '(') return this.parenthesised(depth);
     if (ch === '{') return this.dict(depth);
     if (ch === '-' || ch === '+') return this.signedNumber();
-    if (ch !== undefined && /[\d.]/.test(ch)) return this.number(1);
+    if (ch !== undefined && ((ch >= '0' && ch <= '9') || ch === '.')) return this.number(1);
     return this.namedConstant();
   }
 
@@ -220,6 +226,15 @@ class LiteralParser {
   private string(): string {
     const quote = this.text[this.pos] as string;
     const start = this.pos++;
+    // Most strings hold no escape and no line break: one slice instead of a loop.
+    const close = this.text.indexOf(quote, this.pos);
+    if (close >= 0) {
+      const body = this.text.slice(this.pos, close);
+      if (!body.includes('\\') && !body.includes('\n')) {
+        this.pos = close + 1;
+        return body;
+      }
+    }
     let out = '';
     for (;;) {
       const ch = this.text[this.pos];
