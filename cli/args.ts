@@ -5,6 +5,8 @@ export interface FlagSpec {
   readonly type: 'boolean' | 'string' | 'number' | 'integer';
   readonly help: string;
   readonly default?: string | number | boolean;
+  /** How --help shows the value: `<n>` for numbers, `<value>` otherwise. */
+  readonly hint?: 'n' | 'value';
 }
 
 export interface ParsedArgs {
@@ -61,7 +63,7 @@ export function parseArgs(command: string, argv: readonly string[], spec: Record
 /** The --help text of a subcommand. */
 export function helpText(usage: string, summary: string, spec: Record<string, FlagSpec>): string {
   const rows = Object.entries(spec).map(([name, s]) => {
-    const left = `  --${name}${s.type === 'boolean' ? '' : ` <${s.type === 'string' ? 'value' : 'n'}>`}`;
+    const left = `  --${name}${s.type === 'boolean' ? '' : ` <${s.hint ?? (s.type === 'string' ? 'value' : 'n')}>`}`;
     const def = s.default !== undefined && s.default !== false ? ` (default ${s.default})` : '';
     return `${left.padEnd(28)} ${s.help}${def}`;
   });

@@ -1,39 +1,50 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { writeClutrrCsv } from '../../src/core/formats/clutrrCsv';
-import { datasetConfig, datasetFileNames, rowsToClutrr } from '../../src/core/formats/fromPuzzle';
-import { checkFamilyParams } from '../../src/core/family/family';
-import { checkDatasetSpec, type DatasetSpec, generateDataset } from '../../src/core/puzzle/dataset';
-import { checkPuzzleSettings } from '../../src/core/puzzle/puzzle';
-import { parseTaskList } from '../../src/core/puzzle/tasks';
+import { CLUTRR_CSV_HEADER, datasetConfig, planDataset, type PlannedJob } from '../../src/core/formats/datasetFolder';
+import { DATASET_OPTIONS, type DatasetValues, readDatasetOptions } from '../../src/core/puzzle/datasetOptions';
+import { GenerationError } from '../../src/core/puzzle/puzzle';
+import { datasetRenderer, type TemplateSource } from '../../src/core/text/datasetText';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
+import { prepareOutputFolder } from '../outputFolder';
 import { progressBar } from '../progress';
-import { rendererFromFlags, RENDER_FLAGS } from '../renderer';
+import { defaultWorkers, type RowMakers, startRowMakers } from '../rowWorkers';
+import { readTemplateSource } from './templates';
 
+/** The generation options come from core's one table; the CLI adds where to write and how. */
 const FLAGS: Record<string, FlagSpec> = {
-  'train-tasks': { type: 'string', help: 'train tasks as task.k, comma-separated', default: '1.2,1.3' },
-  'test-tasks': { type: 'string', help: 'test tasks as task.k, comma-separated', default: '1.2,1.3,1.4' },
-  'train-rows': { type: 'integer', help: 'rows per train task, exactly', default: 5000 },
-  'test-rows': { type: 'integer', help: 'rows per test task, exactly', default: 100 },
-  holdout: { type: 'boolean', help: 'hold relation patterns of k > 2 out of training (test uses them)' },
-  'holdout-share': { type: 'number', help: 'share of patterns held out with --holdout', default: 0.1 },
-  equal: { type: 'boolean', help: 'balance the count of every relation pattern (f_comb)' },
-  patterns: { type: 'string', help: 'only these f_comb patterns, comma-separated; * matches one word' },
-  seed: { type: 'string', help: 'seed of the whole dataset', default: '1' },
-  out: { type: 'string', help: 'output folder (created if missing)' },
-  'max-levels': { type: 'integer', help: 'generations in each family', default: 3 },
-  'min-child': { type: 'integer', help: 'fewest children per couple', default: 4 },
-  'max-child': { type: 'integer', help: 'most children per couple', default: 4 },
-  'p-marry': { type: 'number', help: 'probability that a person marries', default: 1 },
-  ...RENDER_FLAGS,
+  ...Object.fromEntries(
+    DATASET_OPTIONS.map((o) => [
+      o.flag,
+      o.kind === 'boolean'
+        ? { type: 'boolean', help: o.help }
+        : {
+            type: 'string',
+            help: o.help,
+            default: o.default as string,
+            hint: o.kind === 'text' || o.kind === 'tasks' ? 'value' : 'n',
+          },
+    ]),
+  ),
+  templates: {
+    type: 'string',
+    help: 'paraphrases from a template file in the original format (amt_placeholders_clean.json or a .train/.test half)',
+  },
+  out: {
+    type: 'string',
+    help: 'output folder (created if missing; a previous dataset folder there is replaced whole)',
+  },
+  workers: { type: 'integer', help: 'threads that make rows (default: one per core, at most 4)' },
 };
 
 const HELP = helpText(
   'usage: npm run cli -- generate --out DIR [options]',
-  'Writes a CLUTRR dataset folder: <train tasks>_train.csv, one <task>_test.csv per test task and\nconfig.json. Every row is uniquely entailed by its facts and reproducible from its seed.',
+  'Writes a CLUTRR dataset folder: <train tasks>_train.csv, one <task>_test.csv per test task and\nconfig.json. Every row is uniquely entailed by its facts and reproducible from its seed. Rows\nstream to the files as they are made, and the folder appears only once it is complete.',
   FLAGS,
 );
+
+/** Rows per batch handed to a row maker: big enough to amortise messages, small for memory. */
+const BATCH_ROWS = 500;
 
 export async function generateCommand(argv: string[]): Promise<number> {
   if (argv.includes('--help')) {
@@ -43,56 +54,120 @@ export async function generateCommand(argv: string[]): Promise<number> {
   const { flags, positional } = parseArgs('generate', argv, FLAGS);
   if (positional.length > 0) throw new UsageError(`unexpected argument "${positional[0]}"`);
   if (!flags.out) throw new UsageError('--out DIR is required (the dataset folder to write)');
-  const tasks = (name: string) => {
-    try {
-      return parseTaskList(String(flags[name]), `--${name}`);
-    } catch (e) {
-      throw new UsageError(`${(e as Error).message}`);
-    }
-  };
-  const spec: DatasetSpec = {
-    seed: String(flags.seed),
-    trainTasks: tasks('train-tasks'),
-    testTasks: tasks('test-tasks'),
-    trainRows: flags['train-rows'] as number,
-    testRows: flags['test-rows'] as number,
-    holdout: flags.holdout ? (flags['holdout-share'] as number) : 0,
-    equal: Boolean(flags.equal),
-    family: {
-      maxLevels: flags['max-levels'] as number,
-      minChild: flags['min-child'] as number,
-      maxChild: flags['max-child'] as number,
-      pMarry: flags['p-marry'] as number,
-    },
-    patterns: flags.patterns
-      ? String(flags.patterns)
-          .split(',')
-          .map((s) => s.trim())
-      : undefined,
-  };
-  const problem =
-    checkFamilyParams(spec.family) ??
-    checkDatasetSpec(spec) ??
-    [...spec.trainTasks, ...spec.testTasks].map((t) => checkPuzzleSettings(t.k, t.task, spec.family)).find(Boolean);
-  if (problem) throw new UsageError(`${problem}`);
-  const { render, describe } = rendererFromFlags(flags);
+  const values = Object.fromEntries(
+    DATASET_OPTIONS.map((o) => [o.field, o.kind === 'boolean' ? Boolean(flags[o.flag]) : String(flags[o.flag])]),
+  ) as unknown as DatasetValues;
+  const file = flags.templates as string | undefined;
+  const reading = readDatasetOptions(values, { templates: Boolean(file) });
+  if (!reading.ok) throw new UsageError(reading.problems[0]!.message);
+  const { spec, text } = reading;
+  const workers = flags.workers === undefined ? defaultWorkers() : (flags.workers as number);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    throw new UsageError(`--workers must be a whole number from 1 to 64 (got ${String(flags.workers)})`);
+  }
+  const templates: TemplateSource | undefined =
+    file && !text.synthetic ? { name: file, ...readTemplateSource(file) } : undefined;
+  const { describe } = datasetRenderer(text, spec.seed, templates);
 
+  // Checked (and the temporary folder made) before any row is generated.
+  const folder = prepareOutputFolder(String(flags.out));
+  let interrupted: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const makers = startRowMakers({ spec, text, templates }, workers);
+  const plan = planDataset(spec);
   const bar = progressBar('generating');
   const t0 = performance.now();
-  const data = generateDataset(spec, bar.update);
-  const total = data.train.length + data.test.reduce((s, t) => s + t.length, 0);
-  bar.done(total, total);
-
-  const out = String(flags.out);
-  mkdirSync(out, { recursive: true });
-  const names = datasetFileNames(spec);
-  const files: [string, string][] = [];
-  if (spec.trainTasks.length > 0) files.push([names.train, writeClutrrCsv(rowsToClutrr(data.train, render))]);
-  data.test.forEach((rows, i) => files.push([names.test[i]!, writeClutrrCsv(rowsToClutrr(rows, render))]));
-  files.push(['config.json', datasetConfig(spec, describe)]);
-  for (const [name, content] of files) writeFileSync(path.join(out, name), content);
+  try {
+    await writeFiles(plan.files, plan.jobs, makers, folder.dir, (done) => {
+      if (interrupted) throw new Interrupted(interrupted);
+      bar.update(done, plan.totalRows);
+    });
+    writeFileSync(path.join(folder.dir, 'config.json'), datasetConfig(spec, describe));
+    if (interrupted) throw new Interrupted(interrupted);
+    folder.commit();
+  } catch (e) {
+    folder.abort();
+    if (e instanceof Interrupted) {
+      process.stderr.write(`\nclutrr generate: interrupted; ${folder.target} was left as it was\n`);
+      return 130;
+    }
+    if (e instanceof Error && e.name === 'GenerationError' && !(e instanceof GenerationError)) {
+      throw new GenerationError(e.message);
+    }
+    throw e;
+  } finally {
+    await makers.close();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  bar.done(plan.totalRows, plan.totalRows);
   const secs = (performance.now() - t0) / 1000;
-  for (const [name] of files.slice(0, -1)) process.stdout.write(`wrote ${path.join(out, name)}\n`);
-  process.stdout.write(`rows=${total} files=${files.length} seconds=${secs.toFixed(2)}\n`);
+  const out = String(flags.out);
+  for (const f of plan.files) process.stdout.write(`wrote ${path.join(out, f.name)}\n`);
+  process.stdout.write(`rows=${plan.totalRows} files=${plan.files.length + 1} seconds=${secs.toFixed(2)}\n`);
   return 0;
+}
+
+class Interrupted extends Error {
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`interrupted by ${signal}`);
+  }
+}
+
+/**
+ * Streams every job's rows into its file in order: batches go to the row makers (a few more in
+ * flight than there are makers), and their CSV text is written as soon as every earlier batch
+ * is, so memory holds only the batches in flight whatever the row count.
+ */
+async function writeFiles(
+  files: readonly { readonly name: string; readonly jobs: readonly string[] }[],
+  jobs: readonly PlannedJob[],
+  makers: RowMakers,
+  dir: string,
+  onRows: (done: number) => void,
+): Promise<void> {
+  const byKey = new Map(jobs.map((j) => [j.key, j]));
+  // Candidate numbers of every job up front, in parallel (only --equal makes this real work).
+  const numbers = new Map(
+    await Promise.all(jobs.map(async (j) => [j.key, await makers.numbers({ task: j.task, split: j.split })] as const)),
+  );
+  let done = 0;
+  for (const f of files) {
+    const fd = openSync(path.join(dir, f.name), 'w');
+    try {
+      writeSync(fd, CLUTRR_CSV_HEADER);
+      const batches: { job: PlannedJob; from: number; to: number }[] = [];
+      for (const key of f.jobs) {
+        const job = byKey.get(key)!;
+        for (let from = 0; from < job.rows; from += BATCH_ROWS) {
+          batches.push({ job, from, to: Math.min(job.rows, from + BATCH_ROWS) });
+        }
+      }
+      const inFlight: Promise<string>[] = [];
+      const ahead = makers.size * 2;
+      let next = 0;
+      const launch = () => {
+        const b = batches[next++]!;
+        const list = numbers.get(b.job.key)!.subarray(b.from, b.to);
+        const p = makers.tell(b.job, list.slice(), b.job.fileOffset + b.from);
+        // Awaited in order below; after a failure the rest are abandoned, not unhandled.
+        p.catch(() => undefined);
+        inFlight.push(p);
+      };
+      while (next < batches.length && inFlight.length < ahead) launch();
+      for (let i = 0; i < batches.length; i++) {
+        const csv = await inFlight.shift()!;
+        if (next < batches.length) launch();
+        writeSync(fd, csv);
+        done += batches[i]!.to - batches[i]!.from;
+        onRows(done);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
 }

@@ -1,38 +1,30 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { parseClutrrCsv, writeClutrrCsv } from '../core/formats/clutrrCsv';
-import { datasetConfig, datasetFileNames, rowsToClutrr } from '../core/formats/fromPuzzle';
+import { datasetConfig, datasetFileNames, datasetStem, planDataset } from '../core/formats/datasetFolder';
+import { rowsToClutrr } from '../core/formats/fromPuzzle';
 import { DEFAULT_FAMILY } from '../core/family/family';
 import { type DatasetSpec, generateDataset } from '../core/puzzle/dataset';
-import { rendererFromFlags } from '../../cli/renderer';
-import { createDatasetDispatcher } from './dataset.worker';
-import {
-  CancelledError,
-  DatasetPool,
-  DatasetWorkerClient,
-  datasetStem,
-  planDataset,
-  poolSize,
-  type WorkerLike,
-} from './datasetClient';
-import type { AuditedRow, DatasetRequest, DatasetResponse, DatasetText, PreviewRow } from './datasetProtocol';
+import { datasetRenderer, type DatasetText } from '../core/text/datasetText';
+import { datasetHandlers } from './dataset.worker';
+import { DatasetPool, poolSize } from './datasetClient';
+import type { DatasetCommands, PreviewRow } from './datasetProtocol';
+import { CancelledError, RpcClient, type RpcResponse, serve, type WorkerLike } from './rpc';
 
-/** The real dispatcher behind a Worker-shaped object; answers are cloned as postMessage would. */
+/** The real handlers behind a Worker-shaped object; answers are cloned (and moved) as postMessage does. */
 class FakeWorker implements WorkerLike {
-  onmessage: ((event: MessageEvent<DatasetResponse>) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
   onerror: ((event: ErrorEvent) => void) | null = null;
   terminated = false;
-  readonly seen: DatasetRequest[] = [];
-  private readonly dispatch = createDatasetDispatcher((msg, transfer) => {
+  private readonly dispatch = serve<DatasetCommands>(datasetHandlers, (msg: RpcResponse, transfer) => {
     if (this.terminated) return;
     const copy = structuredClone(msg, { transfer: transfer as Transferable[] | undefined });
     queueMicrotask(() => {
-      if (!this.terminated) this.onmessage?.({ data: copy } as MessageEvent<DatasetResponse>);
+      if (!this.terminated) this.onmessage?.({ data: copy } as MessageEvent);
     });
   });
-  postMessage(message: DatasetRequest): void {
-    this.seen.push(message);
-    setTimeout(() => void this.dispatch(message), 0);
+  postMessage(message: unknown): void {
+    setTimeout(() => void this.dispatch(message as Parameters<typeof this.dispatch>[0]), 0);
   }
   terminate(): void {
     this.terminated = true;
@@ -67,15 +59,12 @@ const SPEC: DatasetSpec = {
 const SYNTHETIC: DatasetText = { synthetic: true, combinationLength: 3, templateSplit: false };
 const PARAPHRASE: DatasetText = { synthetic: false, combinationLength: 2, templateSplit: true };
 
-/** The CLI's flags for a text setting. */
-const cliFlags = (t: DatasetText, spec: DatasetSpec) =>
-  t.synthetic
-    ? { synthetic: true, 'combination-length': 3 }
-    : { 'combination-length': t.combinationLength, 'template-split': t.templateSplit, seed: spec.seed };
-
-/** The CLI's files for a spec: generateDataset on one thread, then rowsToClutrr + writeClutrrCsv. */
-function cliFiles(spec: DatasetSpec, t: DatasetText = SYNTHETIC): Map<string, string> {
-  const { render } = rendererFromFlags(cliFlags(t, spec));
+/**
+ * The files for a spec made the plain way, all rows in memory: generateDataset on one thread,
+ * then rowsToClutrr + writeClutrrCsv per file.
+ */
+function referenceFiles(spec: DatasetSpec, t: DatasetText = SYNTHETIC): Map<string, string> {
+  const { render } = datasetRenderer(t, spec.seed);
   const data = generateDataset(spec);
   const names = datasetFileNames(spec);
   const files = new Map<string, string>();
@@ -84,7 +73,7 @@ function cliFiles(spec: DatasetSpec, t: DatasetText = SYNTHETIC): Map<string, st
   return files;
 }
 
-const text = (parts: Uint8Array[]) => parts.map((p) => new TextDecoder().decode(p)).join('');
+const text = (blob: Blob) => blob.text();
 
 describe('planDataset', () => {
   it('lays jobs out in file order with the offsets of the CLI files', () => {
@@ -116,7 +105,7 @@ describe('DatasetPool', () => {
     ['plain', SYNTHETIC],
     ['paraphrased, template split', PARAPHRASE],
   ] as const)('splitting tasks over 2 workers gives the CLI files (and 1 worker does): %s text', async (_, style) => {
-    const expected = cliFiles(SPEC, style);
+    const expected = referenceFiles(SPEC, style);
     for (const size of [2, 1]) {
       const pool = new DatasetPool(spawn, size);
       const previews = new Map<string, PreviewRow[]>();
@@ -124,8 +113,7 @@ describe('DatasetPool', () => {
         onRows: (job, rows) => previews.set(job.key, [...(previews.get(job.key) ?? []), ...rows]),
       }).promise;
       expect(run.workers).toBe(size);
-      expect(new Set(run.owner.values()).size).toBe(size);
-      for (const [name, csv] of expected) expect(text(await pool.folderFile(run, name))).toBe(csv);
+      for (const [name, csv] of expected) expect(await text(pool.folderFile(run, name))).toBe(csv);
       // The preview rows are the file rows, in file order.
       const fileRows = [...expected.values()].flatMap((csv) => parseClutrrCsv(csv));
       const previewRows = run.plan.jobs.flatMap((j) => previews.get(j.key) ?? []);
@@ -133,7 +121,7 @@ describe('DatasetPool', () => {
         fileRows.map((r) => [r.id, r.fComb, r.target, r.story]),
       );
       // The single CSV: every row once, indexed 0..n-1.
-      const all = parseClutrrCsv(text(await pool.allRowsCsv(run)));
+      const all = parseClutrrCsv(await text(await pool.allRowsCsv(run)));
       expect(all.map((r) => r.id)).toEqual(fileRows.map((r) => r.id));
       expect(all.map((r) => r.index)).toEqual(all.map((_, i) => String(i)));
       pool.terminate();
@@ -144,15 +132,15 @@ describe('DatasetPool', () => {
     const spec: DatasetSpec = { ...SPEC, trainRows: 5, testRows: 3, equal: false };
     const pool = new DatasetPool(spawn, 2);
     const run = await pool.generate(spec, PARAPHRASE).promise;
-    const zip = unzipSync(await pool.folderZip(run));
+    const zip = unzipSync(new Uint8Array(await (await pool.folderZip(run)).arrayBuffer()));
     const stem = datasetStem(spec);
     expect(Object.keys(zip).sort()).toEqual(
       [`${stem}/1.2,2.3,1.3_train.csv`, `${stem}/1.4_test.csv`, `${stem}/3.3_test.csv`, `${stem}/config.json`].sort(),
     );
-    const expected = cliFiles(spec, PARAPHRASE);
+    const expected = referenceFiles(spec, PARAPHRASE);
     for (const [name, csv] of expected) expect(strFromU8(zip[`${stem}/${name}`]!)).toBe(csv);
     // config.json records the text settings as the CLI's does.
-    const { describe } = rendererFromFlags(cliFlags(PARAPHRASE, spec));
+    const { describe } = datasetRenderer(PARAPHRASE, spec.seed);
     expect(strFromU8(zip[`${stem}/config.json`]!)).toBe(datasetConfig(spec, describe));
     pool.terminate();
   });
@@ -186,114 +174,46 @@ describe('DatasetPool', () => {
     const run = await pool.generate({ ...SPEC, trainRows: 3, testRows: 2 }, SYNTHETIC).promise;
     expect(run.plan.totalRows).toBe(13);
     // Rows of a finished run serialise; the cancelled run left nothing behind.
-    expect(parseClutrrCsv(text(await pool.allRowsCsv(run)))).toHaveLength(13);
+    expect(parseClutrrCsv(await text(await pool.allRowsCsv(run)))).toHaveLength(13);
     pool.terminate();
   });
 });
 
-describe('DatasetWorkerClient', () => {
-  it('drops answers to cancelled requests and respawns the worker', async () => {
+describe('RpcClient with the dataset worker', () => {
+  it('drops the answer to a cancelled request; reset respawns the worker', async () => {
     const before = spawned.length;
-    const client = new DatasetWorkerClient(spawn);
-    const first = client.request('zip', { files: [{ path: 'a.txt', parts: [new Uint8Array([1])] }] });
+    const client = new RpcClient<DatasetCommands>(spawn);
+    const file = (path: string) => ({ files: [{ path, parts: [new Blob(['x'])] }] });
+    const first = client.request('zip', file('a.txt'));
     client.cancel(first.id);
     await expect(first.promise).rejects.toBeInstanceOf(CancelledError);
-    expect(spawned.length).toBe(before + 1);
+    client.reset();
     expect(spawned.at(-1)!.terminated).toBe(true);
-    const second = client.request('zip', { files: [{ path: 'b.txt', parts: [new Uint8Array([2])] }] });
-    expect(Object.keys(unzipSync(await second.promise))).toEqual(['b.txt']);
+    const chunks: Uint8Array[] = [];
+    await client.request('zip', file('b.txt'), { onChunk: (c) => chunks.push(c) }).promise;
+    expect(
+      Object.keys(unzipSync(new Uint8Array(await new Blob(chunks as Uint8Array<ArrayBuffer>[]).arrayBuffer()))),
+    ).toEqual(['b.txt']);
     expect(spawned.length).toBe(before + 2);
     client.reset();
   });
 
   it('rejects with the worker error, keeping its name', async () => {
-    const client = new DatasetWorkerClient(spawn);
-    const r = client.request('serialise', { runId: 99, jobKey: 'train:1.2', offset: 0 });
-    await expect(r.promise).rejects.toMatchObject({ message: expect.stringMatching(/no longer in memory/) });
+    const client = new RpcClient<DatasetCommands>(spawn);
+    const bad: DatasetSpec = { ...SPEC, patterns: ['nobody-like-this'], equal: false };
+    const r = client.request('generate', {
+      spec: bad,
+      job: { task: { task: 1, k: 2 }, split: 'train' },
+      text: SYNTHETIC,
+      indexStart: 0,
+      previewRows: 0,
+    });
+    await expect(r.promise).rejects.toMatchObject({ name: 'GenerationError' });
     client.reset();
   });
 });
 
-describe('audit through the worker', () => {
-  const spec: DatasetSpec = { ...SPEC, trainRows: 6, testRows: 4, equal: false, holdout: 0 };
-
-  it('checks CSV files and zip entries, streaming rows with verdicts', async () => {
-    const files = cliFiles(spec);
-    const pool = new DatasetPool(spawn, 1);
-    const run = await pool.generate(spec, SYNTHETIC).promise;
-    const zip = await pool.folderZip(run);
-    const rows: AuditedRow[] = [];
-    const [trainName, trainCsv] = [...files][0]!;
-    const result = await pool.audit(
-      [
-        { name: trainName, data: new Blob([trainCsv]) },
-        { name: 'folder.zip', data: new Blob([zip as Uint8Array<ArrayBuffer>]) },
-      ],
-      (c) => rows.push(...c.rows),
-    ).promise;
-    const stem = datasetStem(spec);
-    expect(result.files).toEqual([
-      { name: trainName, rows: 18 },
-      { name: `folder.zip/${stem}/1.2,2.3,1.3_train.csv`, rows: 18 },
-      { name: `folder.zip/${stem}/1.4_test.csv`, rows: 4 },
-      { name: `folder.zip/${stem}/3.3_test.csv`, rows: 4 },
-    ]);
-    expect(rows).toHaveLength(44);
-    expect(rows.every((r) => r.verdict === 'entailed')).toBe(true);
-    expect(rows[0]).toMatchObject({ file: trainName, n: 1 });
-    pool.terminate();
-  });
-
-  it('names file, row and column of a malformed file and streams none of its rows', async () => {
-    const csv = [...cliFiles(spec).values()][0]!;
-    const lines = csv.split('\n');
-    lines[2] = lines[2]!.replace(/"\[\(0, 1\),/, '"[(0, 1,');
-    const pool = new DatasetPool(spawn, 1);
-    const rows: AuditedRow[] = [];
-    const result = await pool.audit([{ name: 'broken.csv', data: new Blob([lines.join('\n')]) }], (c) =>
-      rows.push(...c.rows),
-    ).promise;
-    expect(rows).toEqual([]);
-    expect(result.files[0]).toMatchObject({
-      name: 'broken.csv',
-      rows: 0,
-      error: { file: 'broken.csv', row: 2, column: 'story_edges' },
-    });
-    expect(result.files[0]!.error!.message).toMatch(/^broken\.csv, row 2, column story_edges: /);
-    pool.terminate();
-  });
-
-  it('reports a zip without CSV files and an unreadable zip as file problems, in input order', async () => {
-    const pool = new DatasetPool(spawn, 1);
-    const client = new DatasetWorkerClient(spawn);
-    const empty = await client.request('zip', { files: [{ path: 'notes.txt', parts: [new Uint8Array([65])] }] })
-      .promise;
-    client.reset();
-    const result = await pool.audit(
-      [
-        { name: 'empty.zip', data: new Blob([empty as Uint8Array<ArrayBuffer>]) },
-        { name: 'junk.zip', data: new Blob(['not a zip']) },
-      ],
-      () => {},
-    ).promise;
-    expect(result.files.map((f) => [f.name, f.error?.message])).toEqual([
-      ['empty.zip', 'empty.zip: the zip holds no .csv file'],
-      ['junk.zip', expect.stringMatching(/^junk\.zip: not a readable zip/)],
-    ]);
-    pool.terminate();
-  });
-
-  it('names the row of an unknown relation word (a checkRow error)', async () => {
-    const csv = [...cliFiles(spec).values()][0]!;
-    const rows = parseClutrrCsv(csv);
-    const bad = writeClutrrCsv(
-      rows.map((r, i) => (i === 2 ? { ...r, edgeTypes: ['cousin', ...r.edgeTypes.slice(1)] } : r)),
-    );
-    const pool = new DatasetPool(spawn, 1);
-    const result = await pool.audit([{ name: 'words.csv', data: new Blob([bad]) }], () => {}).promise;
-    expect(result.files[0]!.error).toMatchObject({ file: 'words.csv', row: 3, column: 'edge_types' });
-    pool.terminate();
-  });
+describe('template files', () => {
   it('writes the stories with a template file when one is given, and records its name', async () => {
     const spec: DatasetSpec = { ...SPEC, trainTasks: [{ task: 1, k: 1 }], testTasks: [], trainRows: 12, equal: false };
     const text: DatasetText = { synthetic: false, combinationLength: 1, templateSplit: false };

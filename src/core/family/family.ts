@@ -48,14 +48,28 @@ export function maxFamilySize(p: FamilyParams): number {
 
 /** Why a parameter set cannot describe a family, or undefined when it is valid. */
 export function checkFamilyParams(p: FamilyParams): string | undefined {
+  return familyProblem(p)?.message;
+}
+
+/** Why family parameters are unusable, and which parameter is at fault; undefined when fine. */
+export function familyProblem(p: FamilyParams): { param: keyof FamilyParams; message: string } | undefined {
   const int = (v: number) => Number.isInteger(v);
-  if (!int(p.maxLevels) || p.maxLevels < 1) return `max-levels must be a whole number ≥ 1 (got ${p.maxLevels})`;
-  if (!int(p.minChild) || p.minChild < 0) return `min-child must be a whole number ≥ 0 (got ${p.minChild})`;
+  if (!int(p.maxLevels) || p.maxLevels < 1)
+    return { param: 'maxLevels', message: `max-levels must be a whole number ≥ 1 (got ${p.maxLevels})` };
+  if (!int(p.minChild) || p.minChild < 0)
+    return { param: 'minChild', message: `min-child must be a whole number ≥ 0 (got ${p.minChild})` };
   if (!int(p.maxChild) || p.maxChild < p.minChild)
-    return `max-child must be a whole number ≥ min-child (got ${p.maxChild} with min-child ${p.minChild})`;
-  if (!(p.pMarry >= 0 && p.pMarry <= 1)) return `p-marry must be between 0 and 1 (got ${p.pMarry})`;
+    return {
+      param: 'maxChild',
+      message: `max-child must be a whole number ≥ min-child (got ${p.maxChild} with min-child ${p.minChild})`,
+    };
+  if (!(p.pMarry >= 0 && p.pMarry <= 1))
+    return { param: 'pMarry', message: `p-marry must be between 0 and 1 (got ${p.pMarry})` };
   if (maxFamilySize(p) > 1000) {
-    return `a family with max-levels ${p.maxLevels} and max-child ${p.maxChild} could reach more people than the name pool holds (${MALE_NAMES.length} men, ${FEMALE_NAMES.length} women); lower them`;
+    return {
+      param: 'maxChild',
+      message: `a family with max-levels ${p.maxLevels} and max-child ${p.maxChild} could reach more people than the name pool holds (${MALE_NAMES.length} men, ${FEMALE_NAMES.length} women); lower them`,
+    };
   }
   return undefined;
 }

@@ -1,6 +1,5 @@
-import type { DatasetRow, DatasetSpec } from '../puzzle/dataset';
+import type { DatasetRow } from '../puzzle/dataset';
 import type { PuzzleRecord, Triple } from '../puzzle/puzzle';
-import { taskName } from '../puzzle/tasks';
 import { createRng } from '../random/rng';
 import type { RenderedStory, StoryRenderer } from '../text/render';
 import type { ClutrrRow, NamedTriple } from './clutrrRow';
@@ -46,39 +45,5 @@ export function rowsToClutrr(rows: readonly DatasetRow[], render: StoryRenderer)
       id: r.id,
       split: r.split,
     }),
-  );
-}
-
-/** File names of a dataset folder, as the released datasets name them. */
-export function datasetFileNames(spec: DatasetSpec): { train: string; test: string[] } {
-  return {
-    train: `${spec.trainTasks.map(taskName).join(',')}_train.csv`,
-    test: spec.testTasks.map((t) => `${taskName(t)}_test.csv`),
-  };
-}
-
-/** config.json of a dataset folder: the generator arguments, enough to regenerate it. */
-export function datasetConfig(spec: DatasetSpec, extra: Record<string, unknown> = {}): string {
-  return (
-    JSON.stringify(
-      {
-        generator: 'clutrr-lab',
-        seed: spec.seed,
-        train_tasks: spec.trainTasks.map(taskName).join(','),
-        test_tasks: spec.testTasks.map(taskName).join(','),
-        train_rows: spec.trainRows,
-        test_rows: spec.testRows,
-        holdout: spec.holdout,
-        equal: spec.equal,
-        max_levels: spec.family.maxLevels,
-        min_child: spec.family.minChild,
-        max_child: spec.family.maxChild,
-        p_marry: spec.family.pMarry,
-        patterns: spec.patterns ?? null,
-        ...extra,
-      },
-      null,
-      2,
-    ) + '\n'
   );
 }

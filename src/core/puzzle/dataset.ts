@@ -116,21 +116,43 @@ function matchWords(glob: string): string[] | undefined {
 
 /** Why a spec cannot be generated, or undefined. */
 export function checkDatasetSpec(spec: DatasetSpec): string | undefined {
+  return datasetSpecProblem(spec)?.message;
+}
+
+/** The part of a DatasetSpec a problem is about. */
+export type DatasetSpecPart = 'patterns' | 'trainRows' | 'testRows' | 'holdout' | 'tasks';
+
+/** Why a spec cannot be generated and which part is at fault, or undefined. */
+export function datasetSpecProblem(spec: DatasetSpec): { part: DatasetSpecPart; message: string } | undefined {
   if (spec.patterns && spec.patterns.length > 0) {
     const bad = checkPatterns(
       spec.patterns,
       [...spec.trainTasks, ...spec.testTasks].map((t) => t.k),
     );
-    if (bad) return bad;
+    if (bad) return { part: 'patterns', message: bad };
   }
   const rows = (n: number, what: string) =>
     Number.isInteger(n) && n >= 0 ? undefined : `${what} must be a whole number ≥ 0 (got ${n})`;
-  return (
-    rows(spec.trainRows, 'train-rows') ??
-    rows(spec.testRows, 'test-rows') ??
-    (spec.holdout >= 0 && spec.holdout < 1 ? undefined : `holdout must be in [0, 1) (got ${spec.holdout})`) ??
-    (spec.trainTasks.length + spec.testTasks.length > 0 ? undefined : 'no train or test task given')
-  );
+  const train = rows(spec.trainRows, 'train-rows');
+  if (train) return { part: 'trainRows', message: train };
+  const test = rows(spec.testRows, 'test-rows');
+  if (test) return { part: 'testRows', message: test };
+  if (!(spec.holdout >= 0 && spec.holdout < 1))
+    return { part: 'holdout', message: `holdout must be in [0, 1) (got ${spec.holdout})` };
+  if (spec.trainTasks.length + spec.testTasks.length === 0)
+    return { part: 'tasks', message: 'no train or test task given' };
+  for (const [list, split] of [
+    [spec.trainTasks, 'train'],
+    [spec.testTasks, 'test'],
+  ] as const) {
+    const seen = new Set<string>();
+    for (const t of list) {
+      const name = taskName(t);
+      if (seen.has(name)) return { part: 'tasks', message: `${split} task ${name} is listed twice` };
+      seen.add(name);
+    }
+  }
+  return undefined;
 }
 
 /** A uuid (version 4 layout) drawn from a seed. */
@@ -149,69 +171,146 @@ export const rowSeed = (spec: DatasetSpec, t: TaskSpec, split: Split, i: number)
 
 export type Progress = (done: number, total: number) => void;
 
-/**
- * The rows of one task of one split: exactly `trainRows` / `testRows` of them. Each row is
- * `generatePuzzle` at its own seed (rowSeed) with the split's pattern filter. With `equal`, a
- * pool of twice the rows is drawn, then more candidates are drawn (up to 20 times the rows in
- * all) only for patterns still below their share, and rows are chosen round-robin across
- * patterns: every pattern's count then differs from the others' by at most one, unless a
- * pattern is so rare that the budget runs out first.
- */
-export function generateTaskRows(spec: DatasetSpec, t: TaskSpec, split: Split, onProgress?: Progress): DatasetRow[] {
-  const wanted = split === 'train' ? spec.trainRows : spec.testRows;
+/** Row `i` of a task: `generatePuzzle` at its own seed (rowSeed) with the split's pattern filter. */
+export function datasetRow(spec: DatasetSpec, t: TaskSpec, split: Split, i: number): DatasetRow {
+  return rowMaker(spec, t, split)(i);
+}
+
+/** A row maker for one task of one split (the pattern filter is built once, not per row). */
+export function rowMaker(spec: DatasetSpec, t: TaskSpec, split: Split): (i: number) => DatasetRow {
   const filter = splitFilter(spec, t, split);
-  const candidate = (i: number): DatasetRow => {
+  const name = taskName(t);
+  return (i) => {
     const seed = rowSeed(spec, t, split, i);
     try {
       const puzzle = generatePuzzle({ seed, k: t.k, task: t.task, family: spec.family, accept: filter });
-      return { puzzle: toRecord(puzzle), split, taskName: taskName(t), id: seededUuid(seed) };
+      return { puzzle: toRecord(puzzle), split, taskName: name, id: seededUuid(seed) };
     } catch (e) {
-      if (e instanceof GenerationError) throw new GenerationError(`task ${taskName(t)} (${split}): ${e.message}`);
+      if (e instanceof GenerationError) throw new GenerationError(`task ${name} (${split}): ${e.message}`);
       throw e;
     }
   };
-  const step = Math.max(1, Math.floor(wanted / 100));
-  if (!spec.equal) {
-    const rows: DatasetRow[] = [];
-    for (let i = 0; i < wanted; i++) {
-      rows.push(candidate(i));
-      if (onProgress && (i % step === 0 || i === wanted - 1)) onProgress(i + 1, wanted);
+}
+
+/** The f_comb pattern of candidate `i` of a task, and nothing else (what `--equal` chooses by). */
+export function candidatePattern(spec: DatasetSpec, t: TaskSpec, split: Split, i: number): string {
+  return rowMaker(spec, t, split)(i).puzzle.pattern;
+}
+
+/**
+ * The balancing of `--equal`, fed one candidate pattern at a time in candidate order: first a
+ * pool of twice the rows, then (up to 20 times the rows in all) only candidates whose pattern is
+ * still below its share; `rows()` then chooses round-robin across patterns, so every pattern's
+ * count differs from the others' by at most one unless a pattern is so rare that the budget runs
+ * out first. It keeps candidate numbers and pattern ids, never rows, so its memory is a few bytes
+ * per candidate; the chosen rows are generated again from their seeds.
+ */
+export class EqualSelector {
+  private readonly patternIds = new Map<string, number>();
+  private readonly counts: number[] = [];
+  private readonly pool: number[] = [];
+  private readonly poolPattern: number[] = [];
+  private missing = 0;
+  private readonly first: number;
+  readonly budget: number;
+
+  constructor(readonly wanted: number) {
+    this.first = wanted * 2;
+    this.budget = Math.max(this.first, wanted * 20);
+  }
+
+  /** Offers candidate `i` (offered in order 0, 1, 2, …) with its pattern. */
+  offer(i: number, pattern: string): void {
+    let id = this.patternIds.get(pattern);
+    if (i < this.first) {
+      if (id === undefined) this.patternIds.set(pattern, (id = this.counts.push(0) - 1));
+      this.add(i, id);
+      if (i === this.first - 1) this.missing = this.short();
+      return;
     }
-    return rows;
+    if (id === undefined || this.counts[id]! < this.share()) {
+      if (id === undefined) this.patternIds.set(pattern, (id = this.counts.push(0) - 1));
+      this.add(i, id);
+      this.missing = this.short();
+    }
   }
-  const pool: DatasetRow[] = [];
-  const counts = new Map<string, number>();
-  const add = (row: DatasetRow) => {
-    pool.push(row);
-    counts.set(row.puzzle.pattern, (counts.get(row.puzzle.pattern) ?? 0) + 1);
-  };
-  const first = wanted * 2;
-  const budget = Math.max(first, wanted * 20);
-  let i = 0;
-  for (; i < first; i++) {
-    add(candidate(i));
-    if (onProgress && i % step === 0) onProgress(Math.floor(i / 2), wanted);
+
+  /** Whether candidate `i` is still worth drawing. */
+  wants(i: number): boolean {
+    return i < this.first || (this.missing > 0 && i < this.budget);
   }
-  const share = () => Math.ceil(wanted / counts.size);
-  const short = () => {
-    const s = share();
+
+  /** How far the top-up has come, 0..1 (1 when nothing is missing). */
+  progress(start: number): number {
+    return start <= 0 ? 1 : 1 - this.missing / start;
+  }
+
+  get shortfall(): number {
+    return this.missing;
+  }
+
+  /** The chosen candidate numbers, in candidate order (balanceByPattern of the pool). */
+  rows(): number[] {
+    return balanceIndices(this.poolPattern, this.wanted).map((p) => this.pool[p]!);
+  }
+
+  private add(i: number, id: number): void {
+    this.pool.push(i);
+    this.poolPattern.push(id);
+    this.counts[id]!++;
+  }
+
+  private share(): number {
+    return Math.ceil(this.wanted / this.counts.length);
+  }
+
+  private short(): number {
+    const s = this.share();
     let n = 0;
-    for (const c of counts.values()) if (c < s) n += s - c;
+    for (const c of this.counts) if (c < s) n += s - c;
     return n;
-  };
-  let missing = short();
-  const startMissing = Math.max(1, missing);
-  for (; missing > 0 && i < budget; i++) {
-    const row = candidate(i);
-    const c = counts.get(row.puzzle.pattern);
-    if (c === undefined || c < share()) {
-      add(row);
-      missing = short();
-      if (onProgress && i % step === 0) onProgress(wanted - Math.ceil((missing / startMissing) * (wanted / 2)), wanted);
+  }
+}
+
+/**
+ * Which candidates become the rows of one task of one split, in row order: exactly
+ * `trainRows` / `testRows` of them. Without `equal` they are candidates 0..n-1; with it, the
+ * EqualSelector's choice (candidates are drawn here, keeping only their patterns).
+ */
+export function taskRowNumbers(spec: DatasetSpec, t: TaskSpec, split: Split, onProgress?: Progress): number[] {
+  const wanted = split === 'train' ? spec.trainRows : spec.testRows;
+  if (!spec.equal) {
+    onProgress?.(wanted, wanted);
+    return Array.from({ length: wanted }, (_, i) => i);
+  }
+  const make = rowMaker(spec, t, split);
+  const sel = new EqualSelector(wanted);
+  const step = Math.max(1, Math.floor(wanted / 100));
+  let startMissing = 0;
+  for (let i = 0; sel.wants(i); i++) {
+    sel.offer(i, make(i).puzzle.pattern);
+    if (i === wanted * 2 - 1) startMissing = Math.max(1, sel.shortfall);
+    if (onProgress && i % step === 0) {
+      const half = wanted / 2;
+      onProgress(i < wanted * 2 ? Math.floor(i / 4) : Math.round(half + sel.progress(startMissing) * half), wanted);
     }
   }
   onProgress?.(wanted, wanted);
-  return balanceByPattern(pool, wanted);
+  return sel.rows();
+}
+
+/** The rows of one task of one split (taskRowNumbers, each generated from its seed). */
+export function generateTaskRows(spec: DatasetSpec, t: TaskSpec, split: Split, onProgress?: Progress): DatasetRow[] {
+  const numbers = taskRowNumbers(spec, t, split, spec.equal ? (d, n) => onProgress?.(d / 2, n) : undefined);
+  const make = rowMaker(spec, t, split);
+  const wanted = numbers.length;
+  const step = Math.max(1, Math.floor(wanted / 100));
+  const base = spec.equal ? wanted / 2 : 0;
+  const scale = spec.equal ? 0.5 : 1;
+  return numbers.map((n, j) => {
+    if (onProgress && (j % step === 0 || j === wanted - 1)) onProgress(Math.round(base + (j + 1) * scale), wanted);
+    return make(n);
+  });
 }
 
 /** The pattern filter of a split: user patterns, and the holdout rule. */
@@ -227,13 +326,16 @@ function splitFilter(spec: DatasetSpec, t: TaskSpec, split: Split): ((p: string)
   };
 }
 
-/** Round-robin over patterns (in order of first appearance) until `wanted` rows; keeps pool order. */
-export function balanceByPattern(rows: readonly DatasetRow[], wanted: number): DatasetRow[] {
-  const groups = new Map<string, number[]>();
-  rows.forEach((r, i) => {
-    const g = groups.get(r.puzzle.pattern);
+/**
+ * Round-robin over patterns (in order of first appearance) until `wanted` entries: the positions
+ * chosen from a list of pattern ids, in list order.
+ */
+export function balanceIndices(patterns: readonly (number | string)[], wanted: number): number[] {
+  const groups = new Map<number | string, number[]>();
+  patterns.forEach((p, i) => {
+    const g = groups.get(p);
     if (g) g.push(i);
-    else groups.set(r.puzzle.pattern, [i]);
+    else groups.set(p, [i]);
   });
   const lists = [...groups.values()];
   const chosen: number[] = [];
@@ -247,7 +349,15 @@ export function balanceByPattern(rows: readonly DatasetRow[], wanted: number): D
     }
     if (!any) break;
   }
-  return chosen.sort((a, b) => a - b).map((i) => rows[i]!);
+  return chosen.sort((a, b) => a - b);
+}
+
+/** Round-robin over patterns (in order of first appearance) until `wanted` rows; keeps pool order. */
+export function balanceByPattern(rows: readonly DatasetRow[], wanted: number): DatasetRow[] {
+  return balanceIndices(
+    rows.map((r) => r.puzzle.pattern),
+    wanted,
+  ).map((i) => rows[i]!);
 }
 
 /** All rows of a dataset, train tasks first, then each test task. */

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { datasetStem } from '../../worker/datasetClient';
+import { datasetStem } from '../../core/formats/datasetFolder';
 import { useDatasetBuilder } from './store';
 import { formatCount as fmt, countsPerK, totalDone } from './summary';
 

@@ -1,13 +1,7 @@
 import { create } from 'zustand';
-import {
-  createDatasetPool,
-  type DatasetPlan,
-  type DatasetPool,
-  type DatasetRun,
-  datasetStem,
-  isCancelled,
-  planDataset,
-} from '../../worker/datasetClient';
+import { type DatasetPlan, datasetStem, planDataset } from '../../core/formats/datasetFolder';
+import { createDatasetPool, type DatasetPool, type DatasetRun } from '../../worker/datasetClient';
+import { isCancelled } from '../../worker/rpc';
 import type { PreviewRow } from '../../worker/datasetProtocol';
 import type { TemplateReading } from '../../ui/templateSource';
 import { saveFile } from './download';
@@ -108,7 +102,7 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
 
   generate: () => {
     if (get().status === 'running') return;
-    const reading = readDatasetForm(get().values);
+    const reading = readDatasetForm(get().values, { templates: Boolean(get().templates?.source) });
     if (!reading.ok) {
       set({ errors: reading.errors });
       return;
@@ -250,7 +244,7 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
     set({ download: { busy: 'zip', error: null } });
     try {
       const zip = await getPool().folderZip(run);
-      saveFile([zip as Uint8Array<ArrayBuffer>], `${datasetStem(run.spec)}.zip`, 'application/zip');
+      saveFile([zip], `${datasetStem(run.spec)}.zip`, 'application/zip');
       set({ download: { busy: null, error: null } });
     } catch (e) {
       set({ download: { busy: null, error: `The zip could not be made: ${(e as Error).message}` } });
@@ -262,8 +256,8 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
     if (!run || download.busy) return;
     set({ download: { busy: 'csv', error: null } });
     try {
-      const parts = await getPool().allRowsCsv(run);
-      saveFile(parts as Uint8Array<ArrayBuffer>[], `${datasetStem(run.spec)}_all.csv`, 'text/csv');
+      const csv = await getPool().allRowsCsv(run);
+      saveFile([csv], `${datasetStem(run.spec)}_all.csv`, 'text/csv');
       set({ download: { busy: null, error: null } });
     } catch (e) {
       set({ download: { busy: null, error: `The CSV could not be made: ${(e as Error).message}` } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DATASET } from '../../core/puzzle/dataset';
-import { planDataset } from '../../worker/datasetClient';
+import { planDataset } from '../../core/formats/datasetFolder';
 import type { PreviewRow } from '../../worker/datasetProtocol';
 import {
   countRows,

@@ -1,4 +1,4 @@
-import type { DatasetPlan, PlannedJob } from '../../worker/datasetClient';
+import type { DatasetPlan, PlannedJob } from '../../core/formats/datasetFolder';
 import type { PreviewRow } from '../../worker/datasetProtocol';
 
 /** Pure views of a generation in progress or done: counts per k, pattern counts, filters. */
@@ -14,7 +14,7 @@ export interface JobProgress {
   readonly total: number;
 }
 
-/** Rows a job has, judging by its progress (candidates drawn, 3× rows with `equal`); exact once finished. */
+/** Rows a job has, judging by its progress (in rows; half of it is choosing rows with `equal`); exact once finished. */
 export function jobRowsDone(job: PlannedJob, progress: JobProgress | undefined, finished: boolean): number {
   if (finished) return job.rows;
   if (!progress || progress.total <= 0) return 0;

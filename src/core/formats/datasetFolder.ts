@@ -1,0 +1,152 @@
+import { rowMaker, type DatasetRow, type DatasetSpec } from '../puzzle/dataset';
+import { taskName, type TaskSpec } from '../puzzle/tasks';
+import { createRng } from '../random/rng';
+import type { Split, StoryRenderer } from '../text/render';
+import { clutrrFields, writeClutrrCsv } from './clutrrCsv';
+import type { ClutrrRow } from './clutrrRow';
+import { writeCsv } from './csv';
+import { puzzleToRow } from './fromPuzzle';
+
+/**
+ * A dataset folder as the released datasets lay it out — `<train tasks>_train.csv`, one
+ * `<task>_test.csv` per test task, `config.json` — and the plan that fills it: which task's rows
+ * go into which file at which row index. The CLI, the dataset workers and the builder all write
+ * folders through this plan, one job (the rows of one task of one split) at a time.
+ */
+
+/** One unit of work: the rows of one task of one split. */
+export interface DatasetJob {
+  readonly task: TaskSpec;
+  readonly split: Split;
+}
+
+/** `train:1.3` — unique within a dataset (a task appears at most once per split). */
+export const jobKey = (job: DatasetJob): string => `${job.split}:${job.task.task}.${job.task.k}`;
+
+export interface PlannedJob extends DatasetJob {
+  readonly key: string;
+  /** Exactly this many rows (taskRowNumbers gives exactly trainRows / testRows). */
+  readonly rows: number;
+  /** The dataset-folder file the rows go into, and the index of their first row there. */
+  readonly file: string;
+  readonly fileOffset: number;
+  /** The index of their first row in the single all-rows CSV (train rows first, then each test task). */
+  readonly allOffset: number;
+}
+
+export interface DatasetPlan {
+  readonly jobs: readonly PlannedJob[];
+  /** Dataset-folder files in order, each with its jobs in order. */
+  readonly files: readonly { readonly name: string; readonly jobs: readonly string[] }[];
+  readonly totalRows: number;
+}
+
+/** File names of a dataset folder, as the released datasets name them. */
+export function datasetFileNames(spec: DatasetSpec): { train: string; test: string[] } {
+  return {
+    train: `${spec.trainTasks.map(taskName).join(',')}_train.csv`,
+    test: spec.testTasks.map((t) => `${taskName(t)}_test.csv`),
+  };
+}
+
+/**
+ * The jobs of a dataset in file order — train tasks (one shared file), then each test task —
+ * with the row offsets of each job in its file and in the single all-rows CSV.
+ */
+export function planDataset(spec: DatasetSpec): DatasetPlan {
+  const names = datasetFileNames(spec);
+  const jobs: PlannedJob[] = [];
+  const files: { name: string; jobs: string[] }[] = [];
+  let all = 0;
+  const add = (task: TaskSpec, split: Split, rows: number, file: { name: string; jobs: string[] }, at: number) => {
+    const job = { task, split };
+    jobs.push({ ...job, key: jobKey(job), rows, file: file.name, fileOffset: at, allOffset: all });
+    file.jobs.push(jobKey(job));
+    all += rows;
+  };
+  if (spec.trainTasks.length > 0) {
+    const file = { name: names.train, jobs: [] as string[] };
+    files.push(file);
+    spec.trainTasks.forEach((task, i) => add(task, 'train', spec.trainRows, file, i * spec.trainRows));
+  }
+  spec.testTasks.forEach((task, i) => {
+    const file = { name: names.test[i]!, jobs: [] as string[] };
+    files.push(file);
+    add(task, 'test', spec.testRows, file, 0);
+  });
+  return { jobs, files, totalRows: all };
+}
+
+/** Folder (and file) name stem of a dataset download: `clutrr-lab_seed-7`. */
+export function datasetStem(spec: DatasetSpec): string {
+  return `clutrr-lab_seed-${
+    String(spec.seed)
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .slice(0, 60) || 'x'
+  }`;
+}
+
+/** config.json of a dataset folder: the generator arguments, enough to regenerate it. */
+export function datasetConfig(spec: DatasetSpec, extra: Record<string, unknown> = {}): string {
+  return (
+    JSON.stringify(
+      {
+        generator: 'clutrr-lab',
+        seed: spec.seed,
+        train_tasks: spec.trainTasks.map(taskName).join(','),
+        test_tasks: spec.testTasks.map(taskName).join(','),
+        train_rows: spec.trainRows,
+        test_rows: spec.testRows,
+        holdout: spec.holdout,
+        equal: spec.equal,
+        max_levels: spec.family.maxLevels,
+        min_child: spec.family.minChild,
+        max_child: spec.family.maxChild,
+        p_marry: spec.family.pMarry,
+        patterns: spec.patterns ?? null,
+        ...extra,
+      },
+      null,
+      2,
+    ) + '\n'
+  );
+}
+
+/** The header line of every CLUTRR CSV file we write. */
+export const CLUTRR_CSV_HEADER = writeClutrrCsv([]);
+
+/** A job's rows made and told, a batch at a time. */
+export interface RowBatch {
+  /** The batch's CSV records (no header), index values from the batch's first file position. */
+  readonly csv: string;
+  readonly rows: readonly { readonly row: DatasetRow; readonly clutrr: ClutrrRow }[];
+}
+
+/**
+ * Makes and tells rows `from..to` (positions in `numbers`, the job's candidate numbers from
+ * taskRowNumbers) of one job: each row generated from its seed, its story written by `render`
+ * with a text Rng seeded by the row, and serialised as CSV records whose index column counts
+ * from `indexStart + from`. The whole pipeline streams through this: nothing but the batch is
+ * held, so memory does not grow with the dataset.
+ */
+export function tellRows(
+  spec: DatasetSpec,
+  job: DatasetJob,
+  numbers: readonly number[],
+  from: number,
+  to: number,
+  render: StoryRenderer,
+  indexStart: number,
+): RowBatch {
+  const make = rowMaker(spec, job.task, job.split);
+  const rows: { row: DatasetRow; clutrr: ClutrrRow }[] = [];
+  const records: string[][] = [];
+  for (let j = from; j < to; j++) {
+    const row = make(numbers[j]!);
+    const text = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text'));
+    const clutrr = puzzleToRow(row.puzzle, text, { index: indexStart + j, id: row.id, split: row.split });
+    rows.push({ row, clutrr });
+    records.push(clutrrFields(clutrr, j + 1));
+  }
+  return { csv: writeCsv(records), rows };
+}
