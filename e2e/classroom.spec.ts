@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { Explorer } from './fixtures/explorer';
+import { Explorer, wordPattern } from './fixtures/explorer';
 
 test('classroom: the keyboard tells the story, takes a guess, reveals, and walks the proof', async ({ page }) => {
   const ex = new Explorer(page);
@@ -73,4 +73,29 @@ test('classroom opens straight from a link and Esc closes the guess dialog first
   await page.getByTestId('classroom-exit').click();
   await expect(page.getByTestId('classroom')).toHaveCount(0);
   await expect(page.getByTestId('story')).toBeVisible();
+});
+
+test('classroom: nothing gives the answer away before the answer', async ({ page }) => {
+  const ex = new Explorer(page);
+  await ex.goto({ seed: 223, k: 4, task: 1 });
+  const p = await ex.puzzle();
+  const n = await ex.sentences.count();
+  const own = await ex.story.innerText();
+  const derived = [...new Set(p.proof.map((s) => s.head.word))].filter((w) => !wordPattern(w).test(own));
+  expect(derived).toContain(p.target.word);
+  await page.getByTestId('open-classroom').click();
+  await expect(page.getByTestId('classroom')).toBeVisible();
+  // Every sentence, then the question: no derived word on screen, no proof step, no derived edge.
+  for (let i = 0; i <= n; i++) {
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('classroom-progress')).toHaveText(new RegExp(`^${i + 1} /`));
+    const text = await ex.textOutsideAnswerChoices();
+    for (const w of derived) expect(text, `"${w}" is on screen at beat ${i + 1}`).not.toMatch(wordPattern(w));
+    await expect(ex.proofSteps).toHaveCount(0);
+    await expect(page.getByTestId('graph-derived-edge')).toHaveCount(0);
+  }
+  await expect(ex.query).toBeVisible();
+  await expect(page.getByTestId('answer')).toHaveCount(0);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('answer')).toHaveAttribute('data-relation', p.target.word);
 });

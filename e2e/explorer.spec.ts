@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { drawnKind, Explorer } from './fixtures/explorer';
+import { drawnKind, Explorer, wordPattern } from './fixtures/explorer';
 
 const CASES: [number, number, number][] = [
   [1234, 3, 1],
@@ -263,4 +263,59 @@ test('everything is reachable by keyboard', async ({ page }) => {
   await page.getByTestId('new-puzzle').focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/seed=12/);
+});
+
+test('a fresh puzzle gives nothing away until the answer is revealed or the proof is asked for', async ({ page }) => {
+  const ex = new Explorer(page);
+  await ex.goto({ seed: 223, k: 4, task: 1 });
+  const p = await ex.puzzle();
+  // The words only a derivation knows: the answer and the proof's intermediate conclusions (less
+  // any that the story or the legend's example use themselves).
+  const own = `${await ex.story.innerText()} ${await page.getByRole('list', { name: 'Legend' }).innerText()}`;
+  const derived = [...new Set(p.proof.map((s) => s.head.word))].filter((w) => !wordPattern(w).test(own));
+  expect(derived).toContain(p.target.word);
+  const intermediate = derived.filter((w) => w !== p.target.word);
+  expect(intermediate.length).toBeGreaterThan(0);
+  const expectUnsaid = async (words: readonly string[]) => {
+    const text = await ex.textOutsideAnswerChoices();
+    for (const w of words) expect(text, `"${w}" is on the page`).not.toMatch(wordPattern(w));
+  };
+
+  await expect(page.getByTestId('proof-closed')).toBeVisible();
+  await expect(ex.proofSteps).toHaveCount(0);
+  await expect(page.getByTestId('proof-next')).toHaveCount(0);
+  await expect(page.getByTestId('proof-words')).toHaveCount(0);
+  await expect(page.getByTestId('graph-derived-edge')).toHaveCount(0);
+  await expect(page.getByTestId('toggle-hidden')).toBeDisabled();
+  await expectUnsaid(derived);
+  expect(await ex.textOutsideAnswerChoices()).not.toContain('∘');
+
+  // Show proof: the steps with their intermediate relations; the answer's own word stays hidden,
+  // in the tree and on the drawing's derived edge alike.
+  await page.getByTestId('show-proof').click();
+  await expect(page.getByTestId('show-proof')).toHaveAttribute('aria-expanded', 'true');
+  await expect(ex.proofSteps).toHaveCount(p.proof.length);
+  await page.getByTestId('proof-next').click();
+  await expect(page.getByTestId('graph-derived-edge')).toHaveCount(1);
+  await expectUnsaid([p.target.word]);
+  const shown = await ex.textOutsideAnswerChoices();
+  for (const w of intermediate) expect(shown).toMatch(wordPattern(w));
+  // …and Hide proof closes it again, lit step and derived edge included.
+  await page.getByTestId('show-proof').click();
+  await expect(ex.proofSteps).toHaveCount(0);
+  await expect(page.getByTestId('graph-derived-edge')).toHaveCount(0);
+  await expectUnsaid(derived);
+
+  // A new puzzle starts closed, though the last one's proof was open.
+  await page.getByTestId('show-proof').click();
+  const q = await ex.load(1234, 4, 2);
+  await expect(ex.proofSteps).toHaveCount(0);
+  await expect(page.getByTestId('toggle-hidden')).toBeDisabled();
+
+  // The reveal opens everything.
+  await page.getByTestId('reveal-answer').click();
+  await expect(ex.proofSteps).toHaveCount(q.proof.length);
+  await expect(page.getByTestId('show-proof')).toHaveCount(0);
+  await expect(page.getByTestId('toggle-hidden')).toBeEnabled();
+  expect(await ex.textOutsideAnswerChoices()).toMatch(wordPattern(q.target.word));
 });
