@@ -1,0 +1,151 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_FORM, readDatasetForm } from '../src/features/dataset/form';
+import { main } from './main';
+
+/**
+ * `generate` with what people really do: runs into a used folder, Ctrl-C in the middle of a
+ * write, bad --out, duplicate tasks, relative paths from a subfolder, absurd seeds.
+ */
+let out = '';
+let err = '';
+beforeEach(() => {
+  out = '';
+  err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+});
+afterEach(() => vi.restoreAllMocks());
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'clutrr-gen-'));
+const SMALL = ['--train-tasks', '1.2', '--train-rows', '8', '--test-rows', '3', '--seed', 's'];
+const contents = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]),
+  );
+const leftovers = (parent: string) => readdirSync(parent).filter((f) => f.startsWith('.'));
+
+describe('generate writes a folder whole or not at all', () => {
+  it('a used dataset folder ends up holding exactly the new run’s files', async () => {
+    const parent = tmp();
+    const dir = path.join(parent, 'data');
+    expect(await main(['generate', ...SMALL, '--test-tasks', '1.2,1.4', '--out', dir])).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['1.2_test.csv', '1.2_train.csv', '1.4_test.csv', 'config.json']);
+    expect(await main(['generate', ...SMALL, '--test-tasks', '1.3', '--out', dir])).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['1.2_train.csv', '1.3_test.csv', 'config.json']);
+    expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).test_tasks).toBe('1.3');
+    expect(leftovers(parent)).toEqual([]);
+  });
+
+  it('refuses a folder holding other things, and a file, before generating anything', async () => {
+    const parent = tmp();
+    const mine = path.join(parent, 'mine');
+    mkdirSync(mine);
+    writeFileSync(path.join(mine, 'notes.txt'), 'keep me');
+    expect(await main(['generate', ...SMALL, '--out', mine])).toBe(2);
+    expect(err).toMatch(/--out .*mine already holds other things \(notes\.txt\)/);
+    expect(readdirSync(mine)).toEqual(['notes.txt']);
+    err = '';
+    const file = path.join(parent, 'file.csv');
+    writeFileSync(file, 'x');
+    // A run big enough to notice if it were generated first: the refusal comes before any row.
+    expect(await main(['generate', '--train-rows', '5000000', '--out', file])).toBe(2);
+    expect(err).toMatch(/--out .*file\.csv is a file, not a folder/);
+    expect(out).toBe('');
+    expect(leftovers(parent)).toEqual([]);
+  });
+
+  it('Ctrl-C in the middle of the write leaves the old complete folder, and no temporary one', async () => {
+    const parent = tmp();
+    const dir = path.join(parent, 'data');
+    const bundle = ['scripts/cli.mjs', 'generate', '--train-tasks', '1.2', '--test-tasks', '1.2', '--seed', 'old'];
+    const first = spawnSync('node', [...bundle, '--train-rows', '20', '--test-rows', '5', '--out', dir], {
+      encoding: 'utf8',
+    });
+    expect(first.status).toBe(0);
+    const before = contents(dir);
+    const child = spawn(
+      'node',
+      [...bundle.slice(0, -2), '--seed', 'new', '--train-rows', '400000', '--test-rows', '5', '--out', dir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Wait until the new train file is being written in the temporary folder, then interrupt.
+    const partial = () => leftovers(parent).find((f) => f.startsWith('.data.partial-'));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const p = partial();
+      const train = p ? path.join(parent, p, '1.2_train.csv') : '';
+      if (train && existsSync(train) && readFileSync(train, 'utf8').split('\n').length > 100) break;
+      if (Date.now() > deadline) throw new Error('the run never started writing');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/interrupted; .*data was left as it was/);
+    expect(contents(dir)).toEqual(before);
+    expect(leftovers(parent)).toEqual([]);
+  }, 60_000);
+
+  it('a new folder interrupted mid-write does not appear at all', async () => {
+    const parent = tmp();
+    const dir = path.join(parent, 'fresh');
+    const child = spawn(
+      'node',
+      ['scripts/cli.mjs', 'generate', '--train-tasks', '1.2', '--train-rows', '400000', '--out', dir],
+      { stdio: 'ignore' },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 30_000;
+    while (!leftovers(parent).some((f) => f.startsWith('.fresh.partial-'))) {
+      if (Date.now() > deadline) throw new Error('the run never started');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(existsSync(dir)).toBe(false);
+    expect(leftovers(parent)).toEqual([]);
+  }, 60_000);
+});
+
+describe('generate refuses what the builder refuses, in the same words', () => {
+  it.each([
+    ['duplicate train tasks', { trainTasks: '1.2,1.2' }, ['--train-tasks', '1.2,1.2'], 'trainTasks'],
+    ['duplicate test tasks', { testTasks: '1.3,1.4,1.3' }, ['--test-tasks', '1.3,1.4,1.3'], 'testTasks'],
+    ['a seed too long for a link', { seed: 'x'.repeat(5000) }, ['--seed', 'x'.repeat(5000)], 'seed'],
+    ['a bad number', { trainRows: '1e3x' }, ['--train-rows', '1e3x'], 'trainRows'],
+    ['an impossible family', { minChild: '5', maxChild: '3' }, ['--min-child', '5', '--max-child', '3'], 'maxChild'],
+  ] as const)('%s', async (_, form, flags, field) => {
+    const reading = readDatasetForm({ ...DEFAULT_FORM, ...form });
+    expect(reading.ok).toBe(false);
+    const formMessage = reading.ok ? '' : reading.errors[field];
+    const dir = path.join(tmp(), 'never');
+    expect(await main(['generate', ...flags, '--out', dir])).toBe(2);
+    expect(err).toBe(`clutrr generate: ${formMessage}\n`);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('paths on the command line are the user’s', () => {
+  it('npm run cli from a subfolder reads a relative path from that subfolder', async () => {
+    const dir = path.join('test-results', `rel-${process.pid}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    expect(await main(['generate', ...SMALL, '--test-tasks', '1.2', '--out', path.join(dir, 'set')])).toBe(0);
+    const r = spawnSync('npm', ['run', '-s', 'cli', '--', 'check', 'set/1.2_test.csv'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('rows=3 entailed=3 ambiguous=0 unsupported=0');
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+});
