@@ -24,8 +24,10 @@ const newest = (dirs) => {
   return t;
 };
 const fresh = existsSync(outfile) && statSync(outfile).mtimeMs > newest(['cli', 'src/core', 'scripts']);
-if (!fresh)
-  await build({
+if (!fresh) {
+  // Written aside and renamed into place: several CLI processes may start at once (tests do).
+  const result = await build({
+    write: false,
     entryPoints: [path.join(root, 'cli', 'main.ts')],
     outfile,
     bundle: true,
@@ -36,6 +38,12 @@ if (!fresh)
     logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  const aside = `${outfile}.${process.pid}.tmp`;
+  writeFileSync(aside, result.outputFiles[0].contents);
+  renameSync(aside, outfile);
+}
+
 // A closed pipe (`npm run cli -- check x.csv | head`) ends the output, not the process with a trace.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e) => {

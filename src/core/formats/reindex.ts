@@ -45,10 +45,7 @@ export function reindexCsv(start: number): (text: string, final?: boolean) => st
           // A record of one field: the index alone.
           i = nl;
           state = 'rest';
-        } else {
-          i = n;
-          break;
-        }
+        } else break;
       }
       // state === 'rest': copy up to and including the record's line end (outside quotes).
       let j = i;
