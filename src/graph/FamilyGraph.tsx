@@ -1,8 +1,16 @@
 import { memo, useEffect, useId, useMemo, useRef, type KeyboardEvent } from 'react';
-import { closeFamily } from '../core/family/closure';
-import type { Puzzle } from '../core/puzzle/puzzle';
-import { derivedEdge, type EdgeKind, layoutPuzzle, type LayoutEdge, type LayoutNode } from './layout';
+import {
+  BADGE_RADIUS,
+  derivedEdge,
+  type DrawnPuzzle,
+  type EdgeKind,
+  layoutPuzzle,
+  type LayoutEdge,
+  type LayoutNode,
+  QUERY_RING_GAP,
+} from './layout';
 import { createPanZoom, type PanZoom } from './panZoom';
+import './graph.css';
 
 /** What a lit proof step shows: its two body triples' facts and the conclusion it draws. */
 export interface ProofLight {
@@ -12,7 +20,8 @@ export interface ProofLight {
 }
 
 export interface FamilyGraphProps {
-  readonly puzzle: Puzzle;
+  /** A generated puzzle, or one read from a file (its untyped story edges are drawn as bare links). */
+  readonly puzzle: DrawnPuzzle;
   /** Lay out and draw the whole family faintly behind the story. */
   readonly showHidden?: boolean;
   /** Facts lit by the pointer or focus (a sentence or an edge). */
@@ -45,12 +54,8 @@ const KIND_WORDS: Record<EdgeKind, string> = {
  */
 export function FamilyGraph(props: FamilyGraphProps) {
   const { puzzle, showHidden = false, highlighted, proof, visibleFacts, visibleEntities, onHoverFact, label } = props;
-  const closure = useMemo(() => (puzzle.family.people.length > 0 ? closeFamily(puzzle.family) : null), [puzzle]);
-  const untyped = (puzzle as { untypedEdges?: readonly (readonly [number, number])[] }).untypedEdges;
-  const layout = useMemo(
-    () => layoutPuzzle(puzzle, { showHidden, closure, untyped }),
-    [puzzle, showHidden, closure, untyped],
-  );
+  // The family's closure comes from the layout's per-family cache, shared with the view's toggle.
+  const layout = useMemo(() => layoutPuzzle(puzzle, { showHidden }), [puzzle, showHidden]);
   const hiddenOk = showHidden && layout.familyKnown;
   const svgRef = useRef<SVGSVGElement>(null);
   const viewRef = useRef<SVGGElement>(null);
@@ -301,11 +306,11 @@ const Node = memo(function Node({ node: n, lit }: { node: LayoutNode; lit: boole
       {n.query && (
         <rect
           className="node__ring"
-          x={-n.width / 2 - 5}
-          y={-n.height / 2 - 5}
-          width={n.width + 10}
-          height={n.height + 10}
-          rx={n.gender === 'male' ? 6 : (n.height + 10) / 2}
+          x={-n.width / 2 - QUERY_RING_GAP}
+          y={-n.height / 2 - QUERY_RING_GAP}
+          width={n.width + 2 * QUERY_RING_GAP}
+          height={n.height + 2 * QUERY_RING_GAP}
+          rx={n.gender === 'male' ? 6 : n.height / 2 + QUERY_RING_GAP}
         />
       )}
       {shape}
@@ -314,7 +319,7 @@ const Node = memo(function Node({ node: n, lit }: { node: LayoutNode; lit: boole
       </text>
       {n.query && (
         <g className="node__badge" transform={`translate(${-n.width / 2},${-n.height / 2})`}>
-          <circle r={10} />
+          <circle r={BADGE_RADIUS} />
           <text dy="0.35em">{n.query}</text>
         </g>
       )}

@@ -1,3 +1,5 @@
+import './graph.css';
+
 /** The key to the drawing: line styles (not only colours) for each kind of fact, node shapes. */
 export function GraphLegend({ memory, hidden }: { memory?: boolean; hidden?: boolean }) {
   const lines: [string, string][] = [

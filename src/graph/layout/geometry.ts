@@ -20,7 +20,7 @@ export interface Point {
 }
 
 /** Where the ray from a box's centre towards `toward` leaves the box (plus a small gap). */
-export function exitPoint(box: Box, toward: Point, gap = 3): Point {
+function exitPoint(box: Box, toward: Point, gap = 3): Point {
   const dx = toward.x - box.x;
   const dy = toward.y - box.y;
   if (dx === 0 && dy === 0) return { x: box.x, y: box.y };
@@ -62,6 +62,7 @@ export function curvedEdge(a: Box, b: Box, bend: number, normal: Point): EdgeGeo
   return { d: p.toString(), label: at(0.5), start, end, at };
 }
 
+/** The smallest bounds holding every box, grown by `margin` on each side. */
 export function boundsOf(boxes: readonly Box[], margin = 0): Bounds {
   if (boxes.length === 0) return { x0: 0, y0: 0, x1: 0, y1: 0 };
   let x0 = Infinity;
@@ -75,10 +76,6 @@ export function boundsOf(boxes: readonly Box[], margin = 0): Bounds {
     y1 = Math.max(y1, b.y + b.height / 2);
   }
   return { x0: x0 - margin, y0: y0 - margin, x1: x1 + margin, y1: y1 + margin };
-}
-
-export function unionBounds(a: Bounds, b: Bounds): Bounds {
-  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
 }
 
 export interface ZoomTransform {
@@ -105,50 +102,7 @@ export function fitTransform(
   };
 }
 
+/** Whether two boxes share area (boxes that only touch do not). */
 export function boxesOverlap(a: Box, b: Box): boolean {
   return Math.abs(a.x - b.x) * 2 < a.width + b.width && Math.abs(a.y - b.y) * 2 < a.height + b.height;
-}
-
-/** Rough width of an edge label in pixels (12.5px semibold system font). */
-export const labelWidth = (text: string): number => 7.4 * text.length + 10;
-export const LABEL_HEIGHT = 18;
-
-const LABEL_T = [0.5, 0.4, 0.6, 0.32, 0.68, 0.25, 0.75] as const;
-
-function overlapArea(a: Box, b: Box): number {
-  const w = Math.min(a.x + a.width / 2, b.x + b.width / 2) - Math.max(a.x - a.width / 2, b.x - b.width / 2);
-  const h = Math.min(a.y + a.height / 2, b.y + b.height / 2) - Math.max(a.y - a.height / 2, b.y - b.height / 2);
-  return w > 0 && h > 0 ? w * h : 0;
-}
-
-/**
- * Places labels along their curves, greedily in the order given: each takes the first spot
- * (from the middle outwards) that overlaps neither a node nor a label already placed, or, when
- * every spot is taken, the one that overlaps least. `scale` widens labels set in larger type.
- */
-export function placeLabels(
-  items: readonly { readonly text: string; readonly at: (t: number) => Point; readonly scale?: number }[],
-  obstacles: readonly Box[],
-): Point[] {
-  const placed: Box[] = [];
-  return items.map(({ text, at, scale = 1 }) => {
-    const width = labelWidth(text) * scale;
-    const height = LABEL_HEIGHT * scale;
-    let best: Box | null = null;
-    let bestScore = Infinity;
-    for (const t of LABEL_T) {
-      const p = at(t);
-      const box = { x: p.x, y: p.y, width, height };
-      let score = 0;
-      for (const o of obstacles) score += overlapArea(o, box);
-      for (const o of placed) score += overlapArea(o, box);
-      if (score < bestScore) {
-        best = box;
-        bestScore = score;
-        if (score === 0) break;
-      }
-    }
-    placed.push(best!);
-    return { x: best!.x, y: best!.y };
-  });
 }

@@ -4,8 +4,11 @@ import { closeFamily } from '../../core/family/closure';
 import { generatePuzzle, type Puzzle } from '../../core/puzzle/puzzle';
 import { TASK_IDS, type TaskId } from '../../core/puzzle/tasks';
 import { familyTreeSlots } from './familyTree';
-import { boxesOverlap, fitTransform, LABEL_HEIGHT, labelWidth, placeLabels } from './geometry';
-import { type GraphLayout, layoutPuzzle, MIN_SPACE, SPOUSE_SPACE, TIGHT_SPACE } from './layout';
+import { boxesOverlap, fitTransform } from './geometry';
+import { layoutPuzzle } from './layout';
+import { placeLabels } from './routing';
+import { LABEL_HEIGHT, labelWidth, MIN_SPACE, SPOUSE_SPACE, TIGHT_SPACE } from './sizes';
+import type { GraphLayout } from './types';
 import { standInFamily } from '../../core/formats/toPuzzle';
 
 const puzzleArb = fc
