@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { strToU8, zipSync } from 'fflate';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 /**
  * Import and audit at #/audit, on the production build: the 1,000-row round trip from the
@@ -190,4 +190,54 @@ test('the audit view has no serious or critical accessibility violation', async 
   await expect(audit.errors()).toHaveCount(1);
   result = await new AxeBuilder({ page }).include('[data-testid=audit-view]').analyze();
   expect(serious(result)).toEqual([]);
+});
+
+test('a 50 MB file imports whole: counts cover every row, the table lists a bounded subset', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  // The four fixture rows (k = 2: entailed, unsupported; k = 3: ambiguous, entailed), 23,000
+  // times over, each copy with its own index and ids: 92,000 rows, about 50 MB.
+  const [header, ...lines] = fixture('audit-verdicts.csv').toString('utf8').trimEnd().split('\n');
+  const copies = 23_000;
+  const parts = [`${header}\n`];
+  for (let c = 0; c < copies; c++) {
+    lines.forEach((line, i) =>
+      parts.push(
+        line.replace(/^\d+,([^,]+),/, (_, id) => `${c * 4 + i},${id}-${c},`),
+        '\n',
+      ),
+    );
+  }
+  const file = testInfo.outputPath('audit-large.csv');
+  writeFileSync(file, parts.join(''));
+  const rows = copies * 4;
+
+  const audit = new AuditPage(page);
+  await audit.goto();
+  await page.getByTestId('audit-drop').setInputFiles(file);
+  await expect(audit.total()).toHaveAttribute('data-rows', String(rows), { timeout: 200_000 });
+  await expect(audit.total()).toHaveAttribute('data-entailed', String(copies * 2));
+  await expect(audit.total()).toHaveAttribute('data-ambiguous', String(copies));
+  await expect(audit.total()).toHaveAttribute('data-unsupported', String(copies));
+  await expect(audit.errors()).toHaveCount(0);
+  const perK = page.getByTestId('audit-summary-k');
+  await expect(perK.nth(0).locator('td')).toHaveText(['46,000', '23,000', '0', '23,000', '50.0%']);
+  await expect(perK.nth(1).locator('td')).toHaveText(['46,000', '23,000', '23,000', '0', '50.0%']);
+
+  // The page keeps the first 5,000 rows, then only rows that are not entailed, 10,000 in all.
+  const subset = page.getByTestId('audit-subset');
+  await expect(subset).toHaveAttribute('data-listed', '10000');
+  await expect(subset).toHaveAttribute('data-rows', String(rows));
+  await expect(audit.rows()).toHaveCount(25);
+  await page.getByTestId('audit-filter-verdict').selectOption('ambiguous');
+  // 1,250 ambiguous rows among the first 5,000; then half of the next 5,000 non-entailed ones.
+  await expect(page.getByTestId('audit-row-count')).toHaveAttribute('data-count', '3750');
+  await expect(page.getByTestId('audit-row-count')).toHaveAttribute('data-matching', String(copies));
+  await expect(audit.rows().first()).toHaveAttribute('data-verdict', 'ambiguous');
+  const heap = await page.evaluate(
+    () => (performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0,
+  );
+  testInfo.annotations.push({ type: 'page heap after import', description: `${Math.round(heap / 2 ** 20)} MB` });
+  await page.screenshot({ path: testInfo.outputPath('audit-large.png'), fullPage: true });
 });

@@ -1,16 +1,26 @@
 import { create } from 'zustand';
-import { createDatasetPool, type DatasetPool, isCancelled } from '../../worker/datasetClient';
-import type { AuditedFile, AuditedRow } from '../../worker/datasetProtocol';
+import type { AuditedRow } from '../../core/formats/audit';
+import type { AuditCommands, AuditedFile, RowBudget } from '../../worker/auditProtocol';
+import { isCancelled, RpcClient, type WorkerLike } from '../../worker/rpc';
+
+/** Rows of any verdict the page keeps for the table (the first ones read). */
+export const KEEP_FIRST = 5_000;
+/** All rows kept for the table: after the first KEEP_FIRST, only rows that are not entailed. */
+export const KEEP_MAX = 10_000;
 
 /**
- * The audit view's state: every imported file (with its error, if malformed) and every row with
- * its verdict. Feature-local, so an audit survives opening a row in the explorer and coming back.
+ * The audit view's state: every imported file with its counts (or its error), and the rows the
+ * table lists. Counts cover every row of every file; rows are kept only up to KEEP_MAX, so a
+ * file of any size fits in the page. Feature-local, so an audit survives opening a row in the
+ * explorer and coming back.
  */
 export interface AuditState {
   readonly files: readonly AuditedFile[];
+  /** The kept rows, in import order. */
   readonly rows: readonly AuditedRow[];
   /** Names being read right now. */
   readonly reading: readonly string[];
+  /** Bytes read of the files being read. */
   readonly progress: { readonly done: number; readonly total: number } | null;
   /** A failure of the worker itself (not a malformed file). */
   readonly failure: string | null;
@@ -19,70 +29,99 @@ export interface AuditState {
 export interface AuditActions {
   /** Reads and checks files in the worker; a file imported again replaces its earlier version. */
   importFiles(files: readonly File[]): Promise<void>;
+  /** Stops any import and forgets every file. */
   clear(): void;
 }
 
 const INITIAL: AuditState = { files: [], rows: [], reading: [], progress: null, failure: null };
 
-let pool: DatasetPool | null = null;
-// One worker is plenty: parsing and checking are fast, and they must not queue behind a
-// dataset generation, so the audit has its own.
-const getPool = () => (pool ??= createDatasetPool(1));
-let cancelCurrent: (() => void) | null = null;
+// Its own worker: an audit never queues behind a dataset generation.
+let client: RpcClient<AuditCommands> | null = null;
+const getClient = () =>
+  (client ??= new RpcClient<AuditCommands>(
+    () =>
+      new Worker(new URL('../../worker/audit.worker.ts', import.meta.url), {
+        type: 'module',
+      }) as unknown as WorkerLike,
+    'audit worker',
+  ));
 
-/** Replaces files (and their rows) with the same names as `incoming`'s. */
-const withoutNames = (s: AuditState, names: ReadonlySet<string>) => ({
-  files: s.files.filter((f) => !names.has(f.name)),
-  rows: s.rows.filter((r) => !names.has(r.file) && !names.has(r.file.split('/')[0]!)),
-});
+// Imports run one after another (each one's budget depends on the rows the last one kept);
+// `clear` bumps the epoch so that imports queued before it do not run.
+let queue: Promise<void> = Promise.resolve();
+let epoch = 0;
 
-export const useAudit = create<AuditState & AuditActions>()((set) => ({
-  ...INITIAL,
+/** Whether `name` (a file, or a zip entry `<zip>/<path>`) came from one of `names`. */
+const from = (name: string, names: ReadonlySet<string>) => names.has(name) || names.has(name.split('/')[0]!);
 
-  importFiles: async (files) => {
-    if (files.length === 0) return;
+/** What is left of the row budget once `rows` are kept. */
+export function budgetLeft(rows: number): RowBudget {
+  const first = Math.max(0, KEEP_FIRST - rows);
+  return { first, notEntailed: Math.max(0, KEEP_MAX - rows - first) };
+}
+
+export const useAudit = create<AuditState & AuditActions>()((set, get) => {
+  const run = async (files: readonly File[]): Promise<void> => {
     const names = new Set(files.map((f) => f.name));
-    const incoming: AuditedRow[] = [];
     set((s) => ({
-      ...withoutNames(s, names),
+      files: s.files.filter((f) => !from(f.name, names)),
+      rows: s.rows.filter((r) => !from(r.file, names)),
       reading: files.map((f) => f.name),
       progress: { done: 0, total: 1 },
       failure: null,
     }));
-    const { promise, cancel } = getPool().audit(
-      files.map((f) => ({ name: f.name, data: f })),
-      (chunk) => {
-        incoming.push(...chunk.rows);
+    // A file's rows wait here until the file is done: a malformed file's rows never show.
+    const pending = new Map<string, AuditedRow[]>();
+    const { promise } = getClient().request(
+      'audit',
+      { files: files.map((f) => ({ name: f.name, data: f })), keep: budgetLeft(get().rows.length) },
+      {
+        onChunk: (chunk) => {
+          if (chunk.kind === 'rows') {
+            const list = pending.get(chunk.file);
+            if (list) for (const r of chunk.rows) list.push(r);
+            else pending.set(chunk.file, chunk.rows.slice());
+            return;
+          }
+          const file = chunk.file;
+          const rows = file.error ? [] : (pending.get(file.name) ?? []);
+          pending.delete(file.name);
+          set((s) => ({
+            files: [...s.files.filter((f) => f.name !== file.name), file],
+            rows: [...s.rows.filter((r) => r.file !== file.name), ...rows],
+          }));
+        },
+        onProgress: (done, total) => set({ progress: { done, total } }),
       },
-      (done, total) => set({ progress: { done, total } }),
     );
-    cancelCurrent = cancel;
     try {
-      const result = await promise;
-      const resultNames = new Set(result.files.map((f) => f.name));
-      // Rows are committed once, with their files, so the summary never shows half a file.
-      set((s) => {
-        const kept = withoutNames(s, resultNames);
-        return {
-          files: [...kept.files, ...result.files],
-          rows: [...kept.rows, ...incoming],
-          reading: [],
-          progress: null,
-        };
-      });
+      await promise;
+      set({ reading: [], progress: null });
     } catch (e) {
       set({
         reading: [],
         progress: null,
         failure: isCancelled(e) ? null : `The files could not be read: ${(e as Error).message}`,
       });
-    } finally {
-      if (cancelCurrent === cancel) cancelCurrent = null;
     }
-  },
+  };
 
-  clear: () => {
-    cancelCurrent?.();
-    set(INITIAL);
-  },
-}));
+  return {
+    ...INITIAL,
+
+    importFiles: (files) => {
+      if (files.length === 0) return queue;
+      const mine = epoch;
+      // An unexpected error fails its own import only, never the ones queued after it.
+      queue = queue.then(() => (mine === epoch ? run(files) : undefined)).catch(() => {});
+      return queue;
+    },
+
+    clear: () => {
+      epoch++;
+      // Terminating is the only way to stop a worker in the middle of a file.
+      client?.reset();
+      set(INITIAL);
+    },
+  };
+});

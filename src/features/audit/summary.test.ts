@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { AuditedRow } from '../../core/formats/audit';
 import { puzzleToRow } from '../../core/formats/fromPuzzle';
 import { generatePuzzle } from '../../core/puzzle/puzzle';
 import type { Verdict } from '../../core/reasoning/solver';
 import { createRng } from '../../core/random/rng';
 import { renderPlain } from '../../core/text/plain';
-import type { AuditedFile, AuditedRow } from '../../worker/datasetProtocol';
-import { entailedShare, filterAudited, NO_AUDIT_FILTER, summariseByFile, summariseByK } from './summary';
+import type { AuditedFile } from '../../worker/auditProtocol';
+import { countMatching, entailedShare, filterAudited, NO_AUDIT_FILTER, summariseByFile, summariseByK } from './summary';
 
 const audited = (file: string, n: number, k: number, verdict: Verdict): AuditedRow => {
   const p = generatePuzzle({ seed: `audit:${k}:${n}`, k, task: 1 });
@@ -18,6 +19,7 @@ const audited = (file: string, n: number, k: number, verdict: Verdict): AuditedR
 };
 
 describe('audit summaries', () => {
+  // The kept rows: all of b.csv, and 3 of a.csv's 1,003.
   const rows = [
     audited('a.csv', 1, 2, 'entailed'),
     audited('a.csv', 2, 3, 'entailed'),
@@ -25,10 +27,26 @@ describe('audit summaries', () => {
     audited('b.csv', 1, 3, 'unsupported'),
   ];
   const files: AuditedFile[] = [
-    { name: 'a.csv', rows: 3 },
+    {
+      name: 'a.csv',
+      rows: 1003,
+      entailed: 1002,
+      ambiguous: 1,
+      unsupported: 0,
+      byK: [
+        { k: 2, rows: 501, entailed: 501, ambiguous: 0, unsupported: 0 },
+        { k: 3, rows: 502, entailed: 501, ambiguous: 1, unsupported: 0 },
+      ],
+      kept: 3,
+    },
     {
       name: 'bad.csv',
       rows: 0,
+      entailed: 0,
+      ambiguous: 0,
+      unsupported: 0,
+      byK: [],
+      kept: 0,
       error: {
         message: 'bad.csv, row 2, column story_edges: x',
         detail: 'x',
@@ -37,30 +55,46 @@ describe('audit summaries', () => {
         column: 'story_edges',
       },
     },
-    { name: 'b.csv', rows: 1 },
+    {
+      name: 'b.csv',
+      rows: 1,
+      entailed: 0,
+      ambiguous: 0,
+      unsupported: 1,
+      byK: [{ k: 3, rows: 1, entailed: 0, ambiguous: 0, unsupported: 1 }],
+      kept: 1,
+    },
   ];
 
   it('counts verdicts per file, in import order, with the total; malformed files carry their error', () => {
-    const s = summariseByFile(files, rows);
+    const s = summariseByFile(files);
     expect(s.files.map((f) => [f.file, f.rows, f.entailed, f.ambiguous, f.unsupported, f.error?.row])).toEqual([
-      ['a.csv', 3, 2, 1, 0, undefined],
+      ['a.csv', 1003, 1002, 1, 0, undefined],
       ['bad.csv', 0, 0, 0, 0, 2],
       ['b.csv', 1, 0, 0, 1, undefined],
     ]);
-    expect(s.total).toEqual({ rows: 4, entailed: 2, ambiguous: 1, unsupported: 1 });
+    expect(s.total).toEqual({ rows: 1004, entailed: 1002, ambiguous: 1, unsupported: 1 });
   });
 
-  it('counts verdicts per k, k ascending', () => {
-    expect(summariseByK(rows)).toEqual([
-      { k: 2, rows: 1, entailed: 1, ambiguous: 0, unsupported: 0 },
-      { k: 3, rows: 3, entailed: 1, ambiguous: 1, unsupported: 1 },
+  it('counts verdicts per k over all files, k ascending', () => {
+    expect(summariseByK(files)).toEqual([
+      { k: 2, rows: 501, entailed: 501, ambiguous: 0, unsupported: 0 },
+      { k: 3, rows: 503, entailed: 501, ambiguous: 1, unsupported: 1 },
     ]);
   });
 
-  it('filters rows by file, verdict and k', () => {
+  it('filters the kept rows by file, verdict and k', () => {
     expect(filterAudited(rows, NO_AUDIT_FILTER)).toHaveLength(4);
     expect(filterAudited(rows, { ...NO_AUDIT_FILTER, file: 'a.csv' })).toHaveLength(3);
     expect(filterAudited(rows, { ...NO_AUDIT_FILTER, verdict: 'entailed', k: 3 }).map((r) => r.n)).toEqual([2]);
+  });
+
+  it('counts the rows of the files, kept or not, that pass a filter', () => {
+    expect(countMatching(files, NO_AUDIT_FILTER)).toBe(1004);
+    expect(countMatching(files, { ...NO_AUDIT_FILTER, file: 'a.csv' })).toBe(1003);
+    expect(countMatching(files, { ...NO_AUDIT_FILTER, verdict: 'entailed', k: 3 })).toBe(501);
+    expect(countMatching(files, { file: 'b.csv', verdict: 'unsupported', k: 3 })).toBe(1);
+    expect(countMatching(files, { ...NO_AUDIT_FILTER, k: 7 })).toBe(0);
   });
 
   it('formats the entailed share', () => {

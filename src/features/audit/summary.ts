@@ -1,61 +1,36 @@
+import { addCounts, type AuditedRow, type KCounts, NO_ROWS, type VerdictCounts } from '../../core/formats/audit';
 import type { Verdict } from '../../core/reasoning/solver';
-import type { AuditedFile, AuditedRow, FormatProblem } from '../../worker/datasetProtocol';
-
-/** Pure summaries of audited rows: counts per file and per k, and the table's filters. */
+import type { AuditedFile, FormatProblem } from '../../worker/auditProtocol';
 
 /**
- * 12345 → "12,345". Not toLocaleString: its first call loads ICU data and each call builds a
- * formatter, which cost tens of milliseconds per render of a table.
+ * Pure summaries of an audit. Counts come from the worker's per-file counts, which cover every
+ * row; the table's rows are only those the page keeps (see store.ts), so filters count both.
  */
-export const formatCount = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
-export const VERDICTS: readonly Verdict[] = ['entailed', 'ambiguous', 'unsupported'];
-
-export interface VerdictCounts {
-  readonly rows: number;
-  readonly entailed: number;
-  readonly ambiguous: number;
-  readonly unsupported: number;
-}
-
-const ZERO: VerdictCounts = { rows: 0, entailed: 0, ambiguous: 0, unsupported: 0 };
-
-const add = (c: VerdictCounts, v: Verdict): VerdictCounts => ({ ...c, rows: c.rows + 1, [v]: c[v] + 1 });
 
 export interface FileSummary extends VerdictCounts {
   readonly file: string;
   readonly error?: FormatProblem;
 }
 
-/** One line per file, in import order (files with an error have no rows), and the total. */
-export function summariseByFile(
-  files: readonly AuditedFile[],
-  rows: readonly AuditedRow[],
-): { files: FileSummary[]; total: VerdictCounts } {
-  const byFile = new Map<string, VerdictCounts>();
-  let total = ZERO;
-  for (const r of rows) {
-    byFile.set(r.file, add(byFile.get(r.file) ?? ZERO, r.verdict));
-    total = add(total, r.verdict);
-  }
+const countsOf = (c: VerdictCounts): VerdictCounts => ({
+  rows: c.rows,
+  entailed: c.entailed,
+  ambiguous: c.ambiguous,
+  unsupported: c.unsupported,
+});
+
+/** One line per file, in import order (files with an error count no rows), and the total. */
+export function summariseByFile(files: readonly AuditedFile[]): { files: FileSummary[]; total: VerdictCounts } {
   return {
-    files: files.map((f) => ({
-      file: f.name,
-      ...(byFile.get(f.name) ?? ZERO),
-      ...(f.error ? { error: f.error } : {}),
-    })),
-    total,
+    files: files.map((f) => ({ file: f.name, ...countsOf(f), ...(f.error ? { error: f.error } : {}) })),
+    total: files.reduce<VerdictCounts>((t, f) => addCounts(t, f), NO_ROWS),
   };
 }
 
-export interface KSummary extends VerdictCounts {
-  readonly k: number;
-}
-
-/** One line per story length k (the worker's rowK), k ascending. */
-export function summariseByK(rows: readonly AuditedRow[]): KSummary[] {
+/** One line per story length k over all files, k ascending. */
+export function summariseByK(files: readonly AuditedFile[]): KCounts[] {
   const byK = new Map<number, VerdictCounts>();
-  for (const r of rows) byK.set(r.k, add(byK.get(r.k) ?? ZERO, r.verdict));
+  for (const f of files) for (const c of f.byK) byK.set(c.k, addCounts(byK.get(c.k) ?? NO_ROWS, c));
   return [...byK.entries()].sort((a, b) => a[0] - b[0]).map(([k, c]) => ({ k, ...c }));
 }
 
@@ -67,6 +42,7 @@ export interface AuditFilter {
 
 export const NO_AUDIT_FILTER: AuditFilter = { file: null, verdict: null, k: null };
 
+/** The kept rows passing the filter, in order. */
 export function filterAudited(rows: readonly AuditedRow[], f: AuditFilter): AuditedRow[] {
   if (f.file === null && f.verdict === null && f.k === null) return rows.slice();
   return rows.filter(
@@ -75,6 +51,16 @@ export function filterAudited(rows: readonly AuditedRow[], f: AuditFilter): Audi
       (f.verdict === null || r.verdict === f.verdict) &&
       (f.k === null || r.k === f.k),
   );
+}
+
+/** How many rows of the files, kept or not, pass the filter (from the per-file, per-k counts). */
+export function countMatching(files: readonly AuditedFile[], f: AuditFilter): number {
+  let n = 0;
+  for (const file of files) {
+    if (f.file !== null && file.name !== f.file) continue;
+    for (const c of file.byK) if (f.k === null || c.k === f.k) n += f.verdict === null ? c.rows : c[f.verdict];
+  }
+  return n;
 }
 
 /** The share of entailed rows as a percentage with one decimal ("100.0%"), or "–" for none. */

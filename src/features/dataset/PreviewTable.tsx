@@ -4,15 +4,15 @@ import { useDatasetBuilder } from './store';
 import {
   countRows,
   filterPreview,
-  formatCount as fmt,
   isNoFilter,
   NO_FILTER,
   orderedRows,
-  pageOf,
   type PreviewFilter,
   sliceInOrder,
 } from './summary';
 import { FilterSelect } from '../../ui/FilterSelect';
+import { formatCount as fmt } from '../../ui/format';
+import { Pager, pageWindow } from '../../ui/Pager';
 
 const SPLITS = ['train', 'test'] as const;
 
@@ -33,25 +33,24 @@ export function PreviewTable() {
   const ks = [...new Set(jobs.map((j) => j.task.k))].sort((a, b) => a - b);
   const tasks = [...new Set(jobs.map((j) => j.task.task))].sort((a, b) => a - b);
   const unfiltered = isNoFilter(filter);
-  // Without a filter the page is sliced straight out of the per-task lists: no work per row.
   const matching = useMemo(
     () => (plan && !unfiltered ? filterPreview(orderedRows(plan, rowsByJob), filter) : null),
     [plan, rowsByJob, filter, unfiltered],
   );
   const total = plan ? countRows(plan, rowsByJob) : 0;
   const matchCount = matching ? matching.length : total;
-  const shown = matching
-    ? pageOf(matching, page, PAGE)
-    : (() => {
-        const pages = Math.max(1, Math.ceil(total / PAGE));
-        const p = Math.min(Math.max(0, page), pages - 1);
-        return { items: plan ? sliceInOrder(plan, rowsByJob, p * PAGE, PAGE) : [], page: p, pages };
-      })();
+  const win = pageWindow(matchCount, page, PAGE);
+  // Without a filter the page is sliced straight out of the per-task lists: no work per row.
+  const items = matching
+    ? matching.slice(win.start, win.start + PAGE)
+    : plan
+      ? sliceInOrder(plan, rowsByJob, win.start, PAGE)
+      : [];
   const update = (f: Partial<PreviewFilter>) => {
     setFilter((old) => ({ ...old, ...f }));
     setPage(0);
   };
-  const first = shown.page * PAGE;
+  const first = win.start;
 
   return (
     <section className="ds-preview" aria-labelledby={`${id}-h`}>
@@ -98,9 +97,9 @@ export function PreviewTable() {
           ? total === 0
             ? 'No rows yet.'
             : 'No row matches these filters.'
-          : `Rows ${fmt(first + 1)}–${fmt(first + shown.items.length)} of ${fmt(matchCount)}${matchCount !== total ? ` matching (${fmt(total)} in all)` : ''}`}
+          : `Rows ${fmt(first + 1)}–${fmt(first + items.length)} of ${fmt(matchCount)}${matchCount !== total ? ` matching (${fmt(total)} in all)` : ''}`}
       </p>
-      {shown.items.length > 0 && (
+      {items.length > 0 && (
         <div className="ds-table-wrap">
           <table className={`ds-table${fullStories ? '' : ' ds-table--clamped'}`}>
             <thead>
@@ -115,7 +114,7 @@ export function PreviewTable() {
               </tr>
             </thead>
             <tbody>
-              {shown.items.map((r, i) => (
+              {items.map((r, i) => (
                 <tr
                   key={r.id}
                   data-testid="dataset-preview-row"
@@ -142,25 +141,7 @@ export function PreviewTable() {
           </table>
         </div>
       )}
-      {shown.pages > 1 && (
-        <nav className="ds-pager" aria-label="Preview pages">
-          <button type="button" onClick={() => setPage(0)} disabled={shown.page === 0}>
-            First
-          </button>
-          <button type="button" onClick={() => setPage(shown.page - 1)} disabled={shown.page === 0}>
-            Previous
-          </button>
-          <span>
-            Page {fmt(shown.page + 1)} of {fmt(shown.pages)}
-          </span>
-          <button type="button" onClick={() => setPage(shown.page + 1)} disabled={shown.page >= shown.pages - 1}>
-            Next
-          </button>
-          <button type="button" onClick={() => setPage(shown.pages - 1)} disabled={shown.page >= shown.pages - 1}>
-            Last
-          </button>
-        </nav>
-      )}
+      <Pager page={win.page} pages={win.pages} onPage={setPage} label="Preview pages" className="ds-pager" />
     </section>
   );
 }

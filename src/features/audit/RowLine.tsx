@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import type { AuditedRow } from '../../core/formats/audit';
+import type { Verdict } from '../../core/reasoning/solver';
+import { unbracket } from '../../core/text/render';
+import { openRowInExplorer } from './openRow';
+
+const BADGE_TITLE: Record<Verdict, string> = {
+  entailed: 'The rule base derives exactly the label from the typed facts',
+  ambiguous: 'The rule base derives the label and other answers',
+  unsupported: 'The rule base does not derive the label',
+};
+
+function Badge({ verdict }: { verdict: Verdict }) {
+  return (
+    <span className={`au-badge au-badge--${verdict}`} title={BADGE_TITLE[verdict]} data-testid="audit-verdict">
+      {verdict}
+    </span>
+  );
+}
+
+/** Opens the row in the puzzle view; a row that cannot be drawn says why in place. */
+function OpenButton({ r }: { r: AuditedRow }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <>
+      <button
+        type="button"
+        data-testid="audit-open-row"
+        aria-label={`Open row ${r.n} of ${r.file} in the puzzle view`}
+        onClick={() => {
+          setProblem(null);
+          openRowInExplorer(r.row).catch((e: Error) => setProblem(e.message));
+        }}
+      >
+        Open
+      </button>
+      {problem && (
+        <span className="au-cell-error" role="alert">
+          {problem}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** The head of the rows table, matching RowLine's cells. */
+export function RowHead() {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">File</th>
+        <th scope="col">Row</th>
+        <th scope="col">Task</th>
+        <th scope="col">Pattern (f_comb)</th>
+        <th scope="col">Question</th>
+        <th scope="col">Label</th>
+        <th scope="col">Solver</th>
+        <th scope="col">Verdict</th>
+        <th scope="col">
+          <span className="au-visually-hidden">Puzzle view</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
+/** One audited row: where it is, its question and label, the solver's answers and the verdict. */
+export function RowLine({ r }: { r: AuditedRow }) {
+  return (
+    <tr data-testid="audit-row" data-verdict={r.verdict} data-file={r.file} data-n={r.n}>
+      <td className="au-file">{r.file}</td>
+      <td>{r.n}</td>
+      <td>{r.row.taskName.replace(/^task_/, '')}</td>
+      <td className="au-mono">{r.row.fComb}</td>
+      <td title={unbracket(r.row.story)}>
+        How is {r.row.query[1]} related to {r.row.query[0]}?
+      </td>
+      <td>{r.row.target}</td>
+      <td>
+        {r.derived.length === 0 ? 'no answer' : r.derived.join(', ')}
+        {r.truncated ? ' (search cut short)' : ''}
+      </td>
+      <td>
+        <Badge verdict={r.verdict} />
+      </td>
+      <td>
+        <OpenButton r={r} />
+      </td>
+    </tr>
+  );
+}

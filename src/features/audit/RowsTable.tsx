@@ -1,0 +1,91 @@
+import { useMemo, useState } from 'react';
+import { VERDICTS } from '../../core/formats/audit';
+import { FilterSelect } from '../../ui/FilterSelect';
+import { formatCount as fmt } from '../../ui/format';
+import { Pager, pageWindow } from '../../ui/Pager';
+import { RowHead, RowLine } from './RowLine';
+import { KEEP_FIRST, KEEP_MAX, useAudit } from './store';
+import { type AuditFilter, countMatching, filterAudited, NO_AUDIT_FILTER, summariseByK } from './summary';
+
+const PAGE = 25;
+
+/** Says that the table lists only part of the rows, and which part. */
+function SubsetNotice({ listed, total }: { listed: number; total: number }) {
+  return (
+    <p className="au-notice" data-testid="audit-subset" data-listed={listed} data-rows={total}>
+      The table lists a subset of {fmt(listed)} of the {fmt(total)} rows: the first {fmt(KEEP_FIRST)} read, then only
+      rows that are not entailed, up to {fmt(KEEP_MAX)} in all. The summary and the counts below cover every row.
+    </p>
+  );
+}
+
+/** The kept rows with their verdicts, filterable by file, verdict and k, 25 to a page. */
+export function RowsTable() {
+  const rows = useAudit((s) => s.rows);
+  const files = useAudit((s) => s.files);
+  const [filter, setFilter] = useState<AuditFilter>(NO_AUDIT_FILTER);
+  const [page, setPage] = useState(0);
+  const ks = useMemo(() => summariseByK(files).map((c) => c.k), [files]);
+  const listed = useMemo(() => filterAudited(rows, filter), [rows, filter]);
+  const matching = useMemo(() => countMatching(files, filter), [files, filter]);
+  const total = useMemo(() => files.reduce((s, f) => s + f.rows, 0), [files]);
+  if (total === 0) return null;
+  const subset = rows.length < total;
+  const win = pageWindow(listed.length, page, PAGE);
+  const shown = listed.slice(win.start, win.start + PAGE);
+  const update = (f: Partial<AuditFilter>) => {
+    setFilter((old) => ({ ...old, ...f }));
+    setPage(0);
+  };
+  let count: string;
+  if (listed.length === 0) {
+    count =
+      matching === 0
+        ? 'No row matches these filters.'
+        : `No listed row matches these filters (${fmt(matching)} rows of the files do).`;
+  } else {
+    const span = `Rows ${fmt(win.start + 1)}–${fmt(win.start + shown.length)} of ${fmt(listed.length)}`;
+    if (subset) count = `${span} listed; ${fmt(matching)} rows of the files match these filters`;
+    else count = listed.length !== rows.length ? `${span} matching (${fmt(rows.length)} in all)` : span;
+  }
+  return (
+    <section className="au-rows" aria-labelledby="au-rows-h">
+      <h2 id="au-rows-h">Rows</h2>
+      {subset && <SubsetNotice listed={rows.length} total={total} />}
+      <div className="au-filters" role="group" aria-label="Filter rows">
+        <FilterSelect
+          label="File"
+          value={filter.file}
+          options={files.filter((f) => !f.error).map((f) => f.name)}
+          onChange={(file) => update({ file })}
+          testId="audit-filter-file"
+          anyLabel="all files"
+        />
+        <FilterSelect
+          label="Verdict"
+          value={filter.verdict}
+          options={VERDICTS}
+          onChange={(verdict) => update({ verdict })}
+          testId="audit-filter-verdict"
+        />
+        <FilterSelect label="k" value={filter.k} options={ks} onChange={(k) => update({ k })} testId="audit-filter-k" />
+      </div>
+      <p className="au-hint" data-testid="audit-row-count" data-count={listed.length} data-matching={matching}>
+        {count}
+      </p>
+      {shown.length > 0 && (
+        <div className="au-table-wrap">
+          <table className="au-table au-table--rows">
+            <RowHead />
+            <tbody>
+              {shown.map((r) => (
+                <RowLine key={`${r.file}#${r.n}`} r={r} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager page={win.page} pages={win.pages} onPage={setPage} label="Row pages" />
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { useMemo } from 'react';
+import { formatCount as fmt } from '../../ui/format';
+import { FileSummary } from './FileSummary';
+import { KSummary } from './KSummary';
+import { useAudit } from './store';
+import { summariseByFile, summariseByK } from './summary';
+
+/** The totals, then verdict counts per file and per k: every row of every file, kept or not. */
+export function Summary() {
+  const files = useAudit((s) => s.files);
+  const byFile = useMemo(() => summariseByFile(files), [files]);
+  const byK = useMemo(() => summariseByK(files), [files]);
+  if (files.length === 0) return null;
+  const t = byFile.total;
+  return (
+    <section className="au-summary" aria-labelledby="au-summary-h" data-testid="audit-summary">
+      <h2 id="au-summary-h">Summary</h2>
+      <p
+        className="au-total"
+        data-testid="audit-total"
+        data-rows={t.rows}
+        data-entailed={t.entailed}
+        data-ambiguous={t.ambiguous}
+        data-unsupported={t.unsupported}
+      >
+        {fmt(t.rows)} rows: {fmt(t.entailed)} entailed, {fmt(t.ambiguous)} ambiguous, {fmt(t.unsupported)} unsupported.
+      </p>
+      <div className="au-tables">
+        <FileSummary files={byFile.files} total={t} />
+        <KSummary byK={byK} />
+      </div>
+    </section>
+  );
+}
