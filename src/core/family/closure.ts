@@ -1,6 +1,6 @@
 import { INVERSE_CODE, PRED_CODE, type PredCode } from '../kinship/relations';
 import { COMPOSE_SOUND, COMPOSE_STRIDE } from '../kinship/rules';
-import type { Family, PersonId } from './family';
+import type { Family } from './family';
 
 /**
  * A kinship graph over the people of one family: `rel[x * n + y]` is the code of the predicate
@@ -115,49 +115,60 @@ export function kinshipBySemantics(family: Family): KinGraph {
   const rel = new Uint8Array(n * n);
   const P = family.people;
   const C = PRED_CODE;
-  const [CHILD, INV_CHILD, SO, SIBLING, GRAND, INV_GRAND, IN_LAW, INV_IN_LAW, UN, INV_UN] = [
-    C.child,
-    C['inv-child'],
-    C.SO,
-    C.sibling,
-    C.grand,
-    C['inv-grand'],
-    C['in-law'],
-    C['inv-in-law'],
-    C.un,
-    C['inv-un'],
-  ];
-  const NONE: readonly PersonId[] = [];
-  const parents = (x: number): readonly PersonId[] => P[x]!.parents ?? NONE;
-  /** Children of x's parents (x included: put() skips the diagonal). */
-  const siblingsAndSelf = (x: number): readonly PersonId[] => {
-    const ps = P[x]!.parents;
-    return ps ? P[ps[0]]!.children : NONE;
-  };
-  const put = (x: number, y: number, code: number) => {
-    if (x !== y) rel[x * n + y] = code;
-  };
+  const CHILD = C.child;
+  const INV_CHILD = C['inv-child'];
+  const SO = C.SO;
+  const SIBLING = C.sibling;
+  const GRAND = C.grand;
+  const INV_GRAND = C['inv-grand'];
+  const IN_LAW = C['in-law'];
+  const INV_IN_LAW = C['inv-in-law'];
+  const UN = C.un;
+  const INV_UN = C['inv-un'];
+  // Written with plain loops and no helper closures: this runs once per generated puzzle.
   for (let x = 0; x < n; x++) {
     const px = P[x]!;
-    for (const c of px.children) {
-      put(x, c, CHILD);
-      for (const gc of P[c]!.children) put(x, gc, GRAND);
-      const cs = P[c]!.spouse;
-      if (cs !== null) put(x, cs, IN_LAW);
+    const row = x * n;
+    const kids = px.children;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i]!;
+      rel[row + c] = CHILD;
+      const pc = P[c]!;
+      const gkids = pc.children;
+      for (let j = 0; j < gkids.length; j++) rel[row + gkids[j]!] = GRAND;
+      if (pc.spouse !== null && pc.spouse !== x) rel[row + pc.spouse] = IN_LAW;
     }
-    for (const p of parents(x)) {
-      put(x, p, INV_CHILD);
-      for (const gp of parents(p)) put(x, gp, INV_GRAND);
-      for (const ps of siblingsAndSelf(p)) if (ps !== p) put(x, ps, INV_UN);
-    }
-    for (const s of siblingsAndSelf(x)) {
-      if (s === x) continue;
-      put(x, s, SIBLING);
-      for (const sc of P[s]!.children) put(x, sc, UN);
+    const ps = px.parents;
+    if (ps) {
+      for (let i = 0; i < ps.length; i++) {
+        const p = ps[i]!;
+        rel[row + p] = INV_CHILD;
+        const pp = P[p]!;
+        const gps = pp.parents;
+        if (gps) {
+          for (let j = 0; j < gps.length; j++) rel[row + gps[j]!] = INV_GRAND;
+          // The parent's siblings: the children of the grandparents, the parent excepted.
+          const aunts = P[gps[0]!]!.children;
+          for (let j = 0; j < aunts.length; j++) {
+            const a = aunts[j]!;
+            if (a !== p && a !== x) rel[row + a] = INV_UN;
+          }
+        }
+      }
+      const sibs = P[ps[0]!]!.children;
+      for (let i = 0; i < sibs.length; i++) {
+        const sib = sibs[i]!;
+        if (sib === x) continue;
+        rel[row + sib] = SIBLING;
+        const nk = P[sib]!.children;
+        for (let j = 0; j < nk.length; j++) if (nk[j] !== x) rel[row + nk[j]!] = UN;
+      }
     }
     if (px.spouse !== null) {
-      put(x, px.spouse, SO);
-      for (const sp of parents(px.spouse)) put(x, sp, INV_IN_LAW);
+      const sp = px.spouse;
+      if (sp !== x) rel[row + sp] = SO;
+      const sps = P[sp]!.parents;
+      if (sps) for (let j = 0; j < sps.length; j++) if (sps[j] !== x) rel[row + sps[j]!] = INV_IN_LAW;
     }
     // Grandchildren and children through the spouse are the same people: no step-families.
   }

@@ -84,29 +84,33 @@ interface MutablePerson {
   children: PersonId[];
 }
 
-/** Draws names without repetition: a partial Fisher–Yates over each gender's pool. */
+/**
+ * Draws names without repetition: a partial Fisher–Yates over each gender's pool. The pools are
+ * never copied: a family takes a few dozen of some 180 names, so only the moved entries are
+ * kept (slot → name), which spares every puzzle two copies of the name lists.
+ */
 class NamePool {
-  private readonly pools: Record<Gender, string[]> = {
-    male: [...MALE_NAMES],
-    female: [...FEMALE_NAMES],
-  };
+  private readonly moved: Record<Gender, Map<number, string>> = { male: new Map(), female: new Map() };
   private readonly used: Record<Gender, number> = { male: 0, female: 0 };
   constructor(private readonly rng: Rng) {}
 
   available(g: Gender): number {
-    return this.pools[g].length - this.used[g];
+    return POOLS[g].length - this.used[g];
   }
 
   take(g: Gender): string {
-    const pool = this.pools[g];
+    const pool = POOLS[g];
+    const moved = this.moved[g];
     const i = this.used[g]++;
     const j = i + this.rng.int(pool.length - i);
-    const name = pool[j] as string;
-    pool[j] = pool[i] as string;
-    pool[i] = name;
+    const name = moved.get(j) ?? (pool[j] as string);
+    // Swap slots i and j; slot i is never read again (later draws read slots above it).
+    moved.set(j, moved.get(i) ?? (pool[i] as string));
     return name;
   }
 }
+
+const POOLS: Record<Gender, readonly string[]> = { male: MALE_NAMES, female: FEMALE_NAMES };
 
 /**
  * A random family as the original CLUTRR builds one: a root man; every person marries with

@@ -4,7 +4,15 @@ import { generatePuzzle, type Puzzle, type StoryFact } from '../puzzle/puzzle';
 import type { TaskId } from '../puzzle/tasks';
 import { createRng } from '../random/rng';
 import { OUR_BANK } from './bank';
-import { type CombinationLength, createParaphraseRenderer, factChains, interleave, tidySentence } from './paraphrase';
+import { FEMALE_NAMES, MALE_NAMES } from '../family/names';
+import {
+  type CombinationLength,
+  createParaphraseRenderer,
+  factChains,
+  interleave,
+  tidyFill,
+  tidySentence,
+} from './paraphrase';
 import { renderPlain } from './plain';
 import type { RenderedStory, Split } from './render';
 import { fillTemplate, splitBank, type TemplateBank, templatesFor } from './templates';
@@ -258,5 +266,27 @@ describe('factChains and interleave', () => {
         for (const [i, l] of tagged.entries()) expect(out.filter((x) => x.startsWith(`${i}:`))).toEqual(l);
       }),
     );
+  });
+});
+
+describe('tidyFill (templates tidied once, then filled)', () => {
+  it('equals tidying the filled sentence, for every template of our bank and every name in the pool', () => {
+    const names = [...MALE_NAMES, ...FEMALE_NAMES].map((n) => `[${n}]`);
+    const rng = createRng('tidy-fill');
+    let checked = 0;
+    for (const byGender of Object.values(OUR_BANK)) {
+      for (const list of Object.values(byGender)) {
+        for (const t of list) {
+          const picked = Array.from({ length: 4 }, () => rng.pick(names));
+          expect(tidyFill(t, picked)).toBe(tidySentence(fillTemplate(t, picked)));
+          checked++;
+        }
+      }
+    }
+    for (const name of names) {
+      const t = 'ENT_0_male  waved at ENT_1_female , then left';
+      expect(tidyFill(t, [name, name])).toBe(tidySentence(fillTemplate(t, [name, name])));
+    }
+    expect(checked).toBe(1462);
   });
 });

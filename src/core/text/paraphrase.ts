@@ -3,7 +3,7 @@ import type { Rng, Seed } from '../random/rng';
 import { plainSentence, renderPlain } from './plain';
 import { randomQuestion, randomTargetText } from './questions';
 import { bracket, joinSentences, type RenderedSentence, type Split, type StoryRenderer } from './render';
-import { type BankHalves, fillTemplate, splitBank, type TemplateBank, templatesFor } from './templates';
+import { type BankHalves, PLACEHOLDER_RE, splitBank, type TemplateBank, templatesFor } from './templates';
 
 export type CombinationLength = 1 | 2 | 3;
 
@@ -51,13 +51,47 @@ interface Group {
   readonly templates: readonly string[];
 }
 
-function groupFor(puzzle: PuzzleRecord, bank: TemplateBank, facts: readonly StoryFact[]): Group {
+/**
+ * A bank indexed by `fComb/genderComb`, built once per bank: one Map lookup per group instead of
+ * two property lookups on objects of a hundred keys or more (the bank's lists, not copies).
+ */
+const INDEX = new WeakMap<TemplateBank, Map<string, readonly string[]>>();
+function bankIndex(bank: TemplateBank): Map<string, readonly string[]> {
+  let index = INDEX.get(bank);
+  if (index) return index;
+  index = new Map();
+  for (const fComb of Object.keys(bank)) {
+    const byGender = bank[fComb]!;
+    for (const genderComb of Object.keys(byGender))
+      index.set(`${fComb}/${genderComb}`, templatesFor(bank, fComb, genderComb));
+  }
+  INDEX.set(bank, index);
+  return index;
+}
+
+const NO_TEMPLATES: readonly string[] = [];
+
+/** The group of facts `from..from+length` of a chain. */
+function groupFor(
+  puzzle: PuzzleRecord,
+  index: Map<string, readonly string[]>,
+  chain: readonly StoryFact[],
+  from: number,
+  length: number,
+): Group {
+  const facts = chain.slice(from, from + length);
   const entities = [facts[0]!.from];
-  for (const f of facts) entities.push(f.to);
-  const distinct = new Set(entities).size === entities.length;
-  const fComb = facts.map((f) => f.word).join('-');
-  const genderComb = entities.map((e) => puzzle.entities[e]!.gender).join('-');
-  return { facts, entities, templates: distinct ? templatesFor(bank, fComb, genderComb) : [] };
+  let fComb = '';
+  let genderComb = puzzle.entities[facts[0]!.from]!.gender as string;
+  let distinct = true;
+  for (let i = 0; i < facts.length; i++) {
+    const f = facts[i]!;
+    if (entities.includes(f.to)) distinct = false;
+    entities.push(f.to);
+    fComb = i === 0 ? f.word : `${fComb}-${f.word}`;
+    genderComb = `${genderComb}-${puzzle.entities[f.to]!.gender}`;
+  }
+  return { facts, entities, templates: (distinct && index.get(`${fComb}/${genderComb}`)) || NO_TEMPLATES };
 }
 
 // A fact with no paraphrase is told with the plain sentence; any paraphrase beats that.
@@ -75,6 +109,7 @@ export function segmentChain(
   maxLength: number,
   rng: Rng,
 ): Group[] {
+  const index = bankIndex(bank);
   const n = chain.length;
   const best = new Array<number>(n + 1).fill(Infinity);
   const ways = new Array<number>(n + 1).fill(0);
@@ -83,7 +118,7 @@ export function segmentChain(
   ways[n] = 1;
   for (let i = n - 1; i >= 0; i--) {
     for (let len = 1; len <= Math.min(maxLength, n - i); len++) {
-      const g = groupFor(puzzle, bank, chain.slice(i, i + len));
+      const g = groupFor(puzzle, index, chain, i, len);
       groups[i]![len] = g;
       const cost = g.templates.length > 0 ? 1 : len === 1 ? PLAIN_COST : Infinity;
       const total = cost + best[i + len]!;
@@ -128,6 +163,59 @@ export function tidySentence(text: string): string {
     .trim();
   t = t.charAt(0).toUpperCase() + t.slice(1);
   return /[.!?]$/.test(t) ? t : `${t.replace(/[,;:]$/, '')}.`;
+}
+
+/**
+ * A template not used yet in this story, uniformly (any template when all are used): the same
+ * draw as `rng.pick` over the unused ones, without building that list.
+ */
+function pickFresh(templates: readonly string[], used: ReadonlySet<string>, rng: Rng): string {
+  let fresh = 0;
+  for (const t of templates) if (!used.has(t)) fresh++;
+  if (fresh === 0) return rng.pick(templates);
+  let k = rng.int(fresh);
+  for (const t of templates) if (!used.has(t) && k-- === 0) return t;
+  throw new Error('unreachable');
+}
+
+/**
+ * A template tidied once and cut at its placeholders: filling it is then a join. Tidying the
+ * template equals tidying the filled sentence because names (`[Name]`) hold neither runs of
+ * spaces nor punctuation (a test checks this over the whole bank).
+ */
+interface CompiledTemplate {
+  /** Literal text around the placeholders: one more than `slots`. */
+  readonly text: readonly string[];
+  /** The entity index of each placeholder, in order. */
+  readonly slots: readonly number[];
+}
+const COMPILED = new Map<string, CompiledTemplate>();
+
+function compileTemplate(template: string): CompiledTemplate {
+  const tidy = tidySentence(template);
+  const text: string[] = [];
+  const slots: number[] = [];
+  let at = 0;
+  for (const m of tidy.matchAll(PLACEHOLDER_RE)) {
+    text.push(tidy.slice(at, m.index));
+    slots.push(Number(m[1]));
+    at = m.index + m[0].length;
+  }
+  text.push(tidy.slice(at));
+  return { text, slots };
+}
+
+/** `tidySentence(fillTemplate(template, names))`, from the compiled template. */
+export function tidyFill(template: string, names: readonly string[]): string {
+  let c = COMPILED.get(template);
+  if (!c) COMPILED.set(template, (c = compileTemplate(template)));
+  let out = c.text[0]!;
+  for (let i = 0; i < c.slots.length; i++) {
+    const name = names[c.slots[i]!];
+    if (name === undefined) throw new RangeError(`template placeholder ENT_${c.slots[i]} has no entity`);
+    out += name + c.text[i + 1]!;
+  }
+  return out;
 }
 
 /** Merges lists at random, keeping the order within each list (every interleaving equally likely). */
@@ -178,11 +266,10 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
         );
         return { text, factIds };
       }
-      const fresh = g.templates.filter((t) => !used.has(t));
-      const template = rng.pick(fresh.length > 0 ? fresh : g.templates);
+      const template = pickFresh(g.templates, used, rng);
       used.add(template);
       const names = g.entities.map((e) => bracket(puzzle.entities[e]!.name));
-      return { text: tidySentence(fillTemplate(template, names)), factIds };
+      return { text: tidyFill(template, names), factIds };
     };
     const told = factChains(puzzle).map((chain) => ({
       path: chain[0]!.kind === 'path',
