@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { type DatasetJob, tellRows } from '../src/core/formats/datasetFolder';
 import { type DatasetSpec, taskRowNumbers } from '../src/core/puzzle/dataset';
-import { datasetRenderer, type DatasetText, type TemplateSource } from '../src/core/text/datasetText';
+import { datasetRenderer, type TextSettings, type TemplateSource } from '../src/core/text/datasetText';
 
 /**
  * The CLI's row makers: the same core calls (taskRowNumbers, tellRows) run in worker threads of
@@ -13,7 +13,7 @@ import { datasetRenderer, type DatasetText, type TemplateSource } from '../src/c
  */
 export interface RowSetup {
   readonly spec: DatasetSpec;
-  readonly text: DatasetText;
+  readonly text: TextSettings;
   readonly templates?: TemplateSource;
 }
 

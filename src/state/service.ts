@@ -1,15 +1,15 @@
 import type { Puzzle } from '../core/puzzle/puzzle';
 import type { TemplateSource } from '../core/text/datasetText';
 import type { RenderedStory } from '../core/text/render';
-import { createGeneratorClient, type GeneratorClient } from '../worker/client';
-import type { PuzzleWithStory, StoryRequestBody, TextOptions } from '../worker/protocol';
+import type { ExplorerText, GeneratorCommands, PuzzleWithStory, StoryRequestBody } from '../worker/protocol';
+import { RpcClient, type WorkerLike } from '../worker/rpc';
 
 /** Where the store gets puzzles from: the generator worker in the app, the handlers in tests. */
 export interface PuzzleService {
   /** Generates a puzzle and its story; a newer call supersedes (rejects) an older one. */
   generate(body: StoryRequestBody): Promise<PuzzleWithStory>;
   /** Writes the story of a puzzle made elsewhere. */
-  render(puzzle: Puzzle, text: TextOptions): Promise<{ story: RenderedStory; renderer: string }>;
+  render(puzzle: Puzzle, text: ExplorerText): Promise<{ story: RenderedStory; renderer: string }>;
   /**
    * Hands a template file to the renderer under `id` (null: our bank again); requests name it by
    * `text.templates`. Sent once per file, before the requests that use it.
@@ -19,37 +19,43 @@ export interface PuzzleService {
   cancel(): void;
 }
 
+type GeneratorClient = RpcClient<GeneratorCommands>;
+
+/** The app's generator worker (a module worker bundled by Vite), through the shared RPC client. */
+export function createGeneratorClient(onStart?: (client: GeneratorClient) => void): GeneratorClient {
+  return new RpcClient<GeneratorCommands>(
+    () =>
+      new Worker(new URL('../worker/generator.worker.ts', import.meta.url), {
+        type: 'module',
+      }) as unknown as WorkerLike,
+    'generator worker',
+    onStart,
+  );
+}
+
 /**
- * The worker-backed service. Generation is synchronous inside the worker, so cancelling only
- * drops the answer; a hard cancel (a request running too long) restarts the worker.
+ * The worker-backed service. Generation is synchronous inside the worker, so cancelling resets
+ * it (terminate and respawn on the next request); a newer request supersedes an older one.
  */
-export function createWorkerService(make: () => GeneratorClient = createGeneratorClient): PuzzleService & {
-  warm(): void;
-} {
-  let client: GeneratorClient | null = null;
-  // The file in use: a restarted worker (after a hard cancel) gets it again before any request.
+export function createWorkerService(
+  make: (onStart: (client: GeneratorClient) => void) => GeneratorClient = createGeneratorClient,
+): PuzzleService & { warm(): void } {
+  // The file in use: a restarted worker gets it again before any request.
   let templates: { id: number; source: TemplateSource } | null = null;
   const send = (c: GeneratorClient, id: number, source: TemplateSource | null) =>
     void c.request('setTemplates', { id, source }).promise.catch(() => undefined);
-  const get = () => {
-    if (!client) {
-      client = make();
-      if (templates) send(client, templates.id, templates.source);
-    }
-    return client;
-  };
+  const client = make((c) => {
+    if (templates) send(c, templates.id, templates.source);
+  });
   return {
-    warm: () => void get(),
+    warm: () => client.warm(),
     setTemplates: (id, source) => {
       templates = source ? { id, source } : null;
-      if (client) send(client, id, source);
+      send(client, id, source);
     },
-    generate: (body) => get().latest('explorer', 'story', body),
-    render: (puzzle, text) => get().latest('explorer-render', 'render', { puzzle, text }),
-    cancel: () => {
-      client?.terminate();
-      client = null;
-    },
+    generate: (body) => client.latest('explorer', 'story', body),
+    render: (puzzle, text) => client.latest('explorer-render', 'render', { puzzle, text }),
+    cancel: () => client.reset(),
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hrefForRoute, routeFromHash } from './routes';
-import { DEFAULT_K, nextSeed, searchFromSettings, settingsFromSearch } from './settings';
+import { DEFAULT_K, nextSeed, searchFromSettings, settingsFromSearch, textMode } from './settings';
 
 describe('settings in the URL', () => {
   it('round-trips every setting, writing only what differs from the defaults', () => {
@@ -13,14 +13,16 @@ describe('settings in the URL', () => {
       k: 7,
       task: 5,
       family: { maxLevels: 4, minChild: 1, maxChild: 3, pMarry: 0.5 },
-      text: { mode: 'test', combLength: 2 },
+      text: { synthetic: false, templateSplit: true, half: 'test', combinationLength: 2 },
     });
     expect(settingsFromSearch(searchFromSettings(settings)).settings).toEqual(settings);
+    // Written with the CLI's spelling; links made with the old `comb` still open.
+    expect(searchFromSettings(settings)).toMatch(/&text=test&combination-length=2$/);
     expect(
       searchFromSettings({
         ...settings,
         family: { maxLevels: 3, minChild: 4, maxChild: 4, pMarry: 1 },
-        text: { mode: 'paraphrase', combLength: 1 },
+        text: { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1 },
       }),
     ).toBe('?seed=abc&k=7&task=5');
   });
@@ -30,7 +32,7 @@ describe('settings in the URL', () => {
     expect(settings.k).toBe(DEFAULT_K);
     expect(settings.task).toBe(1);
     expect(settings.family.pMarry).toBe(1);
-    expect(settings.text.mode).toBe('paraphrase');
+    expect(textMode(settings.text)).toBe('paraphrase');
     expect(warnings).toHaveLength(4);
     expect(warnings[0]).toMatch(/k=99/);
   });

@@ -1,6 +1,6 @@
 import { DEFAULT_FAMILY, type FamilyParams } from '../core/family/family';
 import { isTaskId, type TaskId } from '../core/puzzle/tasks';
-import { TEMPLATE_MODES, type TemplateMode, type TextOptions } from '../worker/protocol';
+import type { ExplorerText } from '../worker/protocol';
 
 /** Everything that determines a puzzle and its text; the URL holds it, so a link reproduces it. */
 export interface Settings {
@@ -8,7 +8,7 @@ export interface Settings {
   readonly k: number;
   readonly task: TaskId;
   readonly family: FamilyParams;
-  readonly text: TextOptions;
+  readonly text: ExplorerText;
 }
 
 export const K_MIN = 1;
@@ -16,7 +16,34 @@ export const K_MAX = 10;
 export const DEFAULT_K = 2;
 export const DEFAULT_TASK: TaskId = 1;
 /** Paraphrases, one fact per sentence: natural text whose sentences map one-to-one onto facts. */
-export const DEFAULT_TEXT: TextOptions = { mode: 'paraphrase', combLength: 1 };
+export const DEFAULT_TEXT: ExplorerText = {
+  synthetic: false,
+  combinationLength: 1,
+  templateSplit: false,
+  half: 'train',
+};
+
+/**
+ * The explorer's one "Templates" choice, a view of the text settings: the whole bank, one half
+ * of the template split, or plain sentences. The URL's `text` parameter holds it.
+ */
+export const TEMPLATE_MODES = ['paraphrase', 'train', 'test', 'synthetic'] as const;
+export type TemplateMode = (typeof TEMPLATE_MODES)[number];
+
+export function textMode(t: Pick<ExplorerText, 'synthetic' | 'templateSplit' | 'half'>): TemplateMode {
+  if (t.synthetic) return 'synthetic';
+  return t.templateSplit ? t.half : 'paraphrase';
+}
+
+/** The text settings for a Templates choice, keeping the facts per paraphrase. */
+export function withMode<T extends ExplorerText>(t: T, mode: TemplateMode): T {
+  return {
+    ...t,
+    synthetic: mode === 'synthetic',
+    templateSplit: mode === 'train' || mode === 'test',
+    half: mode === 'test' ? 'test' : 'train',
+  };
+}
 
 /** URL parameter names; the family ones are spelled as the CLI's flags. */
 const P = {
@@ -28,8 +55,11 @@ const P = {
   maxChild: 'max-child',
   pMarry: 'p-marry',
   mode: 'text',
-  combLength: 'comb',
+  combinationLength: 'combination-length',
 } as const;
+
+/** The name links made before it was spelled as the CLI's flag; still read. */
+const OLD_COMBINATION_LENGTH = 'comb';
 
 /** A seed for a first visit without one: the clock, not Math.random, and short enough to read. */
 export function freshSeed(now: number = Date.now()): string {
@@ -77,15 +107,26 @@ export function settingsFromSearch(search: string, fallbackSeed: () => string = 
     if (v >= 0 && v <= 1) pMarry = v;
     else warnings.push(`URL parameter ${P.pMarry}=${pRaw} ignored: expected a number from 0 to 1`);
   }
-  let mode: TemplateMode = DEFAULT_TEXT.mode;
+  let mode: TemplateMode = textMode(DEFAULT_TEXT);
   const modeRaw = q.get(P.mode);
   if (modeRaw !== null && modeRaw !== '') {
     if ((TEMPLATE_MODES as readonly string[]).includes(modeRaw)) mode = modeRaw as TemplateMode;
     else warnings.push(`URL parameter ${P.mode}=${modeRaw} ignored: expected ${TEMPLATE_MODES.join(', ')}`);
   }
-  const combLength = int(P.combLength, DEFAULT_TEXT.combLength, 1, 3);
+  const combinationLength = int(
+    q.has(P.combinationLength) ? P.combinationLength : OLD_COMBINATION_LENGTH,
+    DEFAULT_TEXT.combinationLength,
+    1,
+    3,
+  ) as ExplorerText['combinationLength'];
   return {
-    settings: { seed, k, task, family: { maxLevels, minChild, maxChild, pMarry }, text: { mode, combLength } },
+    settings: {
+      seed,
+      k,
+      task,
+      family: { maxLevels, minChild, maxChild, pMarry },
+      text: withMode({ ...DEFAULT_TEXT, combinationLength }, mode),
+    },
     warnings,
   };
 }
@@ -101,8 +142,11 @@ export function searchFromSettings(s: Settings): string {
   if (f.minChild !== DEFAULT_FAMILY.minChild) q.set(P.minChild, String(f.minChild));
   if (f.maxChild !== DEFAULT_FAMILY.maxChild) q.set(P.maxChild, String(f.maxChild));
   if (f.pMarry !== DEFAULT_FAMILY.pMarry) q.set(P.pMarry, String(f.pMarry));
-  if (s.text.mode !== DEFAULT_TEXT.mode) q.set(P.mode, s.text.mode);
-  if (s.text.combLength !== DEFAULT_TEXT.combLength) q.set(P.combLength, String(s.text.combLength));
+  const mode = textMode(s.text);
+  if (mode !== textMode(DEFAULT_TEXT)) q.set(P.mode, mode);
+  if (s.text.combinationLength !== DEFAULT_TEXT.combinationLength) {
+    q.set(P.combinationLength, String(s.text.combinationLength));
+  }
   return `?${q}`;
 }
 

@@ -23,13 +23,24 @@ function seedOfMini(): string {
 beforeEach(() => setPuzzleService(createMainThreadService()));
 
 describe('requestText', () => {
-  const text = { mode: 'paraphrase', combLength: 1 } as const;
+  const text = { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1 } as const;
   it('adds the file id only for a usable file and paraphrased text', () => {
     expect(requestText(text, null, 4)).toEqual(text);
     expect(requestText(text, { source: null }, 4)).toEqual(text);
     expect(requestText(text, mini, 4)).toEqual({ ...text, templates: 4 });
-    expect(requestText({ ...text, mode: 'test' }, mini, 5)).toEqual({ mode: 'test', combLength: 1, templates: 5 });
-    expect(requestText({ ...text, mode: 'synthetic' }, mini, 4)).toEqual({ mode: 'synthetic', combLength: 1 });
+    expect(requestText({ ...text, templateSplit: true, half: 'test' }, mini, 5)).toEqual({
+      synthetic: false,
+      templateSplit: true,
+      half: 'test',
+      combinationLength: 1,
+      templates: 5,
+    });
+    expect(requestText({ ...text, synthetic: true }, mini, 4)).toEqual({
+      synthetic: true,
+      templateSplit: false,
+      half: 'train',
+      combinationLength: 1,
+    });
   });
 });
 

@@ -5,7 +5,7 @@ import { datasetConfig, datasetFileNames, datasetStem, planDataset } from '../co
 import { rowsToClutrr } from '../core/formats/fromPuzzle';
 import { DEFAULT_FAMILY } from '../core/family/family';
 import { type DatasetSpec, generateDataset } from '../core/puzzle/dataset';
-import { datasetRenderer, type DatasetText } from '../core/text/datasetText';
+import { datasetRenderer, type TextSettings } from '../core/text/datasetText';
 import { datasetHandlers } from './dataset.worker';
 import { DatasetPool, poolSize } from './datasetClient';
 import type { DatasetCommands, PreviewRow } from './datasetProtocol';
@@ -56,14 +56,14 @@ const SPEC: DatasetSpec = {
   family: DEFAULT_FAMILY,
 };
 
-const SYNTHETIC: DatasetText = { synthetic: true, combinationLength: 3, templateSplit: false };
-const PARAPHRASE: DatasetText = { synthetic: false, combinationLength: 2, templateSplit: true };
+const SYNTHETIC: TextSettings = { synthetic: true, combinationLength: 3, templateSplit: false };
+const PARAPHRASE: TextSettings = { synthetic: false, combinationLength: 2, templateSplit: true };
 
 /**
  * The files for a spec made the plain way, all rows in memory: generateDataset on one thread,
  * then rowsToClutrr + writeClutrrCsv per file.
  */
-function referenceFiles(spec: DatasetSpec, t: DatasetText = SYNTHETIC): Map<string, string> {
+function referenceFiles(spec: DatasetSpec, t: TextSettings = SYNTHETIC): Map<string, string> {
   const { render } = datasetRenderer(t, spec.seed);
   const data = generateDataset(spec);
   const names = datasetFileNames(spec);
@@ -216,7 +216,7 @@ describe('RpcClient with the dataset worker', () => {
 describe('template files', () => {
   it('writes the stories with a template file when one is given, and records its name', async () => {
     const spec: DatasetSpec = { ...SPEC, trainTasks: [{ task: 1, k: 1 }], testTasks: [], trainRows: 12, equal: false };
-    const text: DatasetText = { synthetic: false, combinationLength: 1, templateSplit: false };
+    const text: TextSettings = { synthetic: false, combinationLength: 1, templateSplit: false };
     const templates = {
       name: 'mini.json',
       bank: {

@@ -7,7 +7,7 @@ import {
   type PlannedJob,
 } from '../core/formats/datasetFolder';
 import type { DatasetSpec } from '../core/puzzle/dataset';
-import type { DatasetText, TemplateSource } from '../core/text/datasetText';
+import type { TextSettings, TemplateSource } from '../core/text/datasetText';
 import { type DatasetCommands, type GenerateResult, PREVIEW_ROWS_PER_JOB, type PreviewRow } from './datasetProtocol';
 import { CancelledError, RpcClient, type WorkerLike } from './rpc';
 
@@ -69,7 +69,7 @@ export class DatasetPool {
    */
   generate(
     spec: DatasetSpec,
-    text: DatasetText,
+    text: TextSettings,
     cb: GenerateCallbacks = {},
     templates?: TemplateSource,
   ): { promise: Promise<DatasetRun>; cancel: () => void } {

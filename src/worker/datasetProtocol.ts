@@ -1,7 +1,7 @@
 import type { DatasetJob } from '../core/formats/datasetFolder';
 import type { DatasetSpec } from '../core/puzzle/dataset';
 import type { TaskId } from '../core/puzzle/tasks';
-import type { DatasetText, TemplateSource } from '../core/text/datasetText';
+import type { TextSettings, TemplateSource } from '../core/text/datasetText';
 import type { Split } from '../core/text/render';
 
 /**
@@ -27,7 +27,7 @@ export interface PreviewRow {
 export interface GenerateBody {
   readonly spec: DatasetSpec;
   readonly job: DatasetJob;
-  readonly text: DatasetText;
+  readonly text: TextSettings;
   /** Paraphrases from a template file (`--templates`) instead of our bank; ignored when synthetic. */
   readonly templates?: TemplateSource;
   /** Index column value of the job's first row (its position in its dataset-folder file). */

@@ -1,13 +1,13 @@
 import { generatePuzzle } from '../core/puzzle/puzzle';
-import type { Command, Requests } from './protocol';
+import type { GeneratorCommands } from './protocol';
 import { renderStory, setTemplateSource } from './renderers';
+import type { Handlers } from './rpc';
 
 /**
- * What each command does: pure core calls. The worker file only dispatches here, and tests call
- * these directly on the main thread.
+ * What each generator command does: pure core calls. The worker file only serves these, and
+ * tests call them directly on the main thread.
  */
-export const handlers: { [C in Command]: (body: Requests[C]['body']) => Requests[C]['result'] } = {
-  puzzle: (body) => generatePuzzle({ seed: body.seed, k: body.k, task: body.task, family: body.family }),
+export const handlers = {
   story: (body) => {
     const puzzle = generatePuzzle({ seed: body.seed, k: body.k, task: body.task, family: body.family });
     return { puzzle, ...renderStory(puzzle, body.text) };
@@ -17,4 +17,4 @@ export const handlers: { [C in Command]: (body: Requests[C]['body']) => Requests
     setTemplateSource(body.id, body.source);
     return null;
   },
-};
+} satisfies Handlers<GeneratorCommands>;

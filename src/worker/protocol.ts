@@ -1,13 +1,11 @@
 import type { FamilyParams } from '../core/family/family';
 import type { Puzzle } from '../core/puzzle/puzzle';
 import type { TaskId } from '../core/puzzle/tasks';
-import type { TemplateSource } from '../core/text/datasetText';
-import type { RenderedStory } from '../core/text/render';
+import type { TemplateSource, TextSettings } from '../core/text/datasetText';
+import type { RenderedStory, Split } from '../core/text/render';
 
-/**
- * Typed messages between the app and the generator worker. Every request carries an id; the
- * worker answers with the same id, either a result or an error message.
- */
+/** The generator worker's commands (served with rpc.ts): the explorer's puzzles and their text. */
+
 export interface PuzzleRequestBody {
   readonly seed: string;
   readonly k: number;
@@ -16,26 +14,17 @@ export interface PuzzleRequestBody {
 }
 
 /**
- * How a story is written: `paraphrase` draws from the whole paraphrase bank; `train` and `test`
- * from one half of its seeded 80/20 template split (CLUTRR's held-out templates); `synthetic` is
- * one plain sentence per fact. `combLength` facts at most share one paraphrase.
+ * The explorer's text: the text settings datasets use, plus which half of the template split it
+ * shows (`half`, when `templateSplit`), and the id of a template file sent with `setTemplates`
+ * (see renderers.ts; absent for our bank). Links carry the settings, never the file.
  */
-export const TEMPLATE_MODES = ['paraphrase', 'train', 'test', 'synthetic'] as const;
-export type TemplateMode = (typeof TEMPLATE_MODES)[number];
-
-export interface TextOptions {
-  readonly mode: TemplateMode;
-  /** 1–3 consecutive facts per paraphrase (CLUTRR's combination_length). */
-  readonly combLength: number;
-  /**
-   * The id of a template file sent with `setTemplates` (see renderers.ts); absent for our bank.
-   * Never in the URL: links do not carry the file.
-   */
+export interface ExplorerText extends TextSettings {
+  readonly half: Split;
   readonly templates?: number;
 }
 
 export interface StoryRequestBody extends PuzzleRequestBody {
-  readonly text: TextOptions;
+  readonly text: ExplorerText;
 }
 
 /** A puzzle with its text, as the explorer shows it. */
@@ -48,34 +37,21 @@ export interface PuzzleWithStory {
 
 export interface RenderRequestBody {
   readonly puzzle: Puzzle;
-  readonly text: TextOptions;
+  readonly text: ExplorerText;
 }
 
 /** A template file for the explorer's renderer, or null to go back to our bank. */
 export interface TemplatesBody {
-  /** Named again by `TextOptions.templates`; a new file gets a new id. */
+  /** Named again by `ExplorerText.templates`; a new file gets a new id. */
   readonly id: number;
   readonly source: TemplateSource | null;
 }
 
-export interface Requests {
-  /** Generates a puzzle (no text). */
-  puzzle: { body: PuzzleRequestBody; result: Puzzle };
+export type GeneratorCommands = {
   /** Generates a puzzle and writes its story. */
-  story: { body: StoryRequestBody; result: PuzzleWithStory };
+  story: { body: StoryRequestBody; chunk: never; result: PuzzleWithStory };
   /** Writes the story of a puzzle made elsewhere (e.g. opened from the audit view). */
-  render: { body: RenderRequestBody; result: { story: RenderedStory; renderer: string } };
+  render: { body: RenderRequestBody; chunk: never; result: { story: RenderedStory; renderer: string } };
   /** Stores a template file in the worker (once per file, not with every request). */
-  setTemplates: { body: TemplatesBody; result: null };
-}
-
-export type Command = keyof Requests;
-
-export type WorkerRequest = {
-  [C in Command]: { readonly id: number; readonly command: C; readonly body: Requests[C]['body'] };
-}[Command];
-
-export type WorkerResponse =
-  | { readonly id: number; readonly ok: true; readonly result: unknown }
-  | { readonly id: number; readonly ok: false; readonly error: string; readonly kind: string }
-  | { readonly id: number; readonly progress: { readonly done: number; readonly total: number } };
+  setTemplates: { body: TemplatesBody; chunk: never; result: null };
+};

@@ -21,32 +21,51 @@ function puzzleOfMini() {
 afterEach(() => setTemplateSource(0, null));
 
 describe('the renderer cache key', () => {
-  it('names mode, facts per paraphrase and bank', () => {
-    expect(rendererKey({ mode: 'paraphrase', combLength: 2 })).toBe('paraphrase:2:bank');
-    expect(rendererKey({ mode: 'train', combLength: 1, templates: 3 })).toBe('train:1:file-3');
-    expect(rendererKey({ mode: 'test', combLength: 9, templates: 4 })).toBe('test:3:file-4');
+  it('names facts per paraphrase, template split and bank (one renderer writes both halves)', () => {
+    expect(rendererKey({ synthetic: false, templateSplit: false, half: 'train', combinationLength: 2 })).toBe(
+      'paraphrase:2:whole:bank',
+    );
+    expect(
+      rendererKey({ synthetic: false, templateSplit: true, half: 'train', combinationLength: 1, templates: 3 }),
+    ).toBe('paraphrase:1:split:file-3');
+    expect(
+      rendererKey({ synthetic: false, templateSplit: true, half: 'test', combinationLength: 9 as 3, templates: 4 }),
+    ).toBe('paraphrase:3:split:file-4');
     // Plain sentences use no bank.
-    expect(rendererKey({ mode: 'synthetic', combLength: 1, templates: 3 })).toBe('synthetic:1:bank');
+    expect(
+      rendererKey({ synthetic: true, templateSplit: false, half: 'train', combinationLength: 1, templates: 3 }),
+    ).toBe('synthetic');
   });
 });
 
 describe('a template file in the worker', () => {
   it('writes the story with the file once set, and our bank without its id', () => {
     const p = puzzleOfMini();
-    const ours = renderStory(p, { mode: 'paraphrase', combLength: 1 });
+    const ours = renderStory(p, { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1 });
     expect(ours.story.story).not.toMatch(/lighthouse/);
     handlers.setTemplates({ id: 1, source: mini });
-    const file = renderStory(p, { mode: 'paraphrase', combLength: 1, templates: 1 });
+    const file = renderStory(p, {
+      synthetic: false,
+      templateSplit: false,
+      half: 'train',
+      combinationLength: 1,
+      templates: 1,
+    });
     expect(file.story.story).toMatch(/lighthouse/);
     expect(file.renderer).toContain('templates-mini.json');
     // The same settings without the id still use our bank (its renderer is cached apart).
-    expect(renderStory(p, { mode: 'paraphrase', combLength: 1 }).story).toEqual(ours.story);
+    expect(
+      renderStory(p, { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1 }).story,
+    ).toEqual(ours.story);
   });
 
   it('drops the renderers of a file replaced by another', () => {
     const p = puzzleOfMini();
     handlers.setTemplates({ id: 1, source: mini });
-    expect(renderStory(p, { mode: 'paraphrase', combLength: 1, templates: 1 }).story.story).toMatch(/lighthouse/);
+    expect(
+      renderStory(p, { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1, templates: 1 })
+        .story.story,
+    ).toMatch(/lighthouse/);
     const other = readTemplateFiles([
       {
         name: 'other.json',
@@ -67,14 +86,21 @@ describe('a template file in the worker', () => {
       },
     ]).source!;
     handlers.setTemplates({ id: 1, source: other });
-    expect(renderStory(p, { mode: 'paraphrase', combLength: 1, templates: 1 }).story.story).toMatch(/harbour/);
+    expect(
+      renderStory(p, { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1, templates: 1 })
+        .story.story,
+    ).toMatch(/harbour/);
   });
 
   it('refuses an id it does not hold (a restarted worker)', () => {
     const p = puzzleOfMini();
     handlers.setTemplates({ id: 2, source: mini });
-    expect(() => renderStory(p, { mode: 'train', combLength: 1, templates: 1 })).toThrow(/pick it again/);
+    expect(() =>
+      renderStory(p, { synthetic: false, templateSplit: true, half: 'train', combinationLength: 1, templates: 1 }),
+    ).toThrow(/pick it again/);
     handlers.setTemplates({ id: 3, source: null });
-    expect(() => renderStory(p, { mode: 'paraphrase', combLength: 1, templates: 2 })).toThrow(/pick it again/);
+    expect(() =>
+      renderStory(p, { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1, templates: 2 }),
+    ).toThrow(/pick it again/);
   });
 });

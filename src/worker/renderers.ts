@@ -3,7 +3,7 @@ import { createRng } from '../core/random/rng';
 import { datasetRenderer, type TemplateSource } from '../core/text/datasetText';
 import type { CombinationLength } from '../core/text/paraphrase';
 import type { RenderedStory, Split, StoryRenderer } from '../core/text/render';
-import type { TextOptions } from './protocol';
+import type { ExplorerText } from './protocol';
 
 /**
  * The seed of the explorer's template split. The CLI splits with the dataset's seed (1 by
@@ -19,19 +19,22 @@ let loaded: { id: number; source: TemplateSource } | null = null;
 /** Stores a template file under `id` (null: back to our bank) and drops the renderers of files. */
 export function setTemplateSource(id: number, source: TemplateSource | null): void {
   loaded = source ? { id, source } : null;
-  for (const key of [...cache.keys()]) if (!key.endsWith(':bank')) cache.delete(key);
+  for (const key of [...cache.keys()]) if (key.includes(':file-')) cache.delete(key);
 }
 
 /** 1–3, whatever the request says. */
-const combOf = (text: TextOptions) => (Math.min(3, Math.max(1, Math.round(text.combLength))) || 1) as CombinationLength;
+const combOf = (text: ExplorerText) =>
+  (Math.min(3, Math.max(1, Math.round(text.combinationLength))) || 1) as CombinationLength;
 
 /**
- * What a renderer is cached by: mode, facts per paraphrase and the bank (`bank`, or the id of a
- * template file). Plain sentences use no bank, so a file does not change their key.
+ * What a renderer is cached by: plain or paraphrased, facts per paraphrase, template split, and
+ * the bank (`bank`, or the id of a template file). Plain sentences use no bank, so a file does
+ * not change their key; the half shown is not part of it (one renderer writes both halves).
  */
-export function rendererKey(text: TextOptions): string {
-  const bank = text.mode === 'synthetic' || text.templates === undefined ? 'bank' : `file-${text.templates}`;
-  return `${text.mode}:${combOf(text)}:${bank}`;
+export function rendererKey(text: ExplorerText): string {
+  if (text.synthetic) return 'synthetic';
+  const bank = text.templates === undefined ? 'bank' : `file-${text.templates}`;
+  return `paraphrase:${combOf(text)}:${text.templateSplit ? 'split' : 'whole'}:${bank}`;
 }
 
 /**
@@ -42,31 +45,35 @@ export function rendererKey(text: TextOptions): string {
  * paraphrase bank lives in the worker bundle, never in the main one; a template file is sent
  * once with `setTemplates` and named by its id in `text.templates`.
  */
-export function resolveRenderer(text: TextOptions): { render: StoryRenderer; name: string; split: Split } {
+export function resolveRenderer(text: ExplorerText): { render: StoryRenderer; name: string; split: Split } {
   const comb = combOf(text);
   const key = rendererKey(text);
   let chosen = cache.get(key);
   if (!chosen) {
     let source: TemplateSource | undefined;
-    if (text.mode !== 'synthetic' && text.templates !== undefined) {
+    if (!text.synthetic && text.templates !== undefined) {
       if (!loaded || loaded.id !== text.templates) {
         throw new Error('The template file is no longer loaded in the generator; pick it again');
       }
       source = loaded.source;
     }
-    const { render, name } = datasetRenderer(
-      { synthetic: text.mode === 'synthetic', combinationLength: comb, templateSplit: text.mode !== 'paraphrase' },
+    chosen = datasetRenderer(
+      { synthetic: text.synthetic, combinationLength: comb, templateSplit: text.templateSplit },
       TEMPLATE_SPLIT_SEED,
       source,
     );
-    chosen = { render, name: text.mode === 'train' || text.mode === 'test' ? `${name}, ${text.mode} half` : name };
     cache.set(key, chosen);
   }
-  return { ...chosen, split: text.mode === 'test' ? 'test' : 'train' };
+  const split = text.templateSplit && !text.synthetic ? text.half : 'train';
+  return {
+    render: chosen.render,
+    name: text.templateSplit && !text.synthetic ? `${chosen.name}, ${split} half` : chosen.name,
+    split,
+  };
 }
 
 /** Writes a puzzle's story; the text is seeded by the puzzle's seed, so it is reproducible. */
-export function renderStory(puzzle: Puzzle, text: TextOptions): { story: RenderedStory; renderer: string } {
+export function renderStory(puzzle: Puzzle, text: ExplorerText): { story: RenderedStory; renderer: string } {
   const { render, name, split } = resolveRenderer(text);
   return { story: render(puzzle, split, createRng(puzzle.seed, 'text')), renderer: name };
 }

@@ -1,5 +1,5 @@
 import { familyProblem, type FamilyParams } from '../family/family';
-import type { DatasetText } from '../text/datasetText';
+import type { TextSettings } from '../text/datasetText';
 import { datasetSpecProblem, type DatasetSpec } from './dataset';
 import { checkPuzzleSettings } from './puzzle';
 import { parseTaskList, taskName, type TaskSpec } from './tasks';
@@ -176,7 +176,7 @@ export interface OptionProblem {
 export const MAX_SEED_LENGTH = 200;
 
 export type DatasetReading =
-  | { readonly ok: true; readonly spec: DatasetSpec; readonly text: DatasetText; readonly totalRows: number }
+  | { readonly ok: true; readonly spec: DatasetSpec; readonly text: TextSettings; readonly totalRows: number }
   | { readonly ok: false; readonly problems: readonly OptionProblem[] };
 
 export interface ReadContext {
@@ -239,7 +239,7 @@ export function readDatasetOptions(v: DatasetValues, context: ReadContext = {}):
   else if (seed.length > MAX_SEED_LENGTH) {
     fail('seed', `${flagOf('seed')} is ${seed.length} characters long; use at most ${MAX_SEED_LENGTH}`);
   }
-  let combinationLength: DatasetText['combinationLength'] = 3;
+  let combinationLength: TextSettings['combinationLength'] = 3;
   if (v.synthetic) {
     if (v.templateSplit || context.templates) {
       fail(

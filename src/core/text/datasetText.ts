@@ -4,14 +4,20 @@ import { type CombinationLength, createParaphraseRenderer } from './paraphrase';
 import type { StoryRenderer } from './render';
 import type { BankHalves, TemplateBank } from './templates';
 
-/** How a dataset's stories are written: the CLI's text flags, and the builder's text fields. */
-export interface DatasetText {
+/**
+ * How stories are written, one type for the explorer and for datasets: the CLI's text flags
+ * (--synthetic, --combination-length, --template-split) and the builder's and explorer's text
+ * fields. `synthetic`: one plain sentence per fact (the other two ignored). Otherwise paraphrases,
+ * up to `combinationLength` consecutive facts per paraphrase, and with `templateSplit` 20% of
+ * every paraphrase list held out for the test rows (the explorer shows either half).
+ */
+export interface TextSettings {
   readonly synthetic: boolean;
   readonly combinationLength: CombinationLength;
   readonly templateSplit: boolean;
 }
 
-export const DEFAULT_DATASET_TEXT: DatasetText = { synthetic: false, combinationLength: 3, templateSplit: false };
+export const DEFAULT_TEXT_SETTINGS: TextSettings = { synthetic: false, combinationLength: 3, templateSplit: false };
 
 /** Where paraphrases come from when not our bank: a template file, possibly already split. */
 export interface TemplateSource {
@@ -26,7 +32,7 @@ export interface TemplateSource {
  * from a file (`.train.json` / `.test.json`) are used as given.
  */
 export function datasetRenderer(
-  text: DatasetText,
+  text: TextSettings,
   seed: Seed,
   source?: TemplateSource,
 ): { render: StoryRenderer; name: string; describe: Record<string, unknown> } {

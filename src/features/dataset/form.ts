@@ -7,7 +7,7 @@ import {
   readDatasetOptions,
 } from '../../core/puzzle/datasetOptions';
 import type { DatasetSpec } from '../../core/puzzle/dataset';
-import type { DatasetText } from '../../core/text/datasetText';
+import type { TextSettings } from '../../core/text/datasetText';
 import { formatCount } from './summary';
 
 /**
@@ -37,7 +37,7 @@ export const MAX_BROWSER_ROWS = 1_000_000;
 export type FormErrors = Partial<Record<DatasetField, string>>;
 
 export type FormReading =
-  | { readonly ok: true; readonly spec: DatasetSpec; readonly text: DatasetText; readonly totalRows: number }
+  | { readonly ok: true; readonly spec: DatasetSpec; readonly text: TextSettings; readonly totalRows: number }
   | { readonly ok: false; readonly errors: FormErrors };
 
 /** Reads and checks the form as `generate` reads its flags; every problem found is reported. */

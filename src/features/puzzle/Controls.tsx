@@ -14,7 +14,7 @@ import {
 } from '../../state';
 import { TemplateFilePicker } from '../../ui/TemplateFilePicker';
 import './controls.css';
-import { TEMPLATE_MODES, type TemplateMode } from '../../worker/protocol';
+import { TEMPLATE_MODES, type TemplateMode, textMode, withMode } from '../../state/settings';
 
 const MODE_LABELS: Record<TemplateMode, string> = {
   paraphrase: 'Paraphrases (all)',
@@ -106,8 +106,8 @@ export function Controls() {
       f.minChild !== DEFAULT_FAMILY.minChild ||
       f.maxChild !== DEFAULT_FAMILY.maxChild ||
       f.pMarry !== DEFAULT_FAMILY.pMarry ||
-      settings.text.mode !== DEFAULT_TEXT.mode ||
-      settings.text.combLength !== DEFAULT_TEXT.combLength ||
+      textMode(settings.text) !== textMode(DEFAULT_TEXT) ||
+      settings.text.combinationLength !== DEFAULT_TEXT.combinationLength ||
       templates !== null,
   );
 
@@ -224,9 +224,9 @@ export function Controls() {
             <label htmlFor={ids.comb}>Facts per paraphrase</label>
             <select
               id={ids.comb}
-              value={settings.text.combLength}
+              value={settings.text.combinationLength}
               data-testid="comb-select"
-              onChange={(e) => actions().setText({ combLength: Number(e.target.value) })}
+              onChange={(e) => actions().setText({ combinationLength: Number(e.target.value) as 1 | 2 | 3 })}
             >
               {[1, 2, 3].map((c) => (
                 <option key={c} value={c}>
@@ -239,9 +239,9 @@ export function Controls() {
             <label htmlFor={ids.mode}>Templates</label>
             <select
               id={ids.mode}
-              value={settings.text.mode}
+              value={textMode(settings.text)}
               data-testid="mode-select"
-              onChange={(e) => actions().setText({ mode: e.target.value as TemplateMode })}
+              onChange={(e) => actions().setText(withMode(settings.text, e.target.value as TemplateMode))}
             >
               {TEMPLATE_MODES.map((m) => (
                 <option key={m} value={m}>
@@ -254,7 +254,7 @@ export function Controls() {
         <TemplateFilePicker
           value={templates}
           onChange={(reading) => actions().setTemplates(reading)}
-          disabled={settings.text.mode === 'synthetic'}
+          disabled={settings.text.synthetic}
           label="Template file"
         />
       </details>

@@ -1,5 +1,5 @@
 import type { FamilyParams } from '../../core/family/family';
-import type { TextOptions } from '../../worker/protocol';
+import type { ExplorerText } from '../../worker/protocol';
 import { DEFAULT_K, DEFAULT_TASK, DEFAULT_TEXT, freshSeed, nextSeed, sameSettings, type Settings } from '../settings';
 import { DEFAULT_FAMILY } from '../../core/family/family';
 import type { TemplateReading } from '../../ui/templateSource';
@@ -13,7 +13,7 @@ export interface SettingsSlice {
   /** Changes settings and loads the puzzle they describe (nothing happens when unchanged). */
   setSettings(patch: Partial<Omit<Settings, 'family' | 'text'>>): void;
   setFamily(patch: Partial<FamilyParams>): void;
-  setText(patch: Partial<TextOptions>): void;
+  setText(patch: Partial<ExplorerText>): void;
   /** Replaces all settings (from the URL) and loads. */
   replaceSettings(settings: Settings, warnings?: readonly string[]): void;
   /** The next seed: a new puzzle with the same settings. */
@@ -23,7 +23,7 @@ export interface SettingsSlice {
    * setting: the URL does not carry it (a link opens with our bank).
    */
   readonly templates: TemplateReading | null;
-  /** Names the file in the worker (`TextOptions.templates`); a new file gets a new id. */
+  /** Names the file in the worker (`ExplorerText.templates`); a new file gets a new id. */
   readonly templatesId: number;
   /** Uses a template file (null: our bank again) and rewrites the story with it. */
   setTemplates(reading: TemplateReading | null): void;
@@ -34,12 +34,12 @@ export interface SettingsSlice {
  * one with usable templates is loaded and the text is paraphrased.
  */
 export function requestText(
-  text: TextOptions,
+  text: ExplorerText,
   templates: Pick<TemplateReading, 'source'> | null,
   templatesId: number,
-): TextOptions {
+): ExplorerText {
   const { templates: _ignored, ...plain } = text;
-  return templates?.source && text.mode !== 'synthetic' ? { ...plain, templates: templatesId } : plain;
+  return templates?.source && !text.synthetic ? { ...plain, templates: templatesId } : plain;
 }
 
 export const initialSettings = (): Settings => ({
