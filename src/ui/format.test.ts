@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatCount } from './format';
+import { pageWindow } from './Pager';
+
+describe('formatCount and formatBytes', () => {
+  it('groups thousands', () => {
+    expect([0, 999, 1000, 10300, 1234567].map(formatCount)).toEqual(['0', '999', '1,000', '10,300', '1,234,567']);
+  });
+
+  it('names sizes in powers of 1,024', () => {
+    expect([1, 1000, 1536, 70 * 2 ** 20, 556_142_943, 3 * 2 ** 40].map(formatBytes)).toEqual([
+      '1 byte',
+      '1,000 bytes',
+      '1.5 KB',
+      '70 MB',
+      '530 MB',
+      '3.0 TB',
+    ]);
+  });
+});
+
+describe('pageWindow', () => {
+  it('clamps the page and gives the first item of it', () => {
+    expect(pageWindow(53, 0, 25)).toEqual({ page: 0, pages: 3, start: 0 });
+    expect(pageWindow(53, 9, 25)).toEqual({ page: 2, pages: 3, start: 50 });
+    expect(pageWindow(0, 3, 25)).toEqual({ page: 0, pages: 1, start: 0 });
+    expect(pageWindow(10, -1, 25)).toEqual({ page: 0, pages: 1, start: 0 });
+  });
+});
