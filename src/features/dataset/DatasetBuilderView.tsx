@@ -6,6 +6,8 @@ import { RunPanel } from './RunPanel';
 import { useDatasetBuilder } from './store';
 import { mergePatternCounts, type PatternCount } from './summary';
 import './dataset.css';
+import { PREVIEW_ROWS_PER_JOB } from '../../worker/datasetProtocol';
+import { formatCount } from '../../ui/format';
 
 /** Pattern counts per k of the finished jobs. */
 function usePatternCounts() {
@@ -14,6 +16,18 @@ function usePatternCounts() {
   return useMemo(
     () => (plan ? mergePatternCounts(plan, patternsByJob) : new Map<number, PatternCount[]>()),
     [plan, patternsByJob],
+  );
+}
+
+/** Says when the preview lists only the first rows of each task (the files hold every row). */
+function PreviewLimitNote() {
+  const plan = useDatasetBuilder((s) => s.plan);
+  if (!plan || !plan.jobs.some((j) => j.rows > PREVIEW_ROWS_PER_JOB)) return null;
+  return (
+    <p className="ds-hint" data-testid="dataset-preview-limit">
+      The preview below lists the first {formatCount(PREVIEW_ROWS_PER_JOB)} rows of each task; the chart, the counts and
+      the downloads cover all {formatCount(plan.totalRows)} rows.
+    </p>
   );
 }
 
@@ -49,6 +63,7 @@ export function DatasetBuilderView() {
         <RunPanel />
       </div>
       <PatternCounts />
+      <PreviewLimitNote />
       <PreviewTable />
     </div>
   );

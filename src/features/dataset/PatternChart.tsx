@@ -1,6 +1,7 @@
 import { scaleBand, scaleLinear } from 'd3';
 import { useId, useState } from 'react';
-import { formatCount as fmt, type PatternCount } from './summary';
+import { formatCount as fmt } from '../../ui/format';
+import type { PatternCount } from './summary';
 
 const TOP = 20;
 const WIDTH = 720;

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { datasetStem } from '../../core/formats/datasetFolder';
 import { useDatasetBuilder } from './store';
-import { formatCount as fmt, countsPerK, totalDone } from './summary';
+import { formatCount as fmt } from '../../ui/format';
+import { countsPerK, totalDone } from './summary';
 
 const secs = (ms: number | null) => (ms === null ? '' : `${(ms / 1000).toFixed(1)} s`);
 

@@ -3,12 +3,6 @@ import type { PreviewRow } from '../../worker/datasetProtocol';
 
 /** Pure views of a generation in progress or done: counts per k, pattern counts, filters. */
 
-/**
- * 12345 → "12,345". Not toLocaleString: its first call loads ICU data and each call builds a
- * formatter, which cost tens of milliseconds per render of a table.
- */
-export const formatCount = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
 export interface JobProgress {
   readonly done: number;
   readonly total: number;
