@@ -103,7 +103,7 @@ describe('auditCsv', () => {
     expect(delivered).toBe(300_000);
     expect(biggest).toBe(250);
     expect(ordered).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it('gives each row its file, data row, k and the solver answers', async () => {
     const rows: AuditedRow[] = [];

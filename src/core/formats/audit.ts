@@ -21,9 +21,6 @@ export interface VerdictCounts {
 
 export const NO_ROWS: VerdictCounts = { rows: 0, entailed: 0, ambiguous: 0, unsupported: 0 };
 
-/** `c` plus one row of verdict `v`. */
-export const countRow = (c: VerdictCounts, v: Verdict): VerdictCounts => ({ ...c, rows: c.rows + 1, [v]: c[v] + 1 });
-
 /** The sum of two counts. */
 export const addCounts = (a: VerdictCounts, b: VerdictCounts): VerdictCounts => ({
   rows: a.rows + b.rows,

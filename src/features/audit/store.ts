@@ -55,7 +55,7 @@ let epoch = 0;
 const from = (name: string, names: ReadonlySet<string>) => names.has(name) || names.has(name.split('/')[0]!);
 
 /** What is left of the row budget once `rows` are kept. */
-export function budgetLeft(rows: number): RowBudget {
+function budgetLeft(rows: number): RowBudget {
   const first = Math.max(0, KEEP_FIRST - rows);
   return { first, notEntailed: Math.max(0, KEEP_MAX - rows - first) };
 }
