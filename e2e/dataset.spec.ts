@@ -306,3 +306,64 @@ test('the builder has no serious or critical accessibility violation', async ({ 
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
+
+/** Lines of a file read as a stream (the file may be far larger than what one string can hold). */
+async function fileLines(path: string): Promise<{ count: number; first: string; last: string }> {
+  const { createReadStream } = await import('node:fs');
+  const { createInterface } = await import('node:readline');
+  let count = 0;
+  let first = '';
+  let last = '';
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    if (count === 0) first = line;
+    if (line.length > 0) last = line;
+    count++;
+  }
+  return { count, first, last };
+}
+
+test('a 250,000-row dataset downloads whole, as one CSV and as a zip of the folder', async ({ page }) => {
+  test.setTimeout(600_000);
+  const ds = new DatasetPage(page);
+  await ds.goto();
+  await ds.fill({ trainTasks: '1.2', trainRows: '250000', testTasks: '1.3', testRows: '0', seed: 'big' });
+  await ds.check('synthetic');
+  await ds.generate();
+  await ds.waitDone(480_000);
+  await expect(page.getByTestId('dataset-progress')).toHaveAttribute('data-done', '250000');
+  await expect(page.getByTestId('dataset-preview-limit')).toContainText('first 2,000 rows of each task');
+
+  const save = async (testId: 'dataset-download-zip' | 'dataset-download-csv') => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 300_000 }),
+      page.getByTestId(testId).click(),
+    ]);
+    const path = test.info().outputPath(download.suggestedFilename());
+    await download.saveAs(path);
+    return path;
+  };
+  const csvPath = await save('dataset-download-csv');
+  const lines = await fileLines(csvPath);
+  expect(lines.first.startsWith(',id,story,query,')).toBe(true);
+  expect(lines.count).toBe(250_001);
+  expect(lines.last.startsWith('249999,')).toBe(true);
+  const { statSync } = await import('node:fs');
+  const csvBytes = statSync(csvPath).size;
+
+  const zipPath = await save('dataset-download-zip');
+  // The zip's directory, without inflating its entries: names and sizes.
+  const entries: Record<string, number> = {};
+  unzipSync(readFileSync(zipPath), {
+    filter: (f) => {
+      entries[f.name] = f.originalSize;
+      return f.name.endsWith('config.json');
+    },
+  });
+  const stem = 'clutrr-lab_seed-big';
+  expect(Object.keys(entries).sort()).toEqual(
+    [`${stem}/1.2_train.csv`, `${stem}/1.3_test.csv`, `${stem}/config.json`].sort(),
+  );
+  // Train rows come first in the one CSV with the same index values, and the test file is empty.
+  expect(entries[`${stem}/1.2_train.csv`]).toBe(csvBytes);
+  expect(entries[`${stem}/1.3_test.csv`]).toBe(lines.first.length + 1);
+});
