@@ -8,7 +8,13 @@ export default defineConfig({
   preview: { port: 4173, strictPort: true },
   server: { port: 5173 },
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'cli/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'src/**/*.test.tsx',
+      'cli/**/*.test.ts',
+      'scripts/**/*.test.ts',
+      'eslint.config.test.ts',
+    ],
     environment: 'node',
     testTimeout: 60_000,
   },

@@ -1,9 +1,13 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
-import { PuzzleView } from '../features/puzzle';
-import { hrefForRoute, type Route, searchFromSettings, selectRoute, selectSettings, useStore } from '../state';
+import { PuzzleView } from '../features/puzzle/PuzzleView';
+import { hrefForRoute, type Route } from '../state/routes';
+import { selectRoute, selectSettings } from '../state/selectors';
+import { searchFromSettings } from '../state/settings';
+import { useStore } from '../state/useStore';
 import { ErrorBoundary } from './ErrorBoundary';
 
 // Views other than the start page load on demand, so the first paint carries only the explorer.
+// Each comes through its feature's index.ts (its one entry), so the chunk bears the feature's name.
 const ClassroomView = lazy(() => import('../features/classroom').then((m) => ({ default: m.ClassroomView })));
 const DatasetBuilderView = lazy(() => import('../features/dataset').then((m) => ({ default: m.DatasetBuilderView })));
 const AuditView = lazy(() => import('../features/audit').then((m) => ({ default: m.AuditView })));

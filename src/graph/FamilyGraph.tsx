@@ -1,14 +1,8 @@
 import { memo, useEffect, useId, useMemo, useRef, type KeyboardEvent } from 'react';
-import {
-  BADGE_RADIUS,
-  derivedEdge,
-  type DrawnPuzzle,
-  type EdgeKind,
-  layoutPuzzle,
-  type LayoutEdge,
-  type LayoutNode,
-  QUERY_RING_GAP,
-} from './layout';
+import { layoutPuzzle } from './layout/layout';
+import { derivedEdge } from './layout/routing';
+import { BADGE_RADIUS, QUERY_RING_GAP } from './layout/sizes';
+import type { DrawnPuzzle, EdgeKind, LayoutEdge, LayoutNode } from './layout/types';
 import { createPanZoom, type PanZoom } from './panZoom';
 import './graph.css';
 
@@ -67,7 +61,6 @@ export function FamilyGraph(props: FamilyGraphProps) {
   // drawing is fitted when the box changes and whenever the layout changes.
   const sizeRef = useRef<{ width: number; height: number } | null>(null);
   const boundsRef = useRef(layout.storyBounds);
-  boundsRef.current = layout.storyBounds;
   useEffect(() => {
     const svg = svgRef.current;
     const g = viewRef.current;
@@ -90,6 +83,7 @@ export function FamilyGraph(props: FamilyGraphProps) {
     };
   }, []);
   useEffect(() => {
+    boundsRef.current = layout.storyBounds;
     if (sizeRef.current) zoomRef.current?.fit(layout.storyBounds, sizeRef.current);
   }, [layout]);
   const fit = () => zoomRef.current?.fit(layout.storyBounds, sizeRef.current ?? undefined);

@@ -1,12 +1,6 @@
-export { appStore, createAppStore, type AppStore } from './store';
+// Only for src/features/puzzle/Controls.tsx, which is being restructured (issue 7): everything
+// else imports the defining module. Delete this file once Controls.tsx does so too.
+export { hrefForRoute } from './routes';
+export { selectSettings, selectStatus, selectTemplates } from './selectors';
+export { DEFAULT_TEXT, K_MAX, K_MIN, searchFromSettings } from './settings';
 export { useStore } from './useStore';
-export { openPuzzleInExplorer } from './open';
-export type { Store } from './slices/types';
-export type { Highlight } from './slices/ui';
-export type { PuzzleStatus } from './slices/puzzle';
-export * from './selectors';
-export * from './settings';
-export * from './routes';
-export { classroomBeats, type Beat } from './classroom';
-export { startUrlSync } from './urlSync';
-export { puzzleService, setPuzzleService, createWorkerService, type PuzzleService } from './service';

@@ -1,6 +1,6 @@
 import type { ClutrrRow } from '../../core/formats/clutrrRow';
 import { rowToPuzzle, rowToStory } from '../../core/formats/toPuzzle';
-import { openPuzzleInExplorer } from '../../state';
+import { openPuzzleInExplorer } from '../../state/open';
 
 /**
  * Opens an imported row in the puzzle view: its graph from the symbolic columns (rowToPuzzle),

@@ -2,16 +2,16 @@ import { useEffect, useMemo, useRef, type KeyboardEvent as ReactKeyboardEvent } 
 import type { RelationWord } from '../../core/kinship/relations';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { RenderedStory } from '../../core/text/render';
-import { FamilyGraph, type ProofLight } from '../../graph';
+import { FamilyGraph, type ProofLight } from '../../graph/FamilyGraph';
+import { classroomBeats } from '../../state/classroom';
 import {
-  classroomBeats,
   selectClassGuess,
   selectClassroomCursor,
   selectGuessOpen,
   selectPuzzle,
   selectStory,
-  useStore,
-} from '../../state';
+} from '../../state/selectors';
+import { useStore } from '../../state/useStore';
 import { AnswerGrid } from '../../ui/puzzle/AnswerGrid';
 import { stepFacts } from '../../ui/puzzle/proof';
 import { StepSentence } from '../../ui/puzzle/ProofStep';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generatePuzzle } from '../../core/puzzle/puzzle';
 import { createRng } from '../../core/random/rng';
 import { renderPlain } from '../../core/text/plain';
-import { classroomBeats } from '../../state';
+import { classroomBeats } from '../../state/classroom';
 import { presenterView } from './presenter';
 
 describe('classroom beats', () => {

@@ -1,6 +1,6 @@
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { RenderedStory } from '../../core/text/render';
-import { classroomBeats } from '../../state';
+import { classroomBeats } from '../../state/classroom';
 
 export interface PresenterView {
   readonly total: number;

@@ -1,7 +1,8 @@
 import { useCallback, useId, useMemo } from 'react';
 import type { Puzzle } from '../../core/puzzle/puzzle';
-import { FamilyGraph, GraphLegend, type ProofLight } from '../../graph';
-import { familyDescribes } from '../../graph/layout';
+import { FamilyGraph, type ProofLight } from '../../graph/FamilyGraph';
+import { GraphLegend } from '../../graph/Legend';
+import { familyDescribes } from '../../graph/layout/familyClosure';
 import {
   selectGraphWide,
   selectHover,
@@ -9,8 +10,8 @@ import {
   selectProofStep,
   selectRevealed,
   selectShowHidden,
-  useStore,
-} from '../../state';
+} from '../../state/selectors';
+import { useStore } from '../../state/useStore';
 import { stepFacts } from '../../ui/puzzle/proof';
 
 const AUTO_HEIGHT = { min: 300, max: 480 };

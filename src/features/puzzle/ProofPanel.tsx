@@ -1,6 +1,7 @@
 import { useId, useMemo } from 'react';
 import type { Puzzle } from '../../core/puzzle/puzzle';
-import { selectProofOpen, selectProofStep, selectRevealed, useStore } from '../../state';
+import { selectProofOpen, selectProofStep, selectRevealed } from '../../state/selectors';
+import { useStore } from '../../state/useStore';
 import { type ProofNode, proofTree, ruleWords } from '../../ui/puzzle/proof';
 import { Relation } from '../../ui/puzzle/Relation';
 

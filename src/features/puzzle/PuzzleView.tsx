@@ -1,4 +1,5 @@
-import { selectGraphWide, selectPuzzle, selectStatus, selectStory, useStore } from '../../state';
+import { selectGraphWide, selectPuzzle, selectStatus, selectStory } from '../../state/selectors';
+import { useStore } from '../../state/useStore';
 import { Controls } from './Controls';
 import { GraphPanel } from './GraphPanel';
 import { ProofPanel } from './ProofPanel';

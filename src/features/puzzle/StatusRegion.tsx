@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { selectError, selectOrigin, selectStatus, selectUrlWarnings, useStore } from '../../state';
+import { selectError, selectOrigin, selectStatus, selectUrlWarnings } from '../../state/selectors';
+import { useStore } from '../../state/useStore';
 
 /** How long a generation may run before the Cancel button appears. */
 const SLOW_MS = 400;
@@ -16,12 +17,12 @@ export function StatusRegion() {
   const [slow, setSlow] = useState(false);
 
   useEffect(() => {
-    if (status !== 'loading') {
-      setSlow(false);
-      return;
-    }
+    if (status !== 'loading') return;
     const t = setTimeout(() => setSlow(true), SLOW_MS);
-    return () => clearTimeout(t);
+    return () => {
+      clearTimeout(t);
+      setSlow(false);
+    };
   }, [status]);
 
   return (

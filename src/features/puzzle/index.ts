@@ -1,1 +1,0 @@
-export { PuzzleView } from './PuzzleView';
