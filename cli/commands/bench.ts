@@ -1,21 +1,27 @@
-import { writeClutrrCsv } from '../../src/core/formats/clutrrCsv';
-import { rowsToClutrr } from '../../src/core/formats/fromPuzzle';
-import { DEFAULT_DATASET, generateDataset } from '../../src/core/puzzle/dataset';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generatePuzzle } from '../../src/core/puzzle/puzzle';
 import { TASK_IDS, type TaskId } from '../../src/core/puzzle/tasks';
-import { OUR_BANK } from '../../src/core/text/bank';
-import { createParaphraseRenderer } from '../../src/core/text/paraphrase';
 import { type FlagSpec, helpText, parseArgs } from '../args';
+import { UsageError } from '../errors';
+import { defaultWorkers } from '../rowWorkers';
 
 const FLAGS: Record<string, FlagSpec> = {
   ms: { type: 'integer', help: 'time spent on each (k, task) cell, in milliseconds', default: 800 },
   'max-k': { type: 'integer', help: 'largest k to measure', default: 10 },
-  'dataset-rows': { type: 'integer', help: 'rows of the dataset whose peak memory is measured', default: 10000 },
+  'pipeline-rows': {
+    type: 'string',
+    help: 'row counts of the end-to-end generate runs, comma-separated (empty: none)',
+    default: '30000,300000',
+  },
 };
 
 const HELP = helpText(
   'usage: npm run cli -- bench [options]',
-  'Measures, on one core (this process), puzzles generated per second for k = 2..max-k and each\ntask, then the peak memory (max RSS) of generating and writing a dataset of dataset-rows rows.',
+  'Measures the whole pipeline first: `generate` of paraphrased task 1.3 datasets of each\npipeline-rows size, run as its own process (rows per second end to end, from process start to\nexit, and its peak RSS, worker threads included). Then the engine alone, on one core (this\nprocess): puzzles generated per second for k = 2..max-k and each task.',
   FLAGS,
 );
 
@@ -42,25 +48,24 @@ export async function benchCommand(argv: string[]): Promise<number> {
   const maxK = flags['max-k'] as number;
   const out = (s: string) => process.stdout.write(s + '\n');
 
-  // Memory first, while the heap holds nothing else.
-  const rows = flags['dataset-rows'] as number;
-  const t0 = performance.now();
-  const data = generateDataset({
-    ...DEFAULT_DATASET,
-    trainTasks: [{ task: 1, k: 4 }],
-    testTasks: [],
-    trainRows: rows,
-    testRows: 0,
-  });
-  const render = createParaphraseRenderer({ bank: OUR_BANK, combinationLength: 3 });
-  const csv = writeClutrrCsv(rowsToClutrr(data.train, render));
-  const secs = (performance.now() - t0) / 1000;
-  const maxRss = process.resourceUsage().maxRSS / 1024;
-  out(
-    `dataset: ${rows} rows of task 1.4 generated, paraphrased and written in ${secs.toFixed(2)} s (${(rows / secs).toFixed(0)} rows/s), CSV ${(csv.length / 1e6).toFixed(1)} MB, peak RSS ${maxRss.toFixed(0)} MB`,
-  );
+  const sizes = String(flags['pipeline-rows'])
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map(Number);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new UsageError(
+      `--pipeline-rows must be whole numbers ≥ 1, comma-separated (got "${flags['pipeline-rows']}")`,
+    );
+  }
+  if (sizes.length > 0) {
+    out(
+      `generate end to end (task 1.3, paraphrased; ${defaultWorkers()} row workers on ${availableParallelism()} cores; node ${process.version})`,
+    );
+    for (const rows of sizes) out(pipelineRun(rows));
+  }
 
-  out(`\npuzzles per second, one core (node ${process.version}, ${ms} ms per cell)`);
+  out(`\npuzzles per second, engine alone, one core (node ${process.version}, ${ms} ms per cell)`);
   out(['k'.padStart(3), ...TASK_IDS.map((t) => `task ${t}`.padStart(9))].join(' '));
   for (let k = 2; k <= maxK; k++) {
     const cells = TASK_IDS.map((task) => rate(k, task, ms).toFixed(0).padStart(9));
@@ -68,4 +73,27 @@ export async function benchCommand(argv: string[]): Promise<number> {
   }
   out(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   return 0;
+}
+
+/** One `generate` run in a child process: rows per second from spawn to exit, and its peak RSS. */
+function pipelineRun(rows: number): string {
+  const self = fileURLToPath(import.meta.url);
+  if (!self.endsWith('.mjs')) return `  ${rows} rows: skipped (run through npm run bench, which bundles the CLI)`;
+  const dir = mkdtempSync(path.join(tmpdir(), 'clutrr-bench-'));
+  const out = path.join(dir, 'data');
+  const args = ['generate', '--train-tasks', '1.3', '--test-tasks', '1.3', '--train-rows', String(rows)];
+  const script = `const { main } = await import(${JSON.stringify(pathToFileURL(self).href)});
+const code = await main(${JSON.stringify([...args, '--test-rows', '0', '--seed', 'bench', '--out', out])});
+process.stderr.write('\\n' + JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS }) + '\\n');`;
+  try {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const secs = (performance.now() - t0) / 1000;
+    const report = JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '{}') as { code?: number; maxRSS?: number };
+    if (r.status !== 0 || report.code !== 0) return `  ${rows} rows: failed (${r.stderr.trim().split('\n')[0]})`;
+    const rate = Math.round(rows / secs).toLocaleString('en-US');
+    return `  ${rows.toLocaleString('en-US')} rows: ${rate} rows/s end to end (${secs.toFixed(2)} s), peak RSS ${Math.round((report.maxRSS ?? 0) / 1024)} MB`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

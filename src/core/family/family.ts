@@ -86,11 +86,11 @@ interface MutablePerson {
 
 /**
  * Draws names without repetition: a partial Fisher–Yates over each gender's pool. The pools are
- * never copied: a family takes a few dozen of some 180 names, so only the moved entries are
- * kept (slot → name), which spares every puzzle two copies of the name lists.
+ * never copied: a family takes a few dozen of some 180 names, so the shuffle is kept as a small
+ * table of which pool entry each moved slot now holds (0: its own), instead of a copy of the names.
  */
 class NamePool {
-  private readonly moved: Record<Gender, Map<number, string>> = { male: new Map(), female: new Map() };
+  private readonly slots: Record<Gender, Uint16Array | null> = { male: null, female: null };
   private readonly used: Record<Gender, number> = { male: 0, female: 0 };
   constructor(private readonly rng: Rng) {}
 
@@ -100,13 +100,13 @@ class NamePool {
 
   take(g: Gender): string {
     const pool = POOLS[g];
-    const moved = this.moved[g];
+    const slots = (this.slots[g] ??= new Uint16Array(pool.length));
     const i = this.used[g]++;
     const j = i + this.rng.int(pool.length - i);
-    const name = moved.get(j) ?? (pool[j] as string);
+    const atJ = slots[j] === 0 ? j : slots[j]! - 1;
     // Swap slots i and j; slot i is never read again (later draws read slots above it).
-    moved.set(j, moved.get(i) ?? (pool[i] as string));
-    return name;
+    slots[j] = (slots[i] === 0 ? i : slots[i]! - 1) + 1;
+    return pool[atJ] as string;
   }
 }
 

@@ -11,7 +11,6 @@ import {
   mergePatternCounts,
   NO_FILTER,
   orderedRows,
-  pageOf,
   patternCountsPerK,
   sliceInOrder,
   totalDone,
@@ -72,13 +71,6 @@ describe('pattern counts and filters', () => {
     expect(filterPreview(rows, { ...NO_FILTER, pattern: 'AUNT' })).toHaveLength(1);
     expect(filterPreview(rows, { ...NO_FILTER, pattern: 'son-*-aunt' })).toHaveLength(1);
     expect(filterPreview(rows, { ...NO_FILTER, pattern: 'son', k: 2 })).toHaveLength(2);
-  });
-
-  it('pages, clamping to the last page', () => {
-    const items = Array.from({ length: 53 }, (_, i) => i);
-    expect(pageOf(items, 0, 25)).toMatchObject({ page: 0, pages: 3, items: items.slice(0, 25) });
-    expect(pageOf(items, 9, 25)).toMatchObject({ page: 2, items: [50, 51, 52] });
-    expect(pageOf([], 3, 25)).toMatchObject({ page: 0, pages: 1, items: [] });
   });
 });
 

@@ -157,14 +157,3 @@ export function sliceInOrder(
   }
   return out;
 }
-
-/** Page `page` (0-based) of `size` items, clamped to the last page. */
-export function pageOf<T>(
-  items: readonly T[],
-  page: number,
-  size: number,
-): { items: T[]; page: number; pages: number } {
-  const pages = Math.max(1, Math.ceil(items.length / size));
-  const p = Math.min(Math.max(0, page), pages - 1);
-  return { items: items.slice(p * size, p * size + size), page: p, pages };
-}
