@@ -70,7 +70,7 @@ export const EXCEPTIONS = [
   {
     file: 'src/state/slices/settings.ts',
     target: 'src/ui/templateSource',
-    why: 'the TemplateReading type lives in src/ui; it belongs in core or worker (issue 7)',
+    why: 'TemplateReading: src/ui/templateSource.ts is the client of the templates worker, at home in src/worker (issue 7)',
   },
 ];
 
@@ -91,9 +91,10 @@ const within = (p, dir) => (dir === '.' ? !p.includes('/') : p === dir || p.star
 export function layerOf(file) {
   let best;
   for (const layer of LAYERS) {
-    const parts = layer.dir.split('/');
-    const own = parts.includes('*') ? file.split('/').slice(0, parts.length).join('/') : layer.dir;
-    const pattern = parts.map((p, i) => (p === '*' ? own.split('/')[i] : p)).join('/');
+    const pattern = layer.dir
+      .split('/')
+      .map((p, i) => (p === '*' ? file.split('/')[i] : p))
+      .join('/');
     if (!within(file, pattern)) continue;
     if (!best || pattern.length > best.own.length) best = { layer, own: pattern };
   }
