@@ -71,7 +71,19 @@ describe('generate writes a folder whole or not at all', () => {
     const before = contents(dir);
     const child = spawn(
       'node',
-      [...bundle.slice(0, -2), '--seed', 'new', '--train-rows', '400000', '--test-rows', '5', '--out', dir],
+      [
+        ...bundle.slice(0, -2),
+        '--seed',
+        'new',
+        '--train-rows',
+        '400000',
+        '--test-rows',
+        '5',
+        '--workers',
+        '2',
+        '--out',
+        dir,
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
@@ -114,6 +126,44 @@ describe('generate writes a folder whole or not at all', () => {
     expect(existsSync(dir)).toBe(false);
     expect(leftovers(parent)).toEqual([]);
   }, 60_000);
+});
+
+describe('generate in worker threads', () => {
+  it('writes the same bytes with 3 threads as in one thread (the bundle runs the threads)', () => {
+    const parent = tmp();
+    const run = (workers: string) => {
+      const dir = path.join(parent, `w${workers}`);
+      const r = spawnSync(
+        'node',
+        [
+          'scripts/cli.mjs',
+          'generate',
+          '--train-tasks',
+          '1.2,2.3',
+          '--test-tasks',
+          '1.3,4.3',
+          '--train-rows',
+          '1300',
+          '--test-rows',
+          '700',
+          '--equal',
+          '--seed',
+          'threads',
+          '--workers',
+          workers,
+          '--out',
+          dir,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      return contents(dir);
+    };
+    const one = run('1');
+    expect(Object.keys(one)).toHaveLength(4);
+    expect(run('3')).toEqual(one);
+  }, 120_000);
 });
 
 describe('generate refuses what the builder refuses, in the same words', () => {

@@ -49,7 +49,7 @@ function handler(setup: RowSetup): (req: Request) => string | Int32Array {
   return (req) => {
     if (req.type === 'numbers') return Int32Array.from(taskRowNumbers(setup.spec, req.job.task, req.job.split));
     const numbers = Array.from(req.numbers);
-    return tellRows(setup.spec, req.job, numbers, 0, numbers.length, render, req.indexStart).csv;
+    return tellRows(setup.spec, req.job, numbers, 0, numbers.length, render, req.indexStart, false).csv;
   };
 }
 
@@ -65,8 +65,16 @@ const THIS_FILE = (() => {
 /** Threads can run this module only when it is the bundle (an .mjs file), not a .ts source. */
 export const threadsAvailable = (): boolean => THIS_FILE.endsWith('.mjs');
 
-/** Workers to use by default: one per core, at most 4. */
-export const defaultWorkers = (): number => Math.max(1, Math.min(4, availableParallelism()));
+/**
+ * Row makers to use by default: one per core, at most 4, and none beside this thread on a
+ * machine of 2 cores or fewer. Measured on 2 cores (npm run bench): two threads made 30,000 rows
+ * no faster than this thread alone (each isolate warms its own JIT, and the two compete for the
+ * cores with their collectors), and took 60% more CPU time.
+ */
+export const defaultWorkers = (): number => {
+  const cores = availableParallelism();
+  return cores <= 2 ? 1 : Math.min(4, cores);
+};
 
 /** Starts `size` row makers (threads when available and size > 1; else this thread). */
 export function startRowMakers(setup: RowSetup, size: number): RowMakers {

@@ -34,7 +34,10 @@ const FLAGS: Record<string, FlagSpec> = {
     type: 'string',
     help: 'output folder (created if missing; a previous dataset folder there is replaced whole)',
   },
-  workers: { type: 'integer', help: 'threads that make rows (default: one per core, at most 4)' },
+  workers: {
+    type: 'integer',
+    help: 'threads that make rows (default: one per core, at most 4; this thread alone on 2 cores or fewer)',
+  },
 };
 
 const HELP = helpText(

@@ -220,19 +220,28 @@ export interface CsvWriteOptions {
 /** Writes records as pandas does: minimal quoting, doubled quotes, every record terminated. */
 export function writeCsv(records: readonly (readonly string[])[], options: CsvWriteOptions = {}): string {
   const lineEnding = options.lineEnding ?? '\n';
-  return records.map((record) => csvRecord(record) + lineEnding).join('');
+  // Appending builds a rope that is flattened once, when the text is written out.
+  let out = '';
+  for (let i = 0; i < records.length; i++) out += csvRecord(records[i]!) + lineEnding;
+  return out;
 }
 
 function csvRecord(fields: readonly string[]): string {
   // Python's csv module quotes a lone empty field so the record is not read back as a blank line.
   if (fields.length === 1 && fields[0] === '') return '""';
-  return fields.map(csvField).join(',');
+  let out = '';
+  for (let i = 0; i < fields.length; i++) {
+    if (i > 0) out += ',';
+    out += csvField(fields[i]!);
+  }
+  return out;
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
 function csvField(field: string): string {
-  return NEEDS_QUOTES.test(field) ? `"${field.replaceAll('"', '""')}"` : field;
+  if (!NEEDS_QUOTES.test(field)) return field;
+  return `"${field.includes('"') ? field.replaceAll('"', '""') : field}"`;
 }
 
 /** The terminator of the text's first record (`\n` when it has none), to write a file back as it came. */

@@ -127,7 +127,8 @@ export interface RowBatch {
  * taskRowNumbers) of one job: each row generated from its seed, its story written by `render`
  * with a text Rng seeded by the row, and serialised as CSV records whose index column counts
  * from `indexStart + from`. The whole pipeline streams through this: nothing but the batch is
- * held, so memory does not grow with the dataset.
+ * held, so memory does not grow with the dataset. Without `keepRows` (the CLI, which needs only
+ * the text) the batch's rows are not kept either, which spares the collector a good deal.
  */
 export function tellRows(
   spec: DatasetSpec,
@@ -137,6 +138,7 @@ export function tellRows(
   to: number,
   render: StoryRenderer,
   indexStart: number,
+  keepRows = true,
 ): RowBatch {
   const make = rowMaker(spec, job.task, job.split);
   const rows: { row: DatasetRow; clutrr: ClutrrRow }[] = [];
@@ -145,7 +147,7 @@ export function tellRows(
     const row = make(numbers[j]!);
     const text = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text'));
     const clutrr = puzzleToRow(row.puzzle, text, { index: indexStart + j, id: row.id, split: row.split });
-    rows.push({ row, clutrr });
+    if (keepRows) rows.push({ row, clutrr });
     records.push(clutrrFields(clutrr, j + 1));
   }
   return { csv: writeCsv(records), rows };
