@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { generatePuzzle } from '../core/puzzle/puzzle';
-import { readTemplateFiles } from '../ui/templateSource';
+import { readTemplateFiles } from '../worker/templatesClient';
 import { setPuzzleService } from './service';
 import { searchFromSettings } from './settings';
 import { requestText } from './slices/settings';

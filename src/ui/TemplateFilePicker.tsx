@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { NO_USABLE_TEMPLATE } from '../core/text/templateFile';
 import { isCancelled } from '../worker/rpc';
-import { firstProblems, summaryLine, TemplateReader, type TemplateReading } from './templateSource';
+import { firstProblems, summaryLine, TemplateReader, type TemplateReading } from '../worker/templatesClient';
 import './templatePicker.css';
 
 /**

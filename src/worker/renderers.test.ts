@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generatePuzzle } from '../core/puzzle/puzzle';
-import { readTemplateFiles } from '../ui/templateSource';
+import { readTemplateFiles } from './templatesClient';
 import { handlers } from './handlers';
 import { rendererKey, renderStory, setTemplateSource } from './renderers';
 

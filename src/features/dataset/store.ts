@@ -3,7 +3,7 @@ import { type DatasetPlan, datasetStem, planDataset } from '../../core/formats/d
 import { createDatasetPool, type DatasetPool, type DatasetRun } from '../../worker/datasetClient';
 import { isCancelled } from '../../worker/rpc';
 import type { PreviewRow } from '../../worker/datasetProtocol';
-import type { TemplateReading } from '../../ui/templateSource';
+import type { TemplateReading } from '../../worker/templatesClient';
 import { saveFile } from './download';
 import { DEFAULT_FORM, type DatasetField, type DatasetFormValues, type FormErrors, readDatasetForm } from './form';
 import type { JobProgress } from './summary';

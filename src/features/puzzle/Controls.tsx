@@ -1,17 +1,10 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { DEFAULT_FAMILY } from '../../core/family/family';
 import { TASK_IDS, TASKS, type TaskId } from '../../core/puzzle/tasks';
-import {
-  DEFAULT_TEXT,
-  hrefForRoute,
-  K_MAX,
-  K_MIN,
-  searchFromSettings,
-  selectSettings,
-  selectStatus,
-  selectTemplates,
-  useStore,
-} from '../../state';
+import { hrefForRoute } from '../../state/routes';
+import { selectSettings, selectStatus, selectTemplates } from '../../state/selectors';
+import { DEFAULT_TEXT, K_MAX, K_MIN, searchFromSettings } from '../../state/settings';
+import { useStore } from '../../state/useStore';
 import { TemplateFilePicker } from '../../ui/TemplateFilePicker';
 import './controls.css';
 import { TEMPLATE_MODES, type TemplateMode, textMode, withMode } from '../../state/settings';
@@ -38,7 +31,13 @@ function NumberField(props: {
 }) {
   const id = useId();
   const [text, setText] = useState(String(props.value));
-  useEffect(() => setText(String(props.value)), [props.value]);
+  // A new value from outside (the URL, another control) replaces what is typed: adjusted while
+  // rendering, as React recommends, rather than in an effect after a render with the old text.
+  const [shown, setShown] = useState(props.value);
+  if (shown !== props.value) {
+    setShown(props.value);
+    setText(String(props.value));
+  }
   const valid = (v: number) =>
     Number.isFinite(v) && v >= props.min && v <= props.max && (props.step ? true : Number.isInteger(v));
   return (
@@ -80,8 +79,12 @@ export function Controls() {
   const settings = useStore(selectSettings);
   const templates = useStore(selectTemplates);
   const [seed, setSeed] = useState(settings.seed);
+  const [seedShown, setSeedShown] = useState(settings.seed);
+  if (seedShown !== settings.seed) {
+    setSeedShown(settings.seed);
+    setSeed(settings.seed);
+  }
   const [copied, setCopied] = useState(false);
-  useEffect(() => setSeed(settings.seed), [settings.seed]);
   const ids = { seed: useId(), k: useId(), task: useId(), comb: useId(), mode: useId() };
 
   const submitSeed = (e: FormEvent) => {

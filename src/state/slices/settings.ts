@@ -2,7 +2,7 @@ import type { FamilyParams } from '../../core/family/family';
 import type { ExplorerText } from '../../worker/protocol';
 import { DEFAULT_K, DEFAULT_TASK, DEFAULT_TEXT, freshSeed, nextSeed, sameSettings, type Settings } from '../settings';
 import { DEFAULT_FAMILY } from '../../core/family/family';
-import type { TemplateReading } from '../../ui/templateSource';
+import type { TemplateReading } from '../../worker/templatesClient';
 import { puzzleService } from '../service';
 import type { SliceCreator } from './types';
 

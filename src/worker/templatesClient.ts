@@ -7,8 +7,8 @@ import {
   usableSource,
 } from '../core/text/templateFile';
 import { bankSize } from '../core/text/templates';
-import { RpcClient } from '../worker/rpc';
-import type { TemplateCommands } from '../worker/templates.worker';
+import { RpcClient } from './rpc';
+import type { TemplateCommands } from './templates.worker';
 
 /**
  * Template files picked in the app, read by core's template-file module (as the CLI's
@@ -57,7 +57,7 @@ export function readTemplateFiles(files: readonly PickedFile[]): TemplateReading
  */
 export class TemplateReader {
   private readonly client = new RpcClient<TemplateCommands>(
-    () => new Worker(new URL('../worker/templates.worker.ts', import.meta.url), { type: 'module' }),
+    () => new Worker(new URL('./templates.worker.ts', import.meta.url), { type: 'module' }),
     'template file reader',
   );
   private current: number | null = null;

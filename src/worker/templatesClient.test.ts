@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstProblems, readTemplateFiles, summaryLine } from './templateSource';
+import { firstProblems, readTemplateFiles, summaryLine } from './templatesClient';
 
 const json = (o: unknown) => JSON.stringify(o);
 const TRAIN = json({ son: { 'female-male': ['ENT_0_female took her son ENT_1_male out.'] } });
