@@ -2,19 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseClutrrCsv, writeClutrrCsv } from '../src/core/formats/clutrrCsv';
 import { main } from './main';
+import { captureOutput } from './testOutput';
 
-let out = '';
-let err = '';
-beforeEach(() => {
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-});
-afterEach(() => vi.restoreAllMocks());
+const io = captureOutput();
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'clutrr-cli-'));
 const lastLine = (s: string) => s.trim().split('\n').at(-1);
@@ -39,7 +32,7 @@ describe('generate', () => {
       '--out',
       dir,
     ]);
-    expect(err).toBe('');
+    expect(io.err).toBe('');
     expect(code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(
       [
@@ -62,13 +55,13 @@ describe('generate', () => {
     const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
     expect(config).toMatchObject({ seed: '7', train_rows: 40, test_rows: 9, holdout: 0.1, equal: true });
 
-    out = '';
+    io.out = '';
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.csv'))
       .map((f) => path.join(dir, f));
     expect(await main(['check', ...files])).toBe(0);
-    expect(lastLine(out)).toBe('rows=134 entailed=134 ambiguous=0 unsupported=0');
-    expect(out.trim().split('\n')).toHaveLength(files.length + 1);
+    expect(lastLine(io.out)).toBe('rows=134 entailed=134 ambiguous=0 unsupported=0');
+    expect(io.out.trim().split('\n')).toHaveLength(files.length + 1);
   });
 
   it('is reproducible: the same flags write the same bytes', async () => {
@@ -132,7 +125,7 @@ describe('generate', () => {
       [['--p-marry', '2'], /p-marry must be between 0 and 1/],
     ];
     for (const [flags, message] of cases) {
-      err = '';
+      io.err = '';
       const code = await main([
         'generate',
         '--train-rows',
@@ -146,12 +139,12 @@ describe('generate', () => {
         tmp(),
       ]);
       expect(code, flags.join(' ')).not.toBe(0);
-      expect(err, flags.join(' ')).toMatch(message);
-      expect(err).not.toMatch(/\n\s+at /); // no stack trace
+      expect(io.err, flags.join(' ')).toMatch(message);
+      expect(io.err).not.toMatch(/\n\s+at /); // no stack trace
     }
-    err = '';
+    io.err = '';
     expect(await main(['generate'])).toBe(2);
-    expect(err).toMatch(/--out DIR is required/);
+    expect(io.err).toMatch(/--out DIR is required/);
   });
 });
 
@@ -175,17 +168,17 @@ describe('check', () => {
     const lines = readFileSync(file, 'utf8').split('\n');
     lines[2] = lines[2]!.replace('"[(0, 1), (1, 2)]"', '"[(0, 1), (1, 2"');
     writeFileSync(file, lines.join('\n'));
-    err = '';
+    io.err = '';
     expect(await main(['check', file])).toBe(1);
-    expect(err).toContain(file);
-    expect(err).toMatch(/row 2/);
-    expect(err).toMatch(/column story_edges/);
-    expect(err).not.toMatch(/\n\s+at /);
+    expect(io.err).toContain(file);
+    expect(io.err).toMatch(/row 2/);
+    expect(io.err).toMatch(/column story_edges/);
+    expect(io.err).not.toMatch(/\n\s+at /);
   });
 
   it('reports unreadable files and unknown relation words clearly', async () => {
     expect(await main(['check', '/nonexistent/file.csv'])).toBe(1);
-    expect(err).toMatch(/cannot read \/nonexistent\/file.csv: no such file/);
+    expect(io.err).toMatch(/cannot read \/nonexistent\/file.csv: no such file/);
     const dir = tmp();
     await main([
       'generate',
@@ -202,9 +195,9 @@ describe('check', () => {
     ]);
     const file = path.join(dir, '1.2_test.csv');
     writeFileSync(file, readFileSync(file, 'utf8').replace(/"\['(\w+)', /, `"['cousin', `));
-    err = '';
+    io.err = '';
     expect(await main(['check', file])).toBe(1);
-    expect(err).toMatch(/row 1, column edge_types: "cousin" \(item 1\) is not a CLUTRR relation word/);
+    expect(io.err).toMatch(/row 1, column edge_types: "cousin" \(item 1\) is not a CLUTRR relation word/);
   });
 
   it('counts ambiguous and unsupported rows, and --list names them', async () => {
@@ -233,20 +226,20 @@ describe('check', () => {
     };
     const wrong = { ...rows[1]!, target: rows[1]!.target === 'uncle' ? 'aunt' : 'uncle' };
     writeFileSync(file, writeClutrrCsv([ambiguous, wrong]));
-    out = '';
+    io.out = '';
     await main(['check', '--list', file]);
-    expect(lastLine(out)).toBe('rows=2 entailed=0 ambiguous=1 unsupported=1');
-    expect(out).toContain(`${ambiguous.id} ambiguous`);
-    expect(out).toContain(`${wrong.id} unsupported`);
+    expect(lastLine(io.out)).toBe('rows=2 entailed=0 ambiguous=1 unsupported=1');
+    expect(io.out).toContain(`${ambiguous.id} ambiguous`);
+    expect(io.out).toContain(`${wrong.id} unsupported`);
   });
 });
 
 describe('help', () => {
   it('prints --help for every subcommand', async () => {
     for (const cmd of ['generate', 'check', 'bench', 'templates']) {
-      out = '';
+      io.out = '';
       expect(await main([cmd, '--help'])).toBe(0);
-      expect(out).toMatch(/usage: npm run cli -- /);
+      expect(io.out).toMatch(/usage: npm run cli -- /);
     }
   });
 
@@ -282,9 +275,9 @@ describe('generate: story text', () => {
       [['--synthetic', '--template-split'], /--synthetic writes plain sentences/],
     ];
     for (const [flags, message] of cases) {
-      err = '';
+      io.err = '';
       expect(await main(['generate', '--train-rows', '2', '--test-rows', '1', ...flags, '--out', tmp()])).not.toBe(0);
-      expect(err).toMatch(message);
+      expect(io.err).toMatch(message);
     }
   });
 });
@@ -294,10 +287,10 @@ describe('generate --templates: a file with no usable template', () => {
     const dir = tmp();
     const empty = path.join(dir, 'empty.json');
     writeFileSync(empty, '{}');
-    const out = path.join(dir, 'out');
+    const target = path.join(dir, 'out');
     const flags = ['--train-tasks', '1.2', '--test-tasks', '1.2', '--train-rows', '4', '--test-rows', '2'];
-    expect(await main(['generate', ...flags, '--templates', empty, '--out', out])).toBe(1);
-    expect(err).toContain(`${empty} holds no usable template`);
+    expect(await main(['generate', ...flags, '--templates', empty, '--out', target])).toBe(1);
+    expect(io.err).toContain(`${empty} holds no usable template`);
     expect(readdirSync(dir)).toEqual(['empty.json']);
   });
 });

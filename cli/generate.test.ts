@@ -2,23 +2,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_FORM, readDatasetForm } from '../src/features/dataset/form';
 import { main } from './main';
+import { captureOutput } from './testOutput';
 
 /**
  * `generate` with what people really do: runs into a used folder, Ctrl-C in the middle of a
  * write, bad --out, duplicate tasks, relative paths from a subfolder, absurd seeds.
  */
-let out = '';
-let err = '';
-beforeEach(() => {
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-});
-afterEach(() => vi.restoreAllMocks());
+const io = captureOutput();
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'clutrr-gen-'));
 const SMALL = ['--train-tasks', '1.2', '--train-rows', '8', '--test-rows', '3', '--seed', 's'];
@@ -48,15 +41,15 @@ describe('generate writes a folder whole or not at all', () => {
     mkdirSync(mine);
     writeFileSync(path.join(mine, 'notes.txt'), 'keep me');
     expect(await main(['generate', ...SMALL, '--out', mine])).toBe(2);
-    expect(err).toMatch(/--out .*mine already holds other things \(notes\.txt\)/);
+    expect(io.err).toMatch(/--out .*mine already holds other things \(notes\.txt\)/);
     expect(readdirSync(mine)).toEqual(['notes.txt']);
-    err = '';
+    io.err = '';
     const file = path.join(parent, 'file.csv');
     writeFileSync(file, 'x');
     // A run big enough to notice if it were generated first: the refusal comes before any row.
     expect(await main(['generate', '--train-rows', '5000000', '--out', file])).toBe(2);
-    expect(err).toMatch(/--out .*file\.csv is a file, not a folder/);
-    expect(out).toBe('');
+    expect(io.err).toMatch(/--out .*file\.csv is a file, not a folder/);
+    expect(io.out).toBe('');
     expect(leftovers(parent)).toEqual([]);
   });
 
@@ -179,7 +172,7 @@ describe('generate refuses what the builder refuses, in the same words', () => {
     const formMessage = reading.ok ? '' : reading.errors[field];
     const dir = path.join(tmp(), 'never');
     expect(await main(['generate', ...flags, '--out', dir])).toBe(2);
-    expect(err).toBe(`clutrr generate: ${formMessage}\n`);
+    expect(io.err).toBe(`clutrr generate: ${formMessage}\n`);
     expect(existsSync(dir)).toBe(false);
   });
 });
