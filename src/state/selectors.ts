@@ -9,7 +9,6 @@ export const selectUrlWarnings = (s: Store) => s.urlWarnings;
 export const selectTemplates = (s: Store) => s.templates;
 export const selectPuzzle = (s: Store) => s.puzzle;
 export const selectStory = (s: Store) => s.story;
-export const selectRenderer = (s: Store) => s.renderer;
 export const selectStatus = (s: Store) => s.status;
 export const selectError = (s: Store) => s.error;
 export const selectOrigin = (s: Store) => s.origin;

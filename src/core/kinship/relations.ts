@@ -98,7 +98,3 @@ const WORD_INFO: ReadonlyMap<string, { predicate: Predicate; gender: Gender }> =
 export function parseWord(word: string): { predicate: Predicate; gender: Gender } | undefined {
   return WORD_INFO.get(WORD_ALIASES[word] ?? word);
 }
-
-export function isRelationWord(word: string): word is RelationWord {
-  return WORD_INFO.has(word);
-}

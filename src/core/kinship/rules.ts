@@ -1,4 +1,4 @@
-import { PRED_CODE, PREDICATES, type PredCode, type Predicate } from './relations';
+import { PRED_CODE, PREDICATES, type Predicate } from './relations';
 
 /**
  * The CLUTRR rule base: `(X, r1, Z) ∧ (Z, r2, Y) ⊢ (X, r3, Y)`, written `[r1, r2, r3]`.
@@ -56,12 +56,3 @@ export function compose(r1: Predicate, r2: Predicate): Predicate | undefined {
   const c = COMPOSE[PRED_CODE[r1] * N + PRED_CODE[r2]];
   return c === 0 || c === undefined ? undefined : PREDICATES[c - 1];
 }
-
-/** For backward chaining: every body [r1, r2] whose head is `head`, by code. */
-export const BODIES_BY_HEAD: readonly (readonly (readonly [PredCode, PredCode])[])[] = (() => {
-  const out: [PredCode, PredCode][][] = Array.from({ length: N }, () => []);
-  for (const r of RULES) {
-    out[PRED_CODE[r.head]]!.push([PRED_CODE[r.body[0]], PRED_CODE[r.body[1]]]);
-  }
-  return out;
-})();

@@ -171,11 +171,6 @@ export const rowSeed = (spec: DatasetSpec, t: TaskSpec, split: Split, i: number)
 
 export type Progress = (done: number, total: number) => void;
 
-/** Row `i` of a task: `generatePuzzle` at its own seed (rowSeed) with the split's pattern filter. */
-export function datasetRow(spec: DatasetSpec, t: TaskSpec, split: Split, i: number): DatasetRow {
-  return rowMaker(spec, t, split)(i);
-}
-
 /** A row maker for one task of one split (the pattern filter is built once, not per row). */
 export function rowMaker(spec: DatasetSpec, t: TaskSpec, split: Split): (i: number) => DatasetRow {
   const filter = splitFilter(spec, t, split);
@@ -190,11 +185,6 @@ export function rowMaker(spec: DatasetSpec, t: TaskSpec, split: Split): (i: numb
       throw e;
     }
   };
-}
-
-/** The f_comb pattern of candidate `i` of a task, and nothing else (what `--equal` chooses by). */
-export function candidatePattern(spec: DatasetSpec, t: TaskSpec, split: Split, i: number): string {
-  return rowMaker(spec, t, split)(i).puzzle.pattern;
 }
 
 /**

@@ -23,7 +23,6 @@ import { createRng, type Rng, type Seed } from '../random/rng';
 import { type TaskId, isTaskId } from './tasks';
 
 export type FactKind = 'path' | 'supporting' | 'irrelevant' | 'disconnected' | 'memory';
-export const NOISE_KINDS = ['supporting', 'irrelevant', 'disconnected'] as const;
 
 /** A person as the story knows them: `index` is the story's node index (0 and k are the query). */
 export interface StoryEntity {
