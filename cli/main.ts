@@ -3,6 +3,7 @@ import { GenerationError } from '../src/core/puzzle/puzzle';
 import { benchCommand } from './commands/bench';
 import { checkCommand } from './commands/check';
 import { generateCommand } from './commands/generate';
+import { statsCommand } from './commands/stats';
 import { templatesCommand } from './commands/templates';
 import { CliError } from './errors';
 
@@ -11,6 +12,10 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; summa
   check: {
     run: checkCommand,
     summary: 'solve every row of CLUTRR CSV files and count entailed / ambiguous / unsupported',
+  },
+  stats: {
+    run: statsCommand,
+    summary: 'shortcut and character report of CLUTRR CSV files (order tau, words per fact, baselines)',
   },
   bench: { run: benchCommand, summary: 'puzzles per second for k = 2..10 and each task, and peak memory' },
   templates: {

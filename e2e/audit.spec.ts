@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { strToU8, zipSync } from 'fflate';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 /**
@@ -240,4 +241,40 @@ test('a 50 MB file imports whole: counts cover every row, the table lists a boun
   );
   testInfo.annotations.push({ type: 'page heap after import', description: `${Math.round(heap / 2 ** 20)} MB` });
   await page.screenshot({ path: testInfo.outputPath('audit-large.png'), fullPage: true });
+});
+
+test('the stats panel shows the figures `npm run cli -- stats` prints for the same files', async ({ page }) => {
+  // A generated file (tasks 1.2, 1.3, 5.3: every noise kind) and hand-written released-style rows.
+  const paths = ['src/core/formats/fixtures/stats-generated.csv', 'src/core/formats/fixtures/stats-hand.csv'];
+  const cli = execFileSync('node', ['scripts/cli.mjs', 'stats', ...paths], { encoding: 'utf8' })
+    .trimEnd()
+    .split('\n');
+  // The CLI's table: "  <k|all>  <rows>  <patterns>  <tau>  …" under "per story length k:".
+  const table = cli.slice(cli.indexOf('per story length k:') + 2, cli.indexOf('', cli.indexOf('per story length k:')));
+  const cliRows = new Map(table.map((line) => line.trim().split(/\s+/)).map(([k, ...cells]) => [k!, cells]));
+
+  const audit = new AuditPage(page);
+  await audit.goto();
+  await audit.upload(...paths.map((p) => csv(p.split('/').at(-1)!, readFileSync(p))));
+  const panel = page.getByTestId('audit-stats');
+  await expect(page.getByTestId('audit-stats-line')).toHaveText(cli.at(-1)!, { timeout: 30_000 });
+  const perK = panel.getByTestId('audit-stats-k');
+  await expect(perK).toHaveCount(cliRows.size - 1);
+  for (const row of await perK.all()) {
+    const k = (await row.getAttribute('data-k'))!;
+    const cells = (await row.locator('td').allInnerTexts()).map((t) => t.replace(/,/g, ''));
+    expect(cells, `k = ${k}`).toEqual(cliRows.get(k));
+  }
+  const overall = (await panel.getByTestId('audit-stats-overall').locator('td').allInnerTexts()).map((t) =>
+    t.replace(/,/g, ''),
+  );
+  expect(overall).toEqual(cliRows.get('all'));
+  // Targets per k, word for word.
+  await panel.getByText('Targets and noise vocabulary').click();
+  for (const line of cli.filter((l) => /^ {2}k=\d+: /.test(l))) {
+    const [, k, list] = /^ {2}k=(\d+): (.*)$/.exec(line)!;
+    await expect(panel.getByTestId('audit-stats-targets')).toContainText(`Targets, k = ${k}${list}`);
+  }
+  await expect(panel.getByTestId('audit-stats-noise')).toContainText('Noise, k = 3, edges without a type1');
+  await panel.screenshot({ path: `${ARTIFACTS}/audit-stats.png` });
 });

@@ -1,6 +1,7 @@
 import { Unzip, UnzipInflate } from 'fflate';
 import { auditCsv, type AuditedRow, CsvAudit, type FileAudit, NO_ROWS } from '../core/formats/audit';
 import { CsvFormatError } from '../core/formats/clutrrRow';
+import { addAuditedRows, createStoryStats, type StoryStatsTallies } from '../core/formats/storyStats';
 import type {
   AuditBody,
   AuditChunk,
@@ -15,7 +16,8 @@ import { installWorker, type ServeContext } from './rpc';
 /**
  * The audit worker: dropped CSV files and zips are read as byte streams, decoded and audited by
  * core's auditCsv in batches, so neither a file nor its rows are ever held whole. Rows go to the
- * page only while the request's RowBudget lasts; every file's counts go in full.
+ * page only while the request's RowBudget lasts; every file's counts and story statistics go in
+ * full.
  */
 export async function auditFiles(body: AuditBody, ctx: ServeContext<AuditChunk>): Promise<AuditResult> {
   const total = Math.max(
@@ -30,8 +32,9 @@ export async function auditFiles(body: AuditBody, ctx: ServeContext<AuditChunk>)
     const done = (await isZip(f.name, f.data))
       ? await auditZip(f.name, f.data, keeper, ctx, read)
       : [await auditCsvFile(f.name, f.data, keeper, ctx, read)];
-    for (const file of done) {
+    for (const { file, stats } of done) {
       files.push(file);
+      if (stats) ctx.chunk({ kind: 'stats', file: file.name, stats });
       ctx.chunk({ kind: 'file', file });
     }
     before += f.data.size;
@@ -41,6 +44,12 @@ export async function auditFiles(body: AuditBody, ctx: ServeContext<AuditChunk>)
 }
 
 installWorker<AuditCommands>({ audit: auditFiles });
+
+/** A file's outcome; `stats` only when it was read whole. */
+interface Done {
+  readonly file: AuditedFile;
+  readonly stats?: StoryStatsTallies;
+}
 
 /** Decides which rows go to the page, and gives back a file's share when the file is rejected. */
 class RowKeeper {
@@ -87,14 +96,20 @@ async function auditCsvFile(
   keeper: RowKeeper,
   ctx: ServeContext<AuditChunk>,
   read: (bytes: number) => void,
-): Promise<AuditedFile> {
+): Promise<Done> {
   const tally = keeper.forFile((rows) => ctx.chunk({ kind: 'rows', file: name, rows }));
+  const stats = createStoryStats();
+  const onRows = (rows: AuditedRow[]) => {
+    addAuditedRows(stats, rows);
+    tally.take(rows);
+  };
   try {
-    return audited(await auditCsv(textChunks(data, read), { file: name, onRows: tally.take }), tally.kept());
+    const file = audited(await auditCsv(textChunks(data, read), { file: name, onRows }), tally.kept());
+    return { file, stats: stats.tallies() };
   } catch (e) {
     if (!(e instanceof CsvFormatError)) throw e;
     tally.refund();
-    return rejected(name, problemOf(e));
+    return { file: rejected(name, problemOf(e)) };
   }
 }
 
@@ -130,12 +145,12 @@ async function auditZip(
   keeper: RowKeeper,
   ctx: ServeContext<AuditChunk>,
   read: (bytes: number) => void,
-): Promise<AuditedFile[]> {
+): Promise<Done[]> {
   const head = await zipSignature(data);
   if (head === 'none')
-    return [rejected(name, plainProblem(name, 'not a readable zip: it does not start as a zip file does'))];
-  if (head === 'empty') return [rejected(name, plainProblem(name, 'the zip holds no .csv file'))];
-  const entries: AuditedFile[] = [];
+    return [{ file: rejected(name, plainProblem(name, 'not a readable zip: it does not start as a zip file does')) }];
+  if (head === 'empty') return [{ file: rejected(name, plainProblem(name, 'the zip holds no .csv file')) }];
+  const entries: Done[] = [];
   const refunds: (() => void)[] = [];
   let bug: unknown = null;
   const unzip = new Unzip((entry) => {
@@ -143,13 +158,20 @@ async function auditZip(
     const file = `${name}/${entry.name}`;
     const tally = keeper.forFile((rows) => ctx.chunk({ kind: 'rows', file, rows }));
     refunds.push(tally.refund);
-    const audit = new CsvAudit({ file, onRows: tally.take });
+    const stats = createStoryStats();
+    const audit = new CsvAudit({
+      file,
+      onRows: (rows) => {
+        addAuditedRows(stats, rows);
+        tally.take(rows);
+      },
+    });
     const decoder = new TextDecoder('utf-8');
     let open = true;
     const fail = (problem: FormatProblem) => {
       open = false;
       tally.refund();
-      entries.push(rejected(file, problem));
+      entries.push({ file: rejected(file, problem) });
       entry.terminate();
     };
     entry.ondata = (err, chunk, final) => {
@@ -159,7 +181,7 @@ async function auditZip(
         audit.push(decoder.decode(chunk, { stream: !final }));
         if (!final) return;
         open = false;
-        entries.push(audited(audit.end(), tally.kept()));
+        entries.push({ file: audited(audit.end(), tally.kept()), stats: stats.tallies() });
       } catch (e) {
         if (e instanceof CsvFormatError) return fail(problemOf(e));
         bug = e;
@@ -184,10 +206,10 @@ async function auditZip(
     if (bug) throw bug;
     await reader.cancel().catch(() => {});
     for (const refund of refunds) refund();
-    return [rejected(name, plainProblem(name, `not a readable zip: ${(e as Error).message}`))];
+    return [{ file: rejected(name, plainProblem(name, `not a readable zip: ${(e as Error).message}`)) }];
   }
-  if (entries.length === 0) return [rejected(name, plainProblem(name, 'the zip holds no .csv file'))];
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (entries.length === 0) return [{ file: rejected(name, plainProblem(name, 'the zip holds no .csv file')) }];
+  return entries.sort((a, b) => (a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0));
 }
 
 /** A `.zip` name, or a zip by its first bytes whatever its name. */

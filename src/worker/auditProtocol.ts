@@ -1,9 +1,11 @@
 import type { AuditedRow, KCounts, VerdictCounts } from '../core/formats/audit';
+import type { StoryStatsTallies } from '../core/formats/storyStats';
 
 /**
  * Messages of the audit worker (`audit.worker.ts`), served through `rpc.ts`: one command,
  * `audit`, that reads dropped CSV files and zips as streams and answers with chunks: rows as
- * they are checked (only those the page will keep) and each file's counts when it is done.
+ * they are checked (only those the page will keep), and for each file when it is done its story
+ * statistics (if it was read whole) then its counts.
  */
 
 /** How many rows the page still keeps: the first rows of any verdict, then rows that are not entailed. */
@@ -42,6 +44,11 @@ export interface AuditedFile extends VerdictCounts {
 export type AuditChunk =
   /** Rows of the file being read, in file order; dropped by the page if the file turns out malformed. */
   | { readonly kind: 'rows'; readonly file: string; readonly rows: readonly AuditedRow[] }
+  /**
+   * The story statistics (`storyStats.ts`) of a file read whole, over every row, sent just
+   * before its `file` chunk; tallies, so that the page adds files up exactly.
+   */
+  | { readonly kind: 'stats'; readonly file: string; readonly stats: StoryStatsTallies }
   /** A file is done (for a zip: each entry, by name, once the whole zip is read). */
   | { readonly kind: 'file'; readonly file: AuditedFile };
 

@@ -1,6 +1,7 @@
 import { DropZone } from './DropZone';
 import { FileErrors } from './FileErrors';
 import { RowsTable } from './RowsTable';
+import { StatsPanel } from './StatsPanel';
 import { useAudit } from './store';
 import { Summary } from './Summary';
 import './audit.css';
@@ -27,6 +28,7 @@ export function AuditView() {
       <DropZone />
       <FileErrors />
       <Summary />
+      <StatsPanel />
       <RowsTable />
       {files.length > 0 && (
         <div>

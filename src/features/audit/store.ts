@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { AuditedRow } from '../../core/formats/audit';
+import type { StoryStatsTallies } from '../../core/formats/storyStats';
 import type { AuditCommands, AuditedFile, RowBudget } from '../../worker/auditProtocol';
 import { isCancelled, RpcClient, type WorkerLike } from '../../worker/rpc';
 
@@ -18,6 +19,8 @@ export interface AuditState {
   readonly files: readonly AuditedFile[];
   /** The kept rows, in import order. */
   readonly rows: readonly AuditedRow[];
+  /** Story statistics of every file read whole, by file name (over all its rows, kept or not). */
+  readonly stats: ReadonlyMap<string, StoryStatsTallies>;
   /** Names being read right now. */
   readonly reading: readonly string[];
   /** Bytes read of the files being read. */
@@ -33,7 +36,18 @@ export interface AuditActions {
   clear(): void;
 }
 
-const INITIAL: AuditState = { files: [], rows: [], reading: [], progress: null, failure: null };
+const INITIAL: AuditState = { files: [], rows: [], stats: new Map(), reading: [], progress: null, failure: null };
+
+/** `stats` without the files `drop` says, and with `name`'s when given. */
+function statsWith(
+  stats: ReadonlyMap<string, StoryStatsTallies>,
+  drop: (name: string) => boolean,
+  add?: readonly [string, StoryStatsTallies],
+): ReadonlyMap<string, StoryStatsTallies> {
+  const next = new Map([...stats].filter(([name]) => !drop(name)));
+  if (add) next.set(add[0], add[1]);
+  return next;
+}
 
 // Its own worker: an audit never queues behind a dataset generation.
 let client: RpcClient<AuditCommands> | null = null;
@@ -66,12 +80,14 @@ export const useAudit = create<AuditState & AuditActions>()((set, get) => {
     set((s) => ({
       files: s.files.filter((f) => !from(f.name, names)),
       rows: s.rows.filter((r) => !from(r.file, names)),
+      stats: statsWith(s.stats, (name) => from(name, names)),
       reading: files.map((f) => f.name),
       progress: { done: 0, total: 1 },
       failure: null,
     }));
     // A file's rows wait here until the file is done: a malformed file's rows never show.
     const pending = new Map<string, AuditedRow[]>();
+    const pendingStats = new Map<string, StoryStatsTallies>();
     const { promise } = getClient().request(
       'audit',
       { files: files.map((f) => ({ name: f.name, data: f })), keep: budgetLeft(get().rows.length) },
@@ -83,12 +99,19 @@ export const useAudit = create<AuditState & AuditActions>()((set, get) => {
             else pending.set(chunk.file, chunk.rows.slice());
             return;
           }
+          if (chunk.kind === 'stats') {
+            pendingStats.set(chunk.file, chunk.stats);
+            return;
+          }
           const file = chunk.file;
           const rows = file.error ? [] : (pending.get(file.name) ?? []);
+          const stats = file.error ? undefined : pendingStats.get(file.name);
           pending.delete(file.name);
+          pendingStats.delete(file.name);
           set((s) => ({
             files: [...s.files.filter((f) => f.name !== file.name), file],
             rows: [...s.rows.filter((r) => r.file !== file.name), ...rows],
+            stats: statsWith(s.stats, (name) => name === file.name, stats ? [file.name, stats] : undefined),
           }));
         },
         onProgress: (done, total) => set({ progress: { done, total } }),

@@ -1,0 +1,121 @@
+import { useMemo } from 'react';
+import {
+  fixed,
+  mergeStoryStats,
+  type StoryFigures,
+  storyStatsLine,
+  storyStatsResult,
+} from '../../core/formats/storyStats';
+import { formatCount as fmt } from '../../ui/format';
+import { useAudit } from './store';
+
+/** Column heads with what each one measures (the CLI's `stats --help` says the same at length). */
+const HEADS: readonly (readonly [string, string])[] = [
+  ['Rows', 'rows'],
+  ['Patterns', 'distinct f_comb patterns'],
+  ['τ', 'Kendall τ between path order and the order people are first named, mean over rows'],
+  ['Skipped', 'rows without τ: fewer than 2 path people named, or path facts that do not walk'],
+  ['First = q0', 'share of rows whose first named person is the first query entity'],
+  ['Words / fact', 'story words / story_edges, mean over rows'],
+  ['Facts / sentence', 'story_edges / sentences, mean over rows'],
+  ['Majority', 'accuracy of the most frequent target of each k'],
+  ['Last word', 'accuracy of the last kinship word in the story, read for the answer’s gender'],
+];
+
+/** The cells of one line, formatted exactly as `npm run cli -- stats` prints them. */
+function FigureCells({ f }: { f: StoryFigures }) {
+  return (
+    <>
+      <td>{fmt(f.rows)}</td>
+      <td>{fmt(f.patterns)}</td>
+      <td>{fixed(f.tau, 3)}</td>
+      <td>{fmt(f.tauSkipped)}</td>
+      <td>{fixed(f.firstIsQ0, 3)}</td>
+      <td>{fixed(f.wordsPerFact, 2)}</td>
+      <td>{fixed(f.factsPerSentence, 2)}</td>
+      <td>{fixed(f.majorityAcc, 3)}</td>
+      <td>{fixed(f.lastWordAcc, 3)}</td>
+    </>
+  );
+}
+
+const counts = (list: readonly (readonly [string, number])[]) => list.map(([w, n]) => `${w} ${fmt(n)}`).join(', ');
+
+/**
+ * The shortcut and character report of every file read whole (as `npm run cli -- stats` over the
+ * same files): per k and overall, how the stories are told and how far simple baselines get.
+ */
+export function StatsPanel() {
+  const files = useAudit((s) => s.files);
+  const stats = useAudit((s) => s.stats);
+  const result = useMemo(
+    () => storyStatsResult(mergeStoryStats(...files.flatMap((f) => stats.get(f.name) ?? []))),
+    [files, stats],
+  );
+  if (result.overall.rows === 0) return null;
+  const noise: (readonly [string, string])[] = result.byK.flatMap((f) => [
+    ...f.noise.map((n) => [`Noise, k = ${f.k}, ${n.kind}`, counts(n.words)] as const),
+    ...(f.untypedNoise > 0 ? [[`Noise, k = ${f.k}, edges without a type`, fmt(f.untypedNoise)] as const] : []),
+  ]);
+  if (noise.length === 0) noise.push(['Noise', 'no noise facts']);
+  return (
+    <section className="au-summary au-stats" aria-labelledby="au-stats-h" data-testid="audit-stats">
+      <h2 id="au-stats-h">Shortcuts and character</h2>
+      <p className="au-hint">
+        As <code>npm run cli -- stats</code> over the files read whole. A low τ and first = q0 mean the story is not
+        told along the path; the baselines show how far an answer can be read off the text without reasoning.
+      </p>
+      <div className="au-table-wrap">
+        <table className="au-table">
+          <caption>Per story length k</caption>
+          <thead>
+            <tr>
+              <th scope="col">k</th>
+              {HEADS.map(([head, title]) => (
+                <th scope="col" key={head} title={title}>
+                  {head}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {result.byK.map((f) => (
+              <tr key={f.k} data-testid="audit-stats-k" data-k={f.k}>
+                <th scope="row">{f.k}</th>
+                <FigureCells f={f} />
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr data-testid="audit-stats-overall">
+              <th scope="row">All</th>
+              <FigureCells f={result.overall} />
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <p className="au-stats-line">
+        <code data-testid="audit-stats-line">{storyStatsLine(result)}</code>
+      </p>
+      <details className="au-stats-more">
+        <summary>Targets and noise vocabulary</summary>
+        <dl className="au-stats-list" data-testid="audit-stats-targets">
+          {result.byK.map((f) => (
+            <div key={f.k}>
+              <dt>Targets, k = {f.k}</dt>
+              <dd>{counts(f.targets)}</dd>
+            </div>
+          ))}
+        </dl>
+        <dl className="au-stats-list" data-testid="audit-stats-noise">
+          {noise.map(([label, text]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{text}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
+    </section>
+  );
+}
