@@ -1,7 +1,15 @@
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { CLUTRR_CSV_HEADER, datasetConfig, planDataset, type PlannedJob } from '../../src/core/formats/datasetFolder';
-import { DATASET_OPTIONS, type DatasetValues, readDatasetOptions } from '../../src/core/puzzle/datasetOptions';
+import {
+  DATASET_OPTIONS,
+  type DatasetValues,
+  PRESET_NAMES,
+  presetValues,
+  readDatasetOptions,
+  unknownPreset,
+  matchingPreset,
+} from '../../src/core/puzzle/datasetOptions';
 import { GenerationError } from '../../src/core/puzzle/puzzle';
 import { datasetRenderer, type TemplateSource } from '../../src/core/text/datasetText';
 import { type FlagSpec, helpText, parseArgs } from '../args';
@@ -26,6 +34,10 @@ const FLAGS: Record<string, FlagSpec> = {
           },
     ]),
   ),
+  preset: {
+    type: 'string',
+    help: `the shape of a dataset released with the paper (${PRESET_NAMES.join(', ')}): its tasks, rows and --equal; flags given as well win`,
+  },
   templates: {
     type: 'string',
     help: 'paraphrases from a template file in the original format (amt_placeholders_clean.json or a .train/.test half)',
@@ -57,8 +69,19 @@ export async function generateCommand(argv: string[]): Promise<number> {
   const { flags, positional } = parseArgs('generate', argv, FLAGS);
   if (positional.length > 0) throw new UsageError(`unexpected argument "${positional[0]}"`);
   if (!flags.out) throw new UsageError('--out DIR is required (the dataset folder to write)');
+  const given = new Set(argv.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0]));
+  let preset: Partial<DatasetValues> = {};
+  if (flags.preset !== undefined) {
+    const p = presetValues(String(flags.preset));
+    if (!p) throw new UsageError(unknownPreset(String(flags.preset)));
+    preset = p;
+  }
+  // Each field: the flag when given, else the preset's value, else the flag's default.
   const values = Object.fromEntries(
-    DATASET_OPTIONS.map((o) => [o.field, o.kind === 'boolean' ? Boolean(flags[o.flag]) : String(flags[o.flag])]),
+    DATASET_OPTIONS.map((o) => {
+      const raw = given.has(o.flag) || !(o.field in preset) ? flags[o.flag] : preset[o.field];
+      return [o.field, o.kind === 'boolean' ? Boolean(raw) : String(raw)];
+    }),
   ) as unknown as DatasetValues;
   const file = flags.templates as string | undefined;
   const reading = readDatasetOptions(values, { templates: Boolean(file) });
@@ -89,7 +112,9 @@ export async function generateCommand(argv: string[]): Promise<number> {
       if (interrupted) throw new Interrupted(interrupted);
       bar.update(done, plan.totalRows);
     });
-    writeFileSync(path.join(folder.dir, 'config.json'), datasetConfig(spec, describe));
+    const preset = matchingPreset(values);
+    const recorded = preset ? { ...describe, preset } : describe;
+    writeFileSync(path.join(folder.dir, 'config.json'), datasetConfig(spec, recorded));
     if (interrupted) throw new Interrupted(interrupted);
     folder.commit();
   } catch (e) {

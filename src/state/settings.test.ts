@@ -13,7 +13,7 @@ describe('settings in the URL', () => {
       k: 7,
       task: 5,
       family: { maxLevels: 4, minChild: 1, maxChild: 3, pMarry: 0.5 },
-      text: { synthetic: false, templateSplit: true, half: 'test', combinationLength: 2 },
+      text: { synthetic: false, templateSplit: true, half: 'test', combinationLength: 2, storyOrder: 'shuffled' },
     });
     expect(settingsFromSearch(searchFromSettings(settings)).settings).toEqual(settings);
     // Written with the CLI's spelling; links made with the old `comb` still open.
@@ -22,7 +22,7 @@ describe('settings in the URL', () => {
       searchFromSettings({
         ...settings,
         family: { maxLevels: 3, minChild: 4, maxChild: 4, pMarry: 1 },
-        text: { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1 },
+        text: { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1, storyOrder: 'shuffled' },
       }),
     ).toBe('?seed=abc&k=7&task=5');
   });

@@ -1,5 +1,6 @@
 import { DEFAULT_FAMILY, type FamilyParams } from '../core/family/family';
 import { isTaskId, type TaskId } from '../core/puzzle/tasks';
+import { STORY_ORDERS, type StoryOrder } from '../core/text/order';
 import type { ExplorerText } from '../worker/protocol';
 
 /** Everything that determines a puzzle and its text; the URL holds it, so a link reproduces it. */
@@ -21,6 +22,7 @@ export const DEFAULT_TEXT: ExplorerText = {
   combinationLength: 1,
   templateSplit: false,
   half: 'train',
+  storyOrder: 'shuffled',
 };
 
 /**
@@ -56,6 +58,7 @@ const P = {
   pMarry: 'p-marry',
   mode: 'text',
   combinationLength: 'combination-length',
+  storyOrder: 'story-order',
 } as const;
 
 /** The name links made before it was spelled as the CLI's flag; still read. */
@@ -119,13 +122,19 @@ export function settingsFromSearch(search: string, fallbackSeed: () => string = 
     1,
     3,
   ) as ExplorerText['combinationLength'];
+  let storyOrder = DEFAULT_TEXT.storyOrder;
+  const orderRaw = q.get(P.storyOrder);
+  if (orderRaw !== null && orderRaw !== '') {
+    if ((STORY_ORDERS as readonly string[]).includes(orderRaw)) storyOrder = orderRaw as StoryOrder;
+    else warnings.push(`URL parameter ${P.storyOrder}=${orderRaw} ignored: expected ${STORY_ORDERS.join(' or ')}`);
+  }
   return {
     settings: {
       seed,
       k,
       task,
       family: { maxLevels, minChild, maxChild, pMarry },
-      text: withMode({ ...DEFAULT_TEXT, combinationLength }, mode),
+      text: withMode({ ...DEFAULT_TEXT, combinationLength, storyOrder }, mode),
     },
     warnings,
   };
@@ -147,6 +156,7 @@ export function searchFromSettings(s: Settings): string {
   if (s.text.combinationLength !== DEFAULT_TEXT.combinationLength) {
     q.set(P.combinationLength, String(s.text.combinationLength));
   }
+  if (s.text.storyOrder !== DEFAULT_TEXT.storyOrder) q.set(P.storyOrder, s.text.storyOrder);
   return `?${q}`;
 }
 

@@ -23,7 +23,13 @@ function seedOfMini(): string {
 beforeEach(() => setPuzzleService(createMainThreadService()));
 
 describe('requestText', () => {
-  const text = { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1 } as const;
+  const text = {
+    synthetic: false,
+    templateSplit: false,
+    half: 'train',
+    combinationLength: 1,
+    storyOrder: 'shuffled',
+  } as const;
   it('adds the file id only for a usable file and paraphrased text', () => {
     expect(requestText(text, null, 4)).toEqual(text);
     expect(requestText(text, { source: null }, 4)).toEqual(text);
@@ -34,12 +40,14 @@ describe('requestText', () => {
       half: 'test',
       combinationLength: 1,
       templates: 5,
+      storyOrder: 'shuffled',
     });
     expect(requestText({ ...text, synthetic: true }, mini, 4)).toEqual({
       synthetic: true,
       templateSplit: false,
       half: 'train',
       combinationLength: 1,
+      storyOrder: 'shuffled',
     });
   });
 });

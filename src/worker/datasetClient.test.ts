@@ -56,8 +56,13 @@ const SPEC: DatasetSpec = {
   family: DEFAULT_FAMILY,
 };
 
-const SYNTHETIC: TextSettings = { synthetic: true, combinationLength: 3, templateSplit: false };
-const PARAPHRASE: TextSettings = { synthetic: false, combinationLength: 2, templateSplit: true };
+const SYNTHETIC: TextSettings = { synthetic: true, combinationLength: 3, templateSplit: false, storyOrder: 'shuffled' };
+const PARAPHRASE: TextSettings = {
+  synthetic: false,
+  combinationLength: 2,
+  templateSplit: true,
+  storyOrder: 'shuffled',
+};
 
 /**
  * The files for a spec made the plain way, all rows in memory: generateDataset on one thread,
@@ -216,7 +221,7 @@ describe('RpcClient with the dataset worker', () => {
 describe('template files', () => {
   it('writes the stories with a template file when one is given, and records its name', async () => {
     const spec: DatasetSpec = { ...SPEC, trainTasks: [{ task: 1, k: 1 }], testTasks: [], trainRows: 12, equal: false };
-    const text: TextSettings = { synthetic: false, combinationLength: 1, templateSplit: false };
+    const text: TextSettings = { synthetic: false, combinationLength: 1, templateSplit: false, storyOrder: 'shuffled' };
     const templates = {
       name: 'mini.json',
       bank: {

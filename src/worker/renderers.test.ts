@@ -22,26 +22,59 @@ afterEach(() => setTemplateSource(0, null));
 
 describe('the renderer cache key', () => {
   it('names facts per paraphrase, template split and bank (one renderer writes both halves)', () => {
-    expect(rendererKey({ synthetic: false, templateSplit: false, half: 'train', combinationLength: 2 })).toBe(
-      'paraphrase:2:whole:bank',
-    );
     expect(
-      rendererKey({ synthetic: false, templateSplit: true, half: 'train', combinationLength: 1, templates: 3 }),
-    ).toBe('paraphrase:1:split:file-3');
+      rendererKey({
+        synthetic: false,
+        templateSplit: false,
+        half: 'train',
+        combinationLength: 2,
+        storyOrder: 'shuffled',
+      }),
+    ).toBe('paraphrase:2:whole:shuffled:bank');
     expect(
-      rendererKey({ synthetic: false, templateSplit: true, half: 'test', combinationLength: 9 as 3, templates: 4 }),
-    ).toBe('paraphrase:3:split:file-4');
+      rendererKey({
+        synthetic: false,
+        templateSplit: true,
+        half: 'train',
+        combinationLength: 1,
+        templates: 3,
+        storyOrder: 'shuffled',
+      }),
+    ).toBe('paraphrase:1:split:shuffled:file-3');
+    expect(
+      rendererKey({
+        synthetic: false,
+        templateSplit: true,
+        half: 'test',
+        combinationLength: 9 as 3,
+        templates: 4,
+        storyOrder: 'shuffled',
+      }),
+    ).toBe('paraphrase:3:split:shuffled:file-4');
     // Plain sentences use no bank.
     expect(
-      rendererKey({ synthetic: true, templateSplit: false, half: 'train', combinationLength: 1, templates: 3 }),
-    ).toBe('synthetic');
+      rendererKey({
+        synthetic: true,
+        templateSplit: false,
+        half: 'train',
+        combinationLength: 1,
+        templates: 3,
+        storyOrder: 'shuffled',
+      }),
+    ).toBe('synthetic:shuffled');
   });
 });
 
 describe('a template file in the worker', () => {
   it('writes the story with the file once set, and our bank without its id', () => {
     const p = puzzleOfMini();
-    const ours = renderStory(p, { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1 });
+    const ours = renderStory(p, {
+      synthetic: false,
+      templateSplit: false,
+      half: 'train',
+      combinationLength: 1,
+      storyOrder: 'shuffled',
+    });
     expect(ours.story.story).not.toMatch(/lighthouse/);
     handlers.setTemplates({ id: 1, source: mini });
     const file = renderStory(p, {
@@ -50,12 +83,19 @@ describe('a template file in the worker', () => {
       half: 'train',
       combinationLength: 1,
       templates: 1,
+      storyOrder: 'shuffled',
     });
     expect(file.story.story).toMatch(/lighthouse/);
     expect(file.renderer).toContain('templates-mini.json');
     // The same settings without the id still use our bank (its renderer is cached apart).
     expect(
-      renderStory(p, { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1 }).story,
+      renderStory(p, {
+        synthetic: false,
+        templateSplit: false,
+        half: 'train',
+        combinationLength: 1,
+        storyOrder: 'shuffled',
+      }).story,
     ).toEqual(ours.story);
   });
 
@@ -63,8 +103,14 @@ describe('a template file in the worker', () => {
     const p = puzzleOfMini();
     handlers.setTemplates({ id: 1, source: mini });
     expect(
-      renderStory(p, { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1, templates: 1 })
-        .story.story,
+      renderStory(p, {
+        synthetic: false,
+        templateSplit: false,
+        half: 'train',
+        combinationLength: 1,
+        templates: 1,
+        storyOrder: 'shuffled',
+      }).story.story,
     ).toMatch(/lighthouse/);
     const other = readTemplateFiles([
       {
@@ -87,8 +133,14 @@ describe('a template file in the worker', () => {
     ]).source!;
     handlers.setTemplates({ id: 1, source: other });
     expect(
-      renderStory(p, { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1, templates: 1 })
-        .story.story,
+      renderStory(p, {
+        synthetic: false,
+        templateSplit: false,
+        half: 'train',
+        combinationLength: 1,
+        templates: 1,
+        storyOrder: 'shuffled',
+      }).story.story,
     ).toMatch(/harbour/);
   });
 
@@ -96,11 +148,25 @@ describe('a template file in the worker', () => {
     const p = puzzleOfMini();
     handlers.setTemplates({ id: 2, source: mini });
     expect(() =>
-      renderStory(p, { synthetic: false, templateSplit: true, half: 'train', combinationLength: 1, templates: 1 }),
+      renderStory(p, {
+        synthetic: false,
+        templateSplit: true,
+        half: 'train',
+        combinationLength: 1,
+        templates: 1,
+        storyOrder: 'shuffled',
+      }),
     ).toThrow(/pick it again/);
     handlers.setTemplates({ id: 3, source: null });
     expect(() =>
-      renderStory(p, { synthetic: false, templateSplit: false, half: 'train', combinationLength: 1, templates: 2 }),
+      renderStory(p, {
+        synthetic: false,
+        templateSplit: false,
+        half: 'train',
+        combinationLength: 1,
+        templates: 2,
+        storyOrder: 'shuffled',
+      }),
     ).toThrow(/pick it again/);
   });
 });

@@ -32,9 +32,9 @@ const combOf = (text: ExplorerText) =>
  * not change their key; the half shown is not part of it (one renderer writes both halves).
  */
 export function rendererKey(text: ExplorerText): string {
-  if (text.synthetic) return 'synthetic';
+  if (text.synthetic) return `synthetic:${text.storyOrder}`;
   const bank = text.templates === undefined ? 'bank' : `file-${text.templates}`;
-  return `paraphrase:${combOf(text)}:${text.templateSplit ? 'split' : 'whole'}:${bank}`;
+  return `paraphrase:${combOf(text)}:${text.templateSplit ? 'split' : 'whole'}:${text.storyOrder}:${bank}`;
 }
 
 /**
@@ -58,7 +58,12 @@ export function resolveRenderer(text: ExplorerText): { render: StoryRenderer; na
       source = loaded.source;
     }
     chosen = datasetRenderer(
-      { synthetic: text.synthetic, combinationLength: comb, templateSplit: text.templateSplit },
+      {
+        synthetic: text.synthetic,
+        combinationLength: comb,
+        templateSplit: text.templateSplit,
+        storyOrder: text.storyOrder,
+      },
       TEMPLATE_SPLIT_SEED,
       source,
     );

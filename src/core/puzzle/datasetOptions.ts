@@ -1,5 +1,6 @@
 import { familyProblem, type FamilyParams } from '../family/family';
 import type { TextSettings } from '../text/datasetText';
+import { STORY_ORDERS, type StoryOrder } from '../text/order';
 import { datasetSpecProblem, type DatasetSpec } from './dataset';
 import { checkPuzzleSettings } from './puzzle';
 import { parseTaskList, taskName, type TaskSpec } from './tasks';
@@ -10,7 +11,7 @@ import { parseTaskList, taskName, type TaskSpec } from './tasks';
  * with the same words. A field name is the one name of a setting in code, in the form and in
  * links; `flag` is its command-line spelling.
  */
-export type OptionKind = 'tasks' | 'integer' | 'number' | 'text' | 'boolean';
+export type OptionKind = 'tasks' | 'integer' | 'number' | 'text' | 'boolean' | 'choice';
 
 export interface DatasetOption {
   readonly field: string;
@@ -22,6 +23,8 @@ export interface DatasetOption {
   readonly help: string;
   /** The default, as an input holds it. */
   readonly default: string | boolean;
+  /** The values a `choice` takes. */
+  readonly choices?: readonly string[];
 }
 
 export const DATASET_OPTIONS = [
@@ -146,6 +149,15 @@ export const DATASET_OPTIONS = [
     help: 'hold 20% of every paraphrase list out for the test rows',
     default: false,
   },
+  {
+    field: 'storyOrder',
+    flag: 'story-order',
+    kind: 'choice',
+    label: 'Story order',
+    help: 'shuffled: sentences in a seeded random order, as CLUTRR; path: in path order',
+    default: 'shuffled',
+    choices: STORY_ORDERS,
+  },
 ] as const satisfies readonly DatasetOption[];
 
 export type DatasetField = (typeof DATASET_OPTIONS)[number]['field'];
@@ -165,6 +177,44 @@ export const flagOf = (field: DatasetField): string => `--${OPTION_BY_FIELD[fiel
 export const DEFAULT_DATASET_VALUES = Object.fromEntries(
   DATASET_OPTIONS.map((o) => [o.field, o.default]),
 ) as unknown as DatasetValues;
+
+/** `1.2,1.3,…,1.10`: clean tasks of k = from..to. */
+const cleanTasks = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `1.${from + i}`).join(',');
+
+/**
+ * The shapes of the datasets released with the paper (EMNLP 2019): their tasks, 5,000 rows per
+ * train task and 100 per test task, balanced patterns (`--equal`, as the release was made).
+ * `--preset NAME` and the builder's preset list set these fields; anything set explicitly wins.
+ */
+export const DATASET_PRESETS = {
+  'emnlp-systematic': { trainTasks: '1.2,1.3', testTasks: cleanTasks(2, 10) },
+  'emnlp-systematic-k4': { trainTasks: '1.2,1.3,1.4', testTasks: cleanTasks(2, 10) },
+  'emnlp-robust-clean': { trainTasks: '1.2,1.3', testTasks: '1.2,1.3,2.3,3.3,4.3' },
+  'emnlp-robust-supporting': { trainTasks: '2.2,2.3', testTasks: '1.3,2.2,2.3,3.3,4.3' },
+  'emnlp-robust-irrelevant': { trainTasks: '3.2,3.3', testTasks: '1.3,2.3,3.2,3.3,4.3' },
+  'emnlp-robust-disconnected': { trainTasks: '4.2,4.3', testTasks: '1.3,2.3,3.3,4.2,4.3' },
+} as const;
+
+export type PresetName = keyof typeof DATASET_PRESETS;
+export const PRESET_NAMES = Object.keys(DATASET_PRESETS) as PresetName[];
+
+/** The field values a preset sets, or undefined for a name that is not a preset. */
+export function presetValues(name: string): Partial<DatasetValues> | undefined {
+  if (!Object.hasOwn(DATASET_PRESETS, name)) return undefined;
+  return { ...DATASET_PRESETS[name as PresetName], trainRows: '5000', testRows: '100', equal: true };
+}
+
+/** The preset whose fields all hold its values here, if any (what config.json records). */
+export function matchingPreset(values: DatasetValues): PresetName | undefined {
+  return PRESET_NAMES.find((name) =>
+    Object.entries(presetValues(name)!).every(([field, value]) => values[field as DatasetField] === value),
+  );
+}
+
+/** Why a preset name is refused (the same words for --preset and anywhere else). */
+export const unknownPreset = (name: string): string =>
+  `--preset "${name}" is not a preset; the presets are ${PRESET_NAMES.join(', ')}`;
 
 /** A problem with one field, in the words both the CLI and the form show. */
 export interface OptionProblem {
@@ -239,6 +289,10 @@ export function readDatasetOptions(v: DatasetValues, context: ReadContext = {}):
   else if (seed.length > MAX_SEED_LENGTH) {
     fail('seed', `${flagOf('seed')} is ${seed.length} characters long; use at most ${MAX_SEED_LENGTH}`);
   }
+  const storyOrder = v.storyOrder.trim() as StoryOrder;
+  if (!STORY_ORDERS.includes(storyOrder)) {
+    fail('storyOrder', `${flagOf('storyOrder')} must be ${STORY_ORDERS.join(' or ')} (got "${v.storyOrder}")`);
+  }
   let combinationLength: TextSettings['combinationLength'] = 3;
   if (v.synthetic) {
     if (v.templateSplit || context.templates) {
@@ -294,7 +348,7 @@ export function readDatasetOptions(v: DatasetValues, context: ReadContext = {}):
   return {
     ok: true,
     spec,
-    text: { synthetic: v.synthetic, combinationLength, templateSplit: !v.synthetic && v.templateSplit },
+    text: { synthetic: v.synthetic, combinationLength, templateSplit: !v.synthetic && v.templateSplit, storyOrder },
     totalRows,
   };
 }

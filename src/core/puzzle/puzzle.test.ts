@@ -90,6 +90,10 @@ function checkInvariants(p: Puzzle): void {
       expect([c[0]!.from, c[0]!.to, c[0]!.word]).toEqual([0, k, p.target.word]);
     }
   }
+  // Noise speaks of parents, children, siblings and spouses only, as the original's noise does.
+  for (const f of noise) {
+    if (f.kind !== 'memory') expect(['child', 'inv-child', 'sibling', 'SO']).toContain(f.predicate);
+  }
   // Noise people are never shared between noise paths.
   const owners = new Map<number, number>();
   chains.forEach((c, ci) => {
@@ -192,7 +196,7 @@ describe('generatePuzzle', () => {
           "Ida",
           "Harold",
           "Zachary",
-          "Tom",
+          "Rebecca",
         ],
         "pattern": "brother-daughter-brother-brother",
         "target": "nephew",

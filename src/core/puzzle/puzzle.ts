@@ -201,6 +201,17 @@ function pickTarget(g: KinGraph, k: number, rng: Rng): [number, number, PredCode
   return [(i / n) | 0, i % n, rel[i]!];
 }
 
+/**
+ * The relations noise facts are drawn from, by predicate code: parents, children, siblings and
+ * spouses, the edges of the family tree that the original generator's noise uses (in the released
+ * noisy sets almost every noise fact is one of these; none is an in-law, an uncle or a grandparent).
+ */
+const NOISE_RELATION: readonly boolean[] = (() => {
+  const ok: boolean[] = [];
+  for (const p of ['child', 'inv-child', 'sibling', 'SO'] as const) ok[PRED_CODE[p]] = true;
+  return ok;
+})();
+
 interface NoiseEdge extends ChainEdge {
   readonly kind: FactKind;
   readonly chain: number;
@@ -225,7 +236,7 @@ function addNoise(g: KinGraph, chain: Chain, task: TaskId, targetRel: PredCode, 
 
   const neighbours = (v: number): number[] => {
     const out: number[] = [];
-    for (let w = 0; w < n; w++) if (!used[w] && rel[v * n + w] !== 0) out.push(w);
+    for (let w = 0; w < n; w++) if (!used[w] && NOISE_RELATION[rel[v * n + w]!]) out.push(w);
     return out;
   };
   const edge = (x: number, y: number, kind: FactKind): NoiseEdge => ({
@@ -272,7 +283,9 @@ function addNoise(g: KinGraph, chain: Chain, task: TaskId, targetRel: PredCode, 
       const u = chain.people[i]!;
       const v = chain.people[j]!;
       const ws: number[] = [];
-      for (let w = 0; w < n; w++) if (!used[w] && rel[u * n + w] !== 0 && rel[w * n + v] !== 0) ws.push(w);
+      for (let w = 0; w < n; w++) {
+        if (!used[w] && NOISE_RELATION[rel[u * n + w]!] && NOISE_RELATION[rel[w * n + v]!]) ws.push(w);
+      }
       if (ws.length === 0) continue;
       const w = rng.pick(ws);
       chainNo++;

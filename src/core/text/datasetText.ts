@@ -1,12 +1,13 @@
 import type { Seed } from '../random/rng';
 import { OUR_BANK } from './bank';
 import { type CombinationLength, createParaphraseRenderer } from './paraphrase';
+import type { StoryOrder } from './order';
 import type { StoryRenderer } from './render';
 import type { BankHalves, TemplateBank } from './templates';
 
 /**
  * How stories are written, one type for the explorer and for datasets: the CLI's text flags
- * (--synthetic, --combination-length, --template-split) and the builder's and explorer's text
+ * (--synthetic, --combination-length, --template-split, --story-order) and the builder's and explorer's text
  * fields. `synthetic`: one plain sentence per fact (the other two ignored). Otherwise paraphrases,
  * up to `combinationLength` consecutive facts per paraphrase, and with `templateSplit` 20% of
  * every paraphrase list held out for the test rows (the explorer shows either half).
@@ -15,9 +16,9 @@ export interface TextSettings {
   readonly synthetic: boolean;
   readonly combinationLength: CombinationLength;
   readonly templateSplit: boolean;
+  /** --story-order: sentences shuffled (datasets' default, as CLUTRR) or in path order. */
+  readonly storyOrder: StoryOrder;
 }
-
-export const DEFAULT_TEXT_SETTINGS: TextSettings = { synthetic: false, combinationLength: 3, templateSplit: false };
 
 /** Where paraphrases come from when not our bank: a template file, possibly already split. */
 export interface TemplateSource {
@@ -38,22 +39,33 @@ export function datasetRenderer(
 ): { render: StoryRenderer; name: string; describe: Record<string, unknown> } {
   if (text.synthetic) {
     return {
-      render: createParaphraseRenderer({ bank: {}, combinationLength: 1, synthetic: true }),
-      name: 'synthetic (one plain sentence per fact)',
-      describe: { text: 'synthetic' },
+      render: createParaphraseRenderer({
+        bank: {},
+        combinationLength: 1,
+        synthetic: true,
+        storyOrder: text.storyOrder,
+      }),
+      name: `synthetic (one plain sentence per fact${text.storyOrder === 'path' ? ', in path order' : ''})`,
+      describe: { text: 'synthetic', story_order: text.storyOrder },
     };
   }
   const split = source?.halves ?? (text.templateSplit ? { seed: String(seed) } : undefined);
   const bankName = source?.name ?? 'clutrr-lab bank';
   const n = text.combinationLength;
   return {
-    render: createParaphraseRenderer({ bank: source?.bank ?? OUR_BANK, combinationLength: n, templateSplit: split }),
-    name: `paraphrase (${bankName}${split ? ', template split' : ''}, up to ${n} fact${n > 1 ? 's' : ''} per paraphrase)`,
+    render: createParaphraseRenderer({
+      bank: source?.bank ?? OUR_BANK,
+      combinationLength: n,
+      templateSplit: split,
+      storyOrder: text.storyOrder,
+    }),
+    name: `paraphrase (${bankName}${split ? ', template split' : ''}, up to ${n} fact${n > 1 ? 's' : ''} per paraphrase${text.storyOrder === 'path' ? ', in path order' : ''})`,
     describe: {
       text: 'paraphrase',
       templates: bankName,
       template_split: split ? (source?.halves ? 'file halves' : 'seeded 80/20') : false,
       combination_length: n,
+      story_order: text.storyOrder,
     },
   };
 }

@@ -5,28 +5,28 @@ import type { TaskId } from '../puzzle/tasks';
 import { createRng } from '../random/rng';
 import { OUR_BANK } from './bank';
 import { FEMALE_NAMES, MALE_NAMES } from '../family/names';
-import {
-  type CombinationLength,
-  createParaphraseRenderer,
-  factChains,
-  interleave,
-  tidyFill,
-  tidySentence,
-} from './paraphrase';
-import { renderPlain } from './plain';
+import { factChains, interleave, type StoryOrder } from './order';
+import { type CombinationLength, createParaphraseRenderer, tidyFill, tidySentence } from './paraphrase';
+import { createPlainRenderer } from './plain';
 import type { RenderedStory, Split } from './render';
 import { fillTemplate, splitBank, type TemplateBank, templatesFor } from './templates';
 
 const puzzle = (seed: string | number, k: number, task: TaskId) => generatePuzzle({ seed, k, task });
-const render = (p: Puzzle, cl: CombinationLength, split: Split = 'train', templateSplit?: { seed: number }) =>
-  createParaphraseRenderer({ bank: OUR_BANK, combinationLength: cl, templateSplit })(
+const render = (
+  p: Puzzle,
+  cl: CombinationLength,
+  split: Split = 'train',
+  templateSplit?: { seed: number },
+  storyOrder: StoryOrder = 'shuffled',
+) =>
+  createParaphraseRenderer({ bank: OUR_BANK, combinationLength: cl, templateSplit, storyOrder })(
     p,
     split,
     createRng(p.seed, 'text'),
   );
 
 /** Problems with a rendered story; empty when it is clean. */
-function storyProblems(p: Puzzle, r: RenderedStory): string[] {
+function storyProblems(p: Puzzle, r: RenderedStory, order: StoryOrder = 'shuffled'): string[] {
   const out: string[] = [];
   for (const [name, text] of [
     ['story', r.story],
@@ -56,8 +56,11 @@ function storyProblems(p: Puzzle, r: RenderedStory): string[] {
   if (JSON.stringify(ids) !== JSON.stringify(p.facts.map((f) => f.id)))
     out.push(`fact ids ${ids} do not cover every fact once`);
   const pathOrder = r.sentences.flatMap((s) => s.factIds).filter((id) => p.facts[id]!.kind === 'path');
-  if (JSON.stringify(pathOrder) !== JSON.stringify([...Array(p.k).keys()]))
+  if (order === 'path' && JSON.stringify(pathOrder) !== JSON.stringify([...Array(p.k).keys()]))
     out.push(`path facts out of order: ${pathOrder}`);
+  // The clean story is the path's sentences, in the order the story tells them.
+  const pathSentences = r.sentences.filter((s) => p.facts[s.factIds[0]!]!.kind === 'path');
+  if (r.cleanStory !== pathSentences.map((s) => s.text).join(' ')) out.push('clean story is not the path sentences');
   const [a, b] = p.query.map((i) => `[${p.entities[i]!.name}]`);
   if (!r.question.includes(a!) || !r.question.includes(b!)) out.push('question misses a query name');
   if (!r.textTarget.includes(a!) || !r.textTarget.includes(b!) || !r.textTarget.includes(p.target.word)) {
@@ -92,10 +95,11 @@ describe('createParaphraseRenderer: properties over many seeds', () => {
         fc.constantFrom<CombinationLength>(1, 2, 3),
         fc.constantFrom<Split>('train', 'test'),
         fc.boolean(),
-        (seed, k, task, cl, split, held) => {
+        fc.constantFrom<StoryOrder>('shuffled', 'path'),
+        (seed, k, task, cl, split, held, order) => {
           const p = puzzle(seed, k, task);
-          const r = render(p, cl, split, held ? { seed: 7 } : undefined);
-          expect(storyProblems(p, r)).toEqual([]);
+          const r = render(p, cl, split, held ? { seed: 7 } : undefined, order);
+          expect(storyProblems(p, r, order)).toEqual([]);
           for (const s of r.sentences) expect(s.factIds.length).toBeLessThanOrEqual(cl);
         },
       ),
@@ -133,29 +137,55 @@ describe('grouping', () => {
     expect(render(p, 1).sentences.every((s) => s.factIds.length === 1)).toBe(true);
   });
 
-  it('prefers the longest paraphrase: every k = 2 story is one sentence (all 62 patterns are covered)', () => {
-    for (let s = 0; s < 200; s++) {
-      const p = puzzle(`g2-${s}`, 2, 1);
-      expect(render(p, 2).sentences.map((x) => x.factIds)).toEqual([[0, 1]]);
-      expect(render(p, 3, 'test', { seed: 3 }).sentences.map((x) => x.factIds)).toEqual([[0, 1]]);
-    }
-  });
-
-  it('uses a three-fact paraphrase whenever the bank has one for the k = 3 path', () => {
-    let three = 0;
-    for (let s = 0; s < 200; s++) {
-      const p = puzzle(`g3-${s}`, 3, 1);
-      const genders = [0, 1, 2, 3].map((i) => p.entities[i]!.gender).join('-');
-      const has = templatesFor(OUR_BANK, p.pattern, genders).length > 0;
+  it('draws groupings at random, a single fact most often: about 1.1 facts per sentence, as released', () => {
+    const lengths = [0, 0, 0, 0];
+    let facts = 0;
+    let sentences = 0;
+    for (let s = 0; s < 400; s++) {
+      const p = puzzle(`g-${s}`, 2 + (s % 5), 1);
       const r = render(p, 3);
-      if (has) {
-        three++;
-        expect(r.sentences).toHaveLength(1);
-      } else {
-        expect(r.sentences).toHaveLength(2);
+      for (const x of r.sentences) lengths[x.factIds.length]!++;
+      facts += p.facts.length;
+      sentences += r.sentences.length;
+      // A group of two or three facts is told with a paraphrase the bank has for it.
+      for (const x of r.sentences.filter((y) => y.factIds.length > 1)) {
+        const fs = x.factIds.map((id) => p.facts[id]!);
+        expect(templateOf(p, OUR_BANK, fs, x.text)).toBeDefined();
       }
     }
-    expect(three).toBeGreaterThan(100);
+    expect(lengths[1]).toBeGreaterThan(lengths[2]! + lengths[3]!);
+    expect(lengths[2]).toBeGreaterThan(0);
+    expect(lengths[3]).toBeGreaterThan(0);
+    expect(facts / sentences).toBeGreaterThan(1.05);
+    expect(facts / sentences).toBeLessThan(1.35);
+  });
+
+  it('the same seed gives the same grouping and order; other seeds give other orders', () => {
+    const p = puzzle('order', 6, 5);
+    const order = (seed: string) =>
+      createParaphraseRenderer({ bank: OUR_BANK, combinationLength: 3 })(p, 'train', createRng(seed))
+        .sentences.map((x) => x.factIds.join('+'))
+        .join(' ');
+    expect(order('a')).toBe(order('a'));
+    const seen = new Set(Array.from({ length: 20 }, (_, i) => order(`s${i}`)));
+    expect(seen.size).toBeGreaterThan(10);
+  });
+
+  it('shuffled order mixes path and noise and leaves the path out of order; path order keeps it', () => {
+    let outOfOrder = 0;
+    let firstIsPath0 = 0;
+    for (let s = 0; s < 300; s++) {
+      const p = puzzle(`mix-${s}`, 5, 5);
+      const r = render(p, 1);
+      const ids = r.sentences.map((x) => x.factIds[0]!);
+      const path = ids.filter((id) => p.facts[id]!.kind === 'path');
+      if (path.some((id, i) => i > 0 && id < path[i - 1]!)) outOfOrder++;
+      if (ids[0] === 0) firstIsPath0++;
+      const inPath = render(p, 1, 'train', undefined, 'path').sentences.map((x) => x.factIds[0]!);
+      expect(inPath.filter((id) => p.facts[id]!.kind === 'path')).toEqual([0, 1, 2, 3, 4]);
+    }
+    expect(outOfOrder).toBeGreaterThan(250);
+    expect(firstIsPath0).toBeLessThan(100);
   });
 
   it('falls back to plain sentences when the bank has nothing', () => {
@@ -181,8 +211,15 @@ describe('grouping', () => {
     expect(r.story).toBe(`[${p.entities[f.from]!.name}] knows [${p.entities[f.to]!.name}].`);
   });
 
-  it('synthetic mode is the plain renderer', () => {
-    expect(createParaphraseRenderer({ bank: OUR_BANK, combinationLength: 3, synthetic: true })).toBe(renderPlain);
+  it('synthetic mode is the plain renderer, in either order', () => {
+    const p = puzzle('synthetic', 4, 5);
+    for (const storyOrder of ['shuffled', 'path'] as const) {
+      const synthetic = createParaphraseRenderer({ bank: OUR_BANK, combinationLength: 3, synthetic: true, storyOrder });
+      expect(synthetic(p, 'train', createRng(3))).toEqual(createPlainRenderer(storyOrder)(p, 'train', createRng(3)));
+      const r = synthetic(p, 'train', createRng(3));
+      expect(r.sentences).toHaveLength(p.facts.length);
+      expect(storyProblems(p, r, storyOrder)).toEqual([]);
+    }
   });
 
   it('rejects a combination length outside 1–3', () => {

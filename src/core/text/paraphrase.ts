@@ -1,6 +1,7 @@
 import type { PuzzleRecord, StoryFact } from '../puzzle/puzzle';
 import type { Rng, Seed } from '../random/rng';
-import { plainSentence, renderPlain } from './plain';
+import { arrange, factChains, type StoryOrder } from './order';
+import { createPlainRenderer, plainSentence } from './plain';
 import { randomQuestion, randomTargetText } from './questions';
 import { bracket, joinSentences, type RenderedSentence, type Split, type StoryRenderer } from './render';
 import { type BankHalves, PLACEHOLDER_RE, splitBank, type TemplateBank, templatesFor } from './templates';
@@ -18,29 +19,10 @@ export interface ParaphraseOptions {
    * then draw only from the train half, test rows only from the test half.
    */
   readonly templateSplit?: { readonly seed: Seed } | BankHalves;
-  /** One plain sentence per fact (renderPlain), for ablations. */
+  /** One plain sentence per fact (createPlainRenderer), for ablations. */
   readonly synthetic?: boolean;
-}
-
-/**
- * The facts of a puzzle as chains, each told as a unit: the path in path order; each noise
- * path separately (consecutive facts of one kind where each starts where the last ended); a
- * memory fact alone.
- */
-export function factChains(puzzle: PuzzleRecord): StoryFact[][] {
-  const chains: StoryFact[][] = [];
-  let current: StoryFact[] = [];
-  for (const f of puzzle.facts) {
-    const last = current[current.length - 1];
-    const continues = last !== undefined && last.kind === f.kind && f.kind !== 'memory' && last.to === f.from;
-    if (!continues && current.length > 0) {
-      chains.push(current);
-      current = [];
-    }
-    current.push(f);
-  }
-  if (current.length > 0) chains.push(current);
-  return chains;
+  /** The order the sentences are told in (see StoryOrder); shuffled when absent. */
+  readonly storyOrder?: StoryOrder;
 }
 
 /** A run of consecutive facts of a chain, and the key it is told with (if any). */
@@ -94,13 +76,18 @@ function groupFor(
   return { facts, entities, templates: (distinct && index.get(`${fComb}/${genderComb}`)) || NO_TEMPLATES };
 }
 
-// A fact with no paraphrase is told with the plain sentence; any paraphrase beats that.
-const PLAIN_COST = 1000;
+/**
+ * How much likelier a group of that many facts is than the others the bank covers at a place in
+ * the chain (index = facts). The released CLUTRR stories tell 1.1 facts per sentence: most
+ * facts get a sentence of their own, and a paraphrase of two or three facts is the exception.
+ */
+const GROUP_WEIGHT = [0, 8, 1, 1] as const;
 
 /**
- * Splits a chain into runs of up to `maxLength` facts: as few runs as possible (longer
- * paraphrases first, as the original prefers), runs without a paraphrase only as single plain
- * sentences, and among the best splits one drawn uniformly at random.
+ * Splits a chain into runs of one to `maxLength` consecutive facts, left to right, drawing each
+ * run's length at random among the lengths the bank has a paraphrase for there (one fact is
+ * always possible: with no paraphrase it is told with the plain sentence), weighted by
+ * GROUP_WEIGHT. Longer runs need every person on them to be distinct.
  */
 export function segmentChain(
   puzzle: PuzzleRecord,
@@ -111,43 +98,29 @@ export function segmentChain(
 ): Group[] {
   const index = bankIndex(bank);
   const n = chain.length;
-  const best = new Array<number>(n + 1).fill(Infinity);
-  const ways = new Array<number>(n + 1).fill(0);
-  const groups: Group[][] = Array.from({ length: n }, () => []);
-  best[n] = 0;
-  ways[n] = 1;
-  for (let i = n - 1; i >= 0; i--) {
+  const out: Group[] = [];
+  const options: Group[] = [];
+  for (let i = 0; i < n;) {
+    options.length = 0;
+    let total = 0;
     for (let len = 1; len <= Math.min(maxLength, n - i); len++) {
       const g = groupFor(puzzle, index, chain, i, len);
-      groups[i]![len] = g;
-      const cost = g.templates.length > 0 ? 1 : len === 1 ? PLAIN_COST : Infinity;
-      const total = cost + best[i + len]!;
-      if (total < best[i]!) {
-        best[i] = total;
-        ways[i] = ways[i + len]!;
-      } else if (total === best[i]) {
-        ways[i]! += ways[i + len]!;
+      if (len > 1 && g.templates.length === 0) continue;
+      options.push(g);
+      total += GROUP_WEIGHT[len]!;
+    }
+    let chosen = options[0]!;
+    if (options.length > 1) {
+      let r = rng.next() * total;
+      for (const g of options) {
+        if ((r -= GROUP_WEIGHT[g.facts.length]!) < 0) {
+          chosen = g;
+          break;
+        }
       }
     }
-  }
-  const out: Group[] = [];
-  for (let i = 0; i < n;) {
-    const options: { len: number; weight: number }[] = [];
-    for (let len = 1; len <= Math.min(maxLength, n - i); len++) {
-      const g = groups[i]![len]!;
-      const cost = g.templates.length > 0 ? 1 : len === 1 ? PLAIN_COST : Infinity;
-      if (cost + best[i + len]! === best[i]) options.push({ len, weight: ways[i + len]! });
-    }
-    let r = rng.next() * options.reduce((s, o) => s + o.weight, 0);
-    let chosen = options[options.length - 1]!;
-    for (const o of options) {
-      if ((r -= o.weight) < 0) {
-        chosen = o;
-        break;
-      }
-    }
-    out.push(groups[i]![chosen.len]!);
-    i += chosen.len;
+    out.push(chosen);
+    i += chosen.facts.length;
   }
   return out;
 }
@@ -218,32 +191,18 @@ export function tidyFill(template: string, names: readonly string[]): string {
   return out;
 }
 
-/** Merges lists at random, keeping the order within each list (every interleaving equally likely). */
-export function interleave<T>(lists: readonly (readonly T[])[], rng: Rng): T[] {
-  const pos = lists.map(() => 0);
-  const out: T[] = [];
-  let left = lists.reduce((s, l) => s + l.length, 0);
-  while (left > 0) {
-    let r = rng.int(left);
-    let k = 0;
-    while (r >= lists[k]!.length - pos[k]!) r -= lists[k]!.length - pos[k++]!;
-    out.push(lists[k]![pos[k]!++]!);
-    left--;
-  }
-  return out;
-}
-
 /**
  * A StoryRenderer that tells each chain of facts with paraphrases from a bank (see
- * ParaphraseOptions): chains are split into runs of up to `combinationLength` facts (longest
- * paraphrases preferred, plain sentences where none exists), each run becomes one
- * RenderedSentence listing its fact ids, names are written `[Name]`, and no paraphrase is used
- * twice in one story while another is available. The story keeps the path's runs in path order
- * and interleaves the noise chains among them at random; the clean story is the path's runs.
- * Deterministic in (puzzle, split, rng).
+ * ParaphraseOptions): chains are split into runs of one to `combinationLength` facts
+ * (segmentChain: lengths drawn at random, single facts most often, plain sentences where no
+ * paraphrase exists), each run becomes one RenderedSentence listing its fact ids, names are
+ * written `[Name]`, and no paraphrase is used twice in one story while another is available.
+ * The sentences are arranged as `storyOrder` asks (shuffled by default). Deterministic in
+ * (puzzle, split, rng).
  */
 export function createParaphraseRenderer(options: ParaphraseOptions): StoryRenderer {
-  if (options.synthetic) return renderPlain;
+  const order = options.storyOrder ?? 'shuffled';
+  if (options.synthetic) return createPlainRenderer(order);
   const maxLength = options.combinationLength;
   if (![1, 2, 3].includes(maxLength)) throw new RangeError(`combination length must be 1, 2 or 3 (got ${maxLength})`);
   const ts = options.templateSplit;
@@ -275,11 +234,7 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
       path: chain[0]!.kind === 'path',
       sentences: segmentChain(puzzle, bank, chain, maxLength, rng).map(tell),
     }));
-    const clean = told.filter((c) => c.path).flatMap((c) => c.sentences);
-    const sentences = interleave(
-      told.map((c) => c.sentences),
-      rng,
-    );
+    const { sentences, clean } = arrange(told, order, rng);
     return {
       sentences,
       story: joinSentences(sentences),

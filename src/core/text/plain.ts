@@ -1,5 +1,6 @@
 import type { PuzzleRecord, Triple } from '../puzzle/puzzle';
 import type { Rng } from '../random/rng';
+import { arrange, factChains, type StoryOrder } from './order';
 import { bracket, joinSentences, type RenderedSentence, type RenderedStory, type StoryRenderer } from './render';
 
 /**
@@ -24,19 +25,28 @@ export function tripleSentence(puzzle: PuzzleRecord, t: Triple, rng: Rng): strin
   return plainSentence(a, t.word, b, rng.chance(0.5) ? 0 : 1);
 }
 
-/** One sentence per fact; the story follows `puzzle.storyOrder`, the clean story path order. */
-export const renderPlain: StoryRenderer = (puzzle: PuzzleRecord, _split, rng: Rng): RenderedStory => {
-  const byId = new Map<number, RenderedSentence>();
-  for (const f of puzzle.facts) byId.set(f.id, { text: tripleSentence(puzzle, f, rng), factIds: [f.id] });
-  const sentences = puzzle.storyOrder.map((id) => byId.get(id)!);
-  const clean = puzzle.facts.filter((f) => f.kind === 'path').map((f) => byId.get(f.id)!);
-  const [qa, qb] = puzzle.query;
-  const target: Triple = { from: qa, to: qb, predicate: puzzle.target.predicate, word: puzzle.target.word };
-  return {
-    sentences,
-    story: joinSentences(sentences),
-    cleanStory: joinSentences(clean),
-    question: questionFor(puzzle),
-    textTarget: tripleSentence(puzzle, target, rng),
+/**
+ * One plain sentence per fact, arranged as `order` asks (see StoryOrder): the synthetic
+ * rendering of `--synthetic`. The question is the plain form.
+ */
+export function createPlainRenderer(order: StoryOrder): StoryRenderer {
+  return (puzzle: PuzzleRecord, _split, rng: Rng): RenderedStory => {
+    const told = factChains(puzzle).map((chain) => ({
+      path: chain[0]!.kind === 'path',
+      sentences: chain.map((f): RenderedSentence => ({ text: tripleSentence(puzzle, f, rng), factIds: [f.id] })),
+    }));
+    const { sentences, clean } = arrange(told, order, rng);
+    const [qa, qb] = puzzle.query;
+    const target: Triple = { from: qa, to: qb, predicate: puzzle.target.predicate, word: puzzle.target.word };
+    return {
+      sentences,
+      story: joinSentences(sentences),
+      cleanStory: joinSentences(clean),
+      question: questionFor(puzzle),
+      textTarget: tripleSentence(puzzle, target, rng),
+    };
   };
-};
+}
+
+/** Plain sentences in a seeded random order (the datasets' default order). */
+export const renderPlain: StoryRenderer = createPlainRenderer('shuffled');

@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react';
+import { matchingPreset, OPTION_BY_FIELD, PRESET_NAMES } from '../../core/puzzle/datasetOptions';
 import { TemplateFilePicker } from '../../ui/TemplateFilePicker';
 import { FIELD_ORDER, FLAG, type DatasetField } from './form';
 import { useDatasetBuilder } from './store';
@@ -41,7 +42,7 @@ function TextInput({
   hint,
   inputMode,
 }: {
-  field: Exclude<DatasetField, 'holdout' | 'equal' | 'synthetic' | 'templateSplit'>;
+  field: Exclude<DatasetField, 'holdout' | 'equal' | 'synthetic' | 'templateSplit' | 'storyOrder'>;
   label: string;
   hint?: string;
   inputMode?: 'numeric' | 'decimal' | 'text';
@@ -104,6 +105,63 @@ function Checkbox({
   );
 }
 
+/** A setting with a few named values (`--story-order`). */
+function ChoiceInput({ field, label, hint }: { field: 'storyOrder'; label: string; hint: string }) {
+  const value = useDatasetBuilder((s) => s.values[field]);
+  const setValue = useDatasetBuilder((s) => s.setValue);
+  return (
+    <Field field={field} label={label} hint={hint}>
+      {(a11y) => (
+        <select {...a11y} name={field} value={value} onChange={(e) => setValue(field, e.target.value)}>
+          {(OPTION_BY_FIELD[field].choices as readonly string[]).map((c) => (
+            <option key={c} value={c}>
+              {CHOICE_LABELS[c] ?? c}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+const CHOICE_LABELS: Record<string, string> = {
+  shuffled: 'shuffled (as CLUTRR)',
+  path: 'path order (for teaching)',
+};
+
+/** `--preset`: fills the tasks, rows and balance of a dataset released with the paper. */
+function PresetPicker() {
+  const id = useId();
+  const values = useDatasetBuilder((s) => s.values);
+  const applyPreset = useDatasetBuilder((s) => s.applyPreset);
+  const current = matchingPreset(values) ?? '';
+  return (
+    <div className="ds-field" data-field="preset">
+      <label htmlFor={id}>
+        Preset <span className="ds-flag">--preset</span>
+      </label>
+      <select
+        id={id}
+        name="preset"
+        data-testid="dataset-preset"
+        value={current}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => e.target.value && applyPreset(e.target.value)}
+      >
+        <option value="">none</option>
+        {PRESET_NAMES.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+      <span id={`${id}-hint`} className="ds-hint">
+        the tasks, rows per task and balance of a dataset released with the paper
+      </span>
+    </div>
+  );
+}
+
 /** `--templates`: a template file in the original shape instead of our bank. */
 function TemplatesField() {
   const templates = useDatasetBuilder((s) => s.templates);
@@ -160,6 +218,7 @@ export function DatasetForm() {
     >
       <fieldset disabled={running}>
         <legend>Tasks and rows</legend>
+        <PresetPicker />
         <div className="ds-grid">
           <TextInput field="trainTasks" label="Train tasks" hint="task.k, comma-separated: 1.2,1.3 (1 clean … 7 mix)" />
           <TextInput field="trainRows" label="Rows per train task" inputMode="numeric" hint="exactly this many" />
@@ -195,6 +254,7 @@ export function DatasetForm() {
             label="Template split"
             hint="20% of every paraphrase list is kept for the test rows"
           />
+          <ChoiceInput field="storyOrder" label="Story order" hint="the order the sentences are told in" />
         </div>
         <TemplatesField />
       </fieldset>

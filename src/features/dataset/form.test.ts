@@ -85,14 +85,30 @@ describe('readDatasetForm', () => {
 
   it('reads the text flags as the CLI does: paraphrases by default, plain sentences ignore the rest', () => {
     const d = read({});
-    expect(d.ok && d.text).toEqual({ synthetic: false, combinationLength: 3, templateSplit: false });
+    expect(d.ok && d.text).toEqual({
+      synthetic: false,
+      combinationLength: 3,
+      templateSplit: false,
+      storyOrder: 'shuffled',
+    });
     const r = read({ combinationLength: '2', templateSplit: true });
-    expect(r.ok && r.text).toEqual({ synthetic: false, combinationLength: 2, templateSplit: true });
+    expect(r.ok && r.text).toEqual({
+      synthetic: false,
+      combinationLength: 2,
+      templateSplit: true,
+      storyOrder: 'shuffled',
+    });
     expect(errorsOf({ combinationLength: '4' }).combinationLength).toBe(
       '--combination-length must be 1, 2 or 3 (got "4")',
     );
     const plain = read({ synthetic: true, combinationLength: 'x', templateSplit: true });
-    expect(plain.ok && plain.text).toEqual({ synthetic: true, combinationLength: 3, templateSplit: false });
+    expect(plain.ok && plain.text).toEqual({
+      synthetic: true,
+      combinationLength: 3,
+      templateSplit: false,
+      storyOrder: 'shuffled',
+    });
+    expect(errorsOf({ storyOrder: 'random' }).storyOrder).toBe('--story-order must be shuffled or path (got "random")');
   });
 
   it('caps what the browser generates', () => {

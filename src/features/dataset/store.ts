@@ -4,6 +4,7 @@ import { createDatasetPool, type DatasetPool, type DatasetRun } from '../../work
 import { isCancelled } from '../../worker/rpc';
 import type { PreviewRow } from '../../worker/datasetProtocol';
 import type { TemplateReading } from '../../worker/templatesClient';
+import { matchingPreset, presetValues } from '../../core/puzzle/datasetOptions';
 import { saveFile } from './download';
 import { DEFAULT_FORM, type DatasetField, type DatasetFormValues, type FormErrors, readDatasetForm } from './form';
 import type { JobProgress } from './summary';
@@ -41,6 +42,8 @@ export interface DatasetBuilderActions {
   warm(): void;
   setValue<F extends DatasetField>(field: F, value: DatasetFormValues[F]): void;
   setTemplates(reading: TemplateReading | null): void;
+  /** Sets the fields of a preset (`--preset`). */
+  applyPreset(name: string): void;
   resetForm(): void;
   generate(): void;
   cancel(): void;
@@ -98,11 +101,23 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
 
   resetForm: () => set({ values: DEFAULT_FORM, templates: null, errors: {} }),
 
+  applyPreset: (name) => {
+    const preset = presetValues(name);
+    if (!preset) return;
+    set((s) => {
+      const errors = { ...s.errors };
+      for (const field of Object.keys(preset)) delete errors[field as DatasetField];
+      return { values: { ...s.values, ...preset }, errors };
+    });
+  },
+
   warm: () => getPool().warm(),
 
   generate: () => {
     if (get().status === 'running') return;
     const reading = readDatasetForm(get().values, { templates: Boolean(get().templates?.source) });
+    // config.json names the preset when the fields still hold it, as the CLI's does.
+    const preset = matchingPreset(get().values);
     if (!reading.ok) {
       set({ errors: reading.errors });
       return;
@@ -205,7 +220,11 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
           if (cancelRun !== cancel) return drop();
           cancelRun = null;
           flush();
-          set({ status: 'done', run, elapsedMs: performance.now() - startedAt });
+          set({
+            status: 'done',
+            run: preset ? { ...run, describe: { ...run.describe, preset } } : run,
+            elapsedMs: performance.now() - startedAt,
+          });
         },
         (e: Error) => {
           drop();

@@ -5,6 +5,7 @@ import { hrefForRoute } from '../../state/routes';
 import { selectSettings, selectStatus, selectTemplates } from '../../state/selectors';
 import { DEFAULT_TEXT, K_MAX, K_MIN, searchFromSettings } from '../../state/settings';
 import { useStore } from '../../state/useStore';
+import type { StoryOrder } from '../../core/text/order';
 import { TemplateFilePicker } from '../../ui/TemplateFilePicker';
 import './controls.css';
 import { TEMPLATE_MODES, type TemplateMode, textMode, withMode } from '../../state/settings';
@@ -85,7 +86,7 @@ export function Controls() {
     setSeed(settings.seed);
   }
   const [copied, setCopied] = useState(false);
-  const ids = { seed: useId(), k: useId(), task: useId(), comb: useId(), mode: useId() };
+  const ids = { seed: useId(), k: useId(), task: useId(), comb: useId(), mode: useId(), order: useId() };
 
   const submitSeed = (e: FormEvent) => {
     e.preventDefault();
@@ -111,6 +112,7 @@ export function Controls() {
       f.pMarry !== DEFAULT_FAMILY.pMarry ||
       textMode(settings.text) !== textMode(DEFAULT_TEXT) ||
       settings.text.combinationLength !== DEFAULT_TEXT.combinationLength ||
+      settings.text.storyOrder !== DEFAULT_TEXT.storyOrder ||
       templates !== null,
   );
 
@@ -236,6 +238,18 @@ export function Controls() {
                   {c}
                 </option>
               ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={ids.order}>Story order</label>
+            <select
+              id={ids.order}
+              value={settings.text.storyOrder}
+              data-testid="order-select"
+              onChange={(e) => actions().setText({ storyOrder: e.target.value as StoryOrder })}
+            >
+              <option value="shuffled">Shuffled, as in CLUTRR's datasets</option>
+              <option value="path">Path order (for teaching)</option>
             </select>
           </div>
           <div className="field">
