@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FORM, readDatasetForm } from '../src/features/dataset/form';
+import { parseClutrrCsv } from '../src/core/formats/clutrrCsv';
 import { main } from './main';
 import { captureOutput } from './testOutput';
 
@@ -191,4 +192,52 @@ describe('paths on the command line are the user’s', () => {
     expect(r.stdout.trim().split('\n').at(-1)).toBe('rows=3 entailed=3 ambiguous=0 unsupported=0');
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
+});
+
+describe('presets and story order', () => {
+  it('--preset sets the released shape, flags given as well win, and config.json names a preset it matches', async () => {
+    const dir = path.join(tmp(), 'p');
+    const flags = ['--preset', 'emnlp-robust-clean', '--train-rows', '6', '--test-rows', '2', '--out', dir];
+    expect(await main(['generate', ...flags])).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(
+      [
+        '1.2,1.3_train.csv',
+        '1.2_test.csv',
+        '1.3_test.csv',
+        '2.3_test.csv',
+        '3.3_test.csv',
+        '4.3_test.csv',
+        'config.json',
+      ].sort(),
+    );
+    const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
+    expect(config).toMatchObject({ equal: true, train_rows: 6, test_rows: 2, story_order: 'shuffled' });
+    // Rows changed from the preset's 5,000 and 100: the folder does not claim to be the preset.
+    expect(config.preset).toBeUndefined();
+    expect(await main(['generate', '--preset', 'emnlp-lost', '--out', dir])).toBe(2);
+    expect(io.err).toMatch(/--preset "emnlp-lost" is not a preset; the presets are emnlp-systematic, /);
+  });
+
+  it('--story-order path tells each story, and its clean story, in path order', async () => {
+    const dir = path.join(tmp(), 'o');
+    const flags = ['--train-tasks', '1.4', '--test-tasks', '1.2', '--train-rows', '30', '--test-rows', '2'];
+    expect(await main(['generate', ...flags, '--story-order', 'path', '--combination-length', '1', '--out', dir])).toBe(
+      0,
+    );
+    const rows = parseClutrrCsv(readFileSync(path.join(dir, '1.4_train.csv'), 'utf8'));
+    for (const r of rows) {
+      // Path order: sentence i tells fact i, between path people i and i + 1 (entities are
+      // numbered along the path, so genders lists them in that order).
+      const sentences = r.story.split(/(?<=[.!?])\s+(?=\[|[A-Z])/);
+      expect(sentences).toHaveLength(4);
+      sentences.forEach((s, i) => {
+        expect(s).toContain(`[${r.genders[i]!.name}]`);
+        expect(s).toContain(`[${r.genders[i + 1]!.name}]`);
+      });
+      expect(r.cleanStory).toBe(r.story);
+    }
+    expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).story_order).toBe('path');
+    expect(await main(['generate', ...flags, '--story-order', 'random', '--out', dir])).toBe(2);
+    expect(io.err).toMatch(/--story-order must be shuffled or path \(got "random"\)/);
+  });
 });

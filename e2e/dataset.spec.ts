@@ -367,3 +367,27 @@ test('a 250,000-row dataset downloads whole, as one CSV and as a zip of the fold
   expect(entries[`${stem}/1.2_train.csv`]).toBe(csvBytes);
   expect(entries[`${stem}/1.3_test.csv`]).toBe(lines.first.length + 1);
 });
+
+test('a preset fills in the shape of a released dataset; the story order is a setting of its own', async ({ page }) => {
+  const ds = new DatasetPage(page);
+  await ds.goto();
+  await page.getByTestId('dataset-preset').selectOption('emnlp-robust-supporting');
+  const field = (name: string) => ds.form().locator(`[name="${name}"]`);
+  await expect(field('trainTasks')).toHaveValue('2.2,2.3');
+  await expect(field('testTasks')).toHaveValue('1.3,2.2,2.3,3.3,4.3');
+  await expect(field('trainRows')).toHaveValue('5000');
+  await expect(field('testRows')).toHaveValue('100');
+  await expect(field('equal')).toBeChecked();
+  await expect(field('storyOrder')).toHaveValue('shuffled');
+  // Another value in one of its fields: no longer that preset.
+  await ds.fill({ testRows: '7' });
+  await expect(page.getByTestId('dataset-preset')).toHaveValue('');
+  await field('storyOrder').selectOption('path');
+  await ds.fill({ trainTasks: '1.3', trainRows: '4', testTasks: '1.2', testRows: '2', seed: 'order' });
+  await ds.generate();
+  await ds.waitDone();
+  const zip = unzipSync((await ds.download('dataset-download-zip')).bytes);
+  const config = JSON.parse(strFromU8(zip['clutrr-lab_seed-order/config.json']!));
+  expect(config.story_order).toBe('path');
+  expect(config.preset).toBeUndefined();
+});

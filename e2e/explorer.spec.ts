@@ -319,3 +319,29 @@ test('a fresh puzzle gives nothing away until the answer is revealed or the proo
   await expect(page.getByTestId('toggle-hidden')).toBeEnabled();
   expect(await ex.textOutsideAnswerChoices()).toMatch(wordPattern(q.target.word));
 });
+
+test('the story is told in shuffled order by default, and in path order on request (a link keeps it)', async ({
+  page,
+}) => {
+  const factsOf = async () =>
+    (
+      await page
+        .getByTestId('story-sentence')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-facts')!.split(',').map(Number)))
+    ).flat();
+  // Over a few seeds, some shuffled story tells the path out of order.
+  let outOfOrder = 0;
+  for (const seed of [11, 12, 13, 14, 15]) {
+    await page.goto(`/?seed=${seed}&k=5&task=1`);
+    await expect(page.getByTestId('story-sentence').first()).toBeVisible();
+    const told = await factsOf();
+    if (told.some((id, i) => i > 0 && id < told[i - 1]!)) outOfOrder++;
+  }
+  expect(outOfOrder).toBeGreaterThan(0);
+  await page.goto('/?seed=11&k=5&task=1&story-order=path');
+  await expect(page.getByTestId('order-select')).toHaveValue('path');
+  await expect(page.getByTestId('story-sentence').first()).toBeVisible();
+  expect(await factsOf()).toEqual([0, 1, 2, 3, 4]);
+  await page.getByTestId('order-select').selectOption('shuffled');
+  await expect(page).not.toHaveURL(/story-order/);
+});
