@@ -203,6 +203,8 @@ try {
   }
   const sentences = page.getByTestId('story-sentence');
   for (let i = 0; i < Math.min(8, await sentences.count()); i++) await sentences.nth(i).hover();
+  // The proof and the hidden family open only on request (no spoilers before the answer).
+  await page.getByTestId('show-proof').click();
   await page.getByTestId('toggle-hidden').check();
   await page.getByTestId('toggle-hidden').uncheck();
   await page.getByTestId('proof-next').click();
