@@ -54,9 +54,23 @@ export function arrange<T>(
       clean: chains.filter((c) => c.path).flatMap((c) => c.sentences),
     };
   }
-  const onPath = new Set(chains.filter((c) => c.path).flatMap((c) => c.sentences));
-  const sentences = rng.shuffle(chains.flatMap((c) => c.sentences));
-  return { sentences, clean: sentences.filter((s) => onPath.has(s)) };
+  // Shuffle positions (the same draws as shuffling the sentences) and keep each one's chain kind.
+  const all: T[] = [];
+  const path: boolean[] = [];
+  for (const c of chains) {
+    for (const s of c.sentences) {
+      all.push(s);
+      path.push(c.path);
+    }
+  }
+  const shuffled = rng.shuffle(all.map((_, i) => i));
+  const sentences: T[] = [];
+  const clean: T[] = [];
+  for (const i of shuffled) {
+    sentences.push(all[i]!);
+    if (path[i]) clean.push(all[i]!);
+  }
+  return { sentences, clean };
 }
 
 /** Merges lists at random, keeping the order within each list (every interleaving equally likely). */

@@ -53,29 +53,6 @@ function bankIndex(bank: TemplateBank): Map<string, readonly string[]> {
 
 const NO_TEMPLATES: readonly string[] = [];
 
-/** The group of facts `from..from+length` of a chain. */
-function groupFor(
-  puzzle: PuzzleRecord,
-  index: Map<string, readonly string[]>,
-  chain: readonly StoryFact[],
-  from: number,
-  length: number,
-): Group {
-  const facts = chain.slice(from, from + length);
-  const entities = [facts[0]!.from];
-  let fComb = '';
-  let genderComb = puzzle.entities[facts[0]!.from]!.gender as string;
-  let distinct = true;
-  for (let i = 0; i < facts.length; i++) {
-    const f = facts[i]!;
-    if (entities.includes(f.to)) distinct = false;
-    entities.push(f.to);
-    fComb = i === 0 ? f.word : `${fComb}-${f.word}`;
-    genderComb = `${genderComb}-${puzzle.entities[f.to]!.gender}`;
-  }
-  return { facts, entities, templates: (distinct && index.get(`${fComb}/${genderComb}`)) || NO_TEMPLATES };
-}
-
 /**
  * How much likelier a group of that many facts is than the others the bank covers at a place in
  * the chain (index = facts). The released CLUTRR stories tell 1.1 facts per sentence: most
@@ -100,13 +77,27 @@ export function segmentChain(
   const n = chain.length;
   const out: Group[] = [];
   const options: Group[] = [];
+  const entities: number[] = [];
   for (let i = 0; i < n;) {
     options.length = 0;
     let total = 0;
+    // The keys of the runs starting here, grown one fact at a time; a run of two or more facts
+    // is a candidate only when the bank has a paraphrase for it (and its people are distinct).
+    const first = chain[i]!;
+    entities.length = 0;
+    entities.push(first.from);
+    let fComb = '';
+    let genderComb: string = puzzle.entities[first.from]!.gender;
+    let distinct = true;
     for (let len = 1; len <= Math.min(maxLength, n - i); len++) {
-      const g = groupFor(puzzle, index, chain, i, len);
-      if (len > 1 && g.templates.length === 0) continue;
-      options.push(g);
+      const f = chain[i + len - 1]!;
+      if (entities.includes(f.to)) distinct = false;
+      entities.push(f.to);
+      fComb = len === 1 ? f.word : `${fComb}-${f.word}`;
+      genderComb = `${genderComb}-${puzzle.entities[f.to]!.gender}`;
+      const templates = (distinct && index.get(`${fComb}/${genderComb}`)) || NO_TEMPLATES;
+      if (len > 1 && templates.length === 0) continue;
+      options.push({ facts: chain.slice(i, i + len), entities: entities.slice(), templates });
       total += GROUP_WEIGHT[len]!;
     }
     let chosen = options[0]!;
