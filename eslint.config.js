@@ -44,6 +44,7 @@ export const LAYERS = [
     packages: true,
     node: false,
   },
+  { dir: 'src/study', may: ['src/core'], packages: true, node: false },
   { dir: 'src/app', may: ['src'], packages: true, node: false },
   { dir: 'src/main.tsx', may: ['src/app', 'src/state'], packages: true, node: false },
   {

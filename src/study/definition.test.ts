@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { checkStudyDefinition, DEFAULT_STUDY, mainItemCount, sinkId, withDefaults } from './definition';
+
+const fields = (def: unknown) => checkStudyDefinition(def).map((p) => p.field);
+
+describe('checkStudyDefinition', () => {
+  it('accepts the defaults', () => {
+    expect(checkStudyDefinition(DEFAULT_STUDY)).toEqual([]);
+    expect(mainItemCount(DEFAULT_STUDY)).toBe(15);
+  });
+
+  it('accepts a full study: timed and untimed conditions, counterbalanced lists, sinks', () => {
+    const def = withDefaults({
+      studyId: 'kin-2024_a',
+      k: [2, 3, 4, 5, 6],
+      tasks: [1, 2],
+      itemsPerK: 4,
+      order: { mode: 'counterbalanced', lists: 4 },
+      conditions: [
+        { id: 'timed', perPuzzleLimitS: 83, overallLimitS: null, display: 'text', scratchpad: false },
+        { id: 'drawing', perPuzzleLimitS: null, overallLimitS: 3600, display: 'text+drawing', scratchpad: true },
+      ],
+      assignment: 'url',
+      breakEvery: 10,
+      completionCode: 'C1A2B3',
+      redirectUrl: 'https://app.prolific.com/submissions/complete?cc=C1A2B3',
+      resumePolicy: 'refuse',
+      sinks: [{ kind: 'jatos' }, { kind: 'http', url: 'https://example.org/rows' }],
+    });
+    expect(checkStudyDefinition(def)).toEqual([]);
+  });
+
+  it('says in clear words what is wrong with k', () => {
+    const problems = checkStudyDefinition(withDefaults({ k: [2, 11] }));
+    expect(problems).toEqual([{ field: 'k', message: 'k must be whole numbers from 1 to 10 (at least one)' }]);
+    expect(fields(withDefaults({ k: [] }))).toEqual(['k']);
+    expect(fields(withDefaults({ k: [2.5] }))).toEqual(['k']);
+    expect(checkStudyDefinition(withDefaults({ k: [3, 3] }))[0]?.message).toMatch(/only once/);
+  });
+
+  it('names each bad field', () => {
+    expect(fields(withDefaults({ tasks: [8 as 1] }))).toEqual(['tasks']);
+    expect(fields(withDefaults({ itemsPerK: 0 }))).toEqual(['itemsPerK']);
+    expect(
+      fields(withDefaults({ k: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], tasks: [1, 2, 3, 4, 5, 6], itemsPerK: 10 })),
+    ).toEqual(['itemsPerK']);
+    expect(fields(withDefaults({ studyId: 'a b' }))).toEqual(['studyId']);
+    expect(fields(withDefaults({ seed: -1 }))).toEqual(['seed']);
+    expect(fields(withDefaults({ order: { mode: 'counterbalanced', lists: 1 } }))).toEqual(['order.lists']);
+    expect(fields(withDefaults({ conditions: [] }))).toEqual(['conditions']);
+    expect(
+      fields(
+        withDefaults({
+          conditions: [
+            { id: 'a', perPuzzleLimitS: 0, overallLimitS: null, display: 'text', scratchpad: false },
+            { id: 'a', perPuzzleLimitS: null, overallLimitS: null, display: 'text', scratchpad: false },
+          ],
+        }),
+      ),
+    ).toEqual(['conditions.0.perPuzzleLimitS', 'conditions.1.id']);
+    expect(fields(withDefaults({ redirectUrl: 'javascript:alert(1)' }))).toEqual(['redirectUrl']);
+    expect(fields(withDefaults({ completionCode: 'a b' }))).toEqual(['completionCode']);
+    expect(fields(withDefaults({ consentText: '  ' }))).toEqual(['consentText']);
+    expect(fields(withDefaults({ maxAgeMinutes: 0 }))).toEqual(['maxAgeMinutes']);
+    expect(fields(withDefaults({ sinks: [{ kind: 'http', url: 'ftp://x' }] }))).toEqual(['sinks.0.url']);
+    expect(fields(withDefaults({ sinks: [{ kind: 'jatos' }, { kind: 'jatos' }] }))).toEqual(['sinks.1']);
+  });
+
+  it('rejects what is not a definition: wrong types, unknown and missing fields', () => {
+    expect(fields(null)).toEqual(['']);
+    expect(fields({ ...DEFAULT_STUDY, extra: 1 })).toEqual(['extra']);
+    const { seed: _seed, ...noSeed } = DEFAULT_STUDY;
+    expect(fields(noSeed)).toEqual(['seed']);
+    expect(fields({ ...DEFAULT_STUDY, strict: 'yes' })).toEqual(['strict']);
+    expect(fields({ ...DEFAULT_STUDY, version: 2 })).toEqual(['version']);
+  });
+
+  it('names sinks stably', () => {
+    expect(sinkId({ kind: 'jatos' })).toBe('jatos');
+    expect(sinkId({ kind: 'http', url: 'https://x.org/a' })).toBe('http:https://x.org/a');
+  });
+});

@@ -1,0 +1,181 @@
+import fc from 'fast-check';
+import { deflateSync, strToU8 } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { TASK_IDS } from '../core/puzzle/tasks';
+import {
+  DEFAULT_STUDY,
+  DISPLAYS,
+  RESUME_POLICIES,
+  TEMPLATE_SPLITS,
+  checkStudyDefinition,
+  withDefaults,
+  type StudyCondition,
+  type StudyDefinition,
+} from './definition';
+import { crc32, decodeStudyLink, encodeStudyLink } from './link';
+
+const id = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
+const limit = fc.option(fc.integer({ min: 1, max: 86_400 }), { nil: null });
+const condition: fc.Arbitrary<StudyCondition> = fc.record({
+  id,
+  perPuzzleLimitS: limit,
+  overallLimitS: limit,
+  display: fc.constantFrom(...DISPLAYS),
+  scratchpad: fc.boolean(),
+});
+
+/** Random valid definitions (texts with markdown, unicode and line breaks). */
+const arbitraryStudy: fc.Arbitrary<StudyDefinition> = fc
+  .record({
+    studyId: id,
+    seed: fc.integer({ min: 0, max: 0xffffffff }),
+    k: fc.uniqueArray(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 5 }),
+    tasks: fc.uniqueArray(fc.constantFrom(...TASK_IDS), { minLength: 1, maxLength: 3 }),
+    itemsPerK: fc.integer({ min: 1, max: 10 }),
+    strict: fc.boolean(),
+    templateSplit: fc.constantFrom(...TEMPLATE_SPLITS),
+    practice: fc.integer({ min: 0, max: 20 }),
+    attentionChecks: fc.integer({ min: 0, max: 20 }),
+    lists: fc.option(fc.integer({ min: 2, max: 4 }), { nil: undefined }),
+    conditions: fc.uniqueArray(condition, { minLength: 1, maxLength: 4, selector: (c) => c.id }),
+    assignment: fc.constantFrom('balanced' as const, 'url' as const),
+    consentText: fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== ''),
+    instructionsText: fc.string({ maxLength: 200 }),
+    completionText: fc.string({ maxLength: 50 }),
+    breakEvery: fc.integer({ min: 0, max: 20 }),
+    completionCode: fc.stringMatching(/^[A-Z0-9]{0,10}$/),
+    redirectUrl: fc.constantFrom('', 'https://app.prolific.com/submissions/complete?cc=ABC'),
+    resumePolicy: fc.constantFrom(...RESUME_POLICIES),
+    maxAgeMinutes: fc.integer({ min: 1, max: 10_000 }),
+    sinks: fc.constantFrom([], [{ kind: 'jatos' as const }], [{ kind: 'http' as const, url: 'https://x.org/rows' }]),
+  })
+  .map(({ lists, ...rest }) => {
+    const total = rest.k.length * rest.tasks.length * rest.itemsPerK;
+    const n = Math.min(lists ?? 0, total);
+    return withDefaults({ ...rest, order: n < 2 ? { mode: 'session' } : { mode: 'counterbalanced', lists: n } });
+  });
+
+const TYPICAL: StudyDefinition = withDefaults({
+  studyId: 'clutrr-human-k2-6',
+  seed: 5,
+  k: [2, 3, 4, 5, 6],
+  itemsPerK: 4,
+  practice: 2,
+  attentionChecks: 2,
+  conditions: [
+    { id: 'timed', perPuzzleLimitS: 90, overallLimitS: null, display: 'text', scratchpad: false },
+    { id: 'drawing', perPuzzleLimitS: 90, overallLimitS: null, display: 'text+drawing', scratchpad: false },
+  ],
+  breakEvery: 10,
+  completionCode: 'C7Q2M9XK',
+  redirectUrl: 'https://app.prolific.com/submissions/complete?cc=C7Q2M9XK',
+  sinks: [{ kind: 'jatos' }],
+});
+
+describe('CRC-32', () => {
+  it('matches the standard check value', () => {
+    expect(crc32('123456789')).toBe(0xcbf43926);
+    expect(crc32('')).toBe(0);
+  });
+});
+
+describe('study links', () => {
+  it('round-trip random definitions', () => {
+    fc.assert(
+      fc.property(arbitraryStudy, (def) => {
+        expect(checkStudyDefinition(def)).toEqual([]);
+        const token = encodeStudyLink(def);
+        expect(token).toMatch(/^[A-Za-z0-9_.-]+$/);
+        expect(decodeStudyLink(token)).toEqual({ ok: true, definition: def });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('are deterministic and short for a typical study', () => {
+    const token = encodeStudyLink(TYPICAL);
+    expect(encodeStudyLink({ ...TYPICAL })).toBe(token);
+    expect(token.length).toBeLessThan(400);
+    // The defaults alone give the shortest link.
+    expect(encodeStudyLink(DEFAULT_STUDY).length).toBeLessThan(30);
+    // Custom consent text is deflated: a paragraph of prose costs far less than its length.
+    const consent = 'You are invited to take part in a research study about reasoning. '.repeat(10);
+    expect(encodeStudyLink({ ...TYPICAL, consentText: consent }).length - token.length).toBeLessThan(200);
+  });
+
+  it('detect any single-character change', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.% ';
+    fc.assert(
+      fc.property(arbitraryStudy, fc.nat(), fc.constantFrom(...alphabet), (def, at, ch) => {
+        const token = encodeStudyLink(def);
+        const i = at % token.length;
+        fc.pre(token[i] !== ch);
+        const changed = token.slice(0, i) + ch + token.slice(i + 1);
+        expect(decodeStudyLink(changed).ok).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('detect every truncation as truncated', () => {
+    fc.assert(
+      fc.property(arbitraryStudy, fc.nat(), (def, at) => {
+        const token = encodeStudyLink(def);
+        const cut = token.slice(0, 1 + (at % (token.length - 1)));
+        const result = decodeStudyLink(cut);
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.error.kind).toBe('truncated');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('name what is wrong', () => {
+    const token = encodeStudyLink(TYPICAL);
+    const kind = (text: string) => {
+      const r = decodeStudyLink(text);
+      return r.ok ? 'ok' : r.error.kind;
+    };
+    expect(kind(`  ${token}\n`)).toBe('ok');
+    expect(kind('')).toBe('not-a-study-link');
+    expect(kind('hello world')).toBe('not-a-study-link');
+    expect(kind('https://example.org/')).toBe('not-a-study-link');
+    expect(kind(token.slice(0, -3))).toBe('truncated');
+    expect(kind(token.slice(0, 20))).toBe('truncated');
+    const last = token.at(-1) === '0' ? '1' : '0';
+    expect(kind(token.slice(0, -1) + last)).toBe('tampered');
+    expect(kind(token.replace(/^s1\./, 's1.A'))).toBe('tampered');
+    // A future version, with a correct checksum.
+    const future = `s2.${token.split('.')[1]}`;
+    expect(kind(`${future}.${crc32(future).toString(16).padStart(8, '0')}`)).toBe('unknown-version');
+  });
+
+  it('refuse a well-formed link whose study cannot run, with the problems', () => {
+    // Built by hand as a forger would: valid checksum, bad settings.
+    const bad = forge({ k: [0, 11], itemsPerK: 'many' });
+    const result = decodeStudyLink(bad);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.kind).toBe('invalid-study');
+      expect(result.error.problems?.map((p) => p.field)).toEqual(['k', 'itemsPerK']);
+      expect(result.error.message).toMatch(/k must be whole numbers from 1 to 10/);
+    }
+    const unknown = decodeStudyLink(forge({ colour: 'red' }));
+    expect(!unknown.ok && unknown.error.kind).toBe('invalid-study');
+    const notObject = decodeStudyLink(forge([1, 2]));
+    expect(!notObject.ok && notObject.error.kind).toBe('not-a-study-link');
+  });
+
+  it('refuse to encode a study that cannot run', () => {
+    expect(() => encodeStudyLink(withDefaults({ k: [] }))).toThrow(/k must be whole numbers/);
+  });
+});
+
+/** A token with a valid checksum around any JSON (what a hand-made link could hold). */
+function forge(settings: unknown): string {
+  const bytes = deflateSync(strToU8(JSON.stringify(settings)));
+  let b64 = Buffer.from(bytes).toString('base64url');
+  b64 = b64.replace(/=+$/, '');
+  const body = `s1.${b64}`;
+  return `${body}.${crc32(body).toString(16).padStart(8, '0')}`;
+}
