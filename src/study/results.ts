@@ -1,0 +1,158 @@
+/**
+ * Result rows: one per trial, with exactly the column names issue 9 lists (analysis scripts
+ * depend on them), and their CSV and JSON exports. Session-level facts (user agent, screen) are
+ * recorded once per session in `SessionInfo`; the CSV repeats them on each row so a file can be
+ * analysed without a join.
+ */
+import { writeCsv } from '../core/formats/csv';
+import type { TaskId } from '../core/puzzle/tasks';
+import type { Phase } from './schedule';
+
+/** How a trial ended. */
+export type EndedOn = 'response' | 'timeout' | 'skipped';
+
+/** One trial's row. Times are ISO 8601 (UTC) texts; durations whole milliseconds. */
+export interface ResultRow {
+  readonly study_id: string;
+  readonly session_id: string;
+  /** Prolific's PROLIFIC_PID (or the JATOS worker id); empty when none was given. */
+  readonly participant_id: string;
+  readonly condition: string;
+  readonly trial_index: number;
+  readonly phase: Phase;
+  readonly puzzle_id: string;
+  readonly seed: number;
+  readonly k: number;
+  readonly task: TaskId;
+  readonly strict: boolean;
+  readonly query_a: string;
+  readonly query_b: string;
+  readonly gold: string;
+  /** The relation word chosen; empty after a timeout or a skip. */
+  readonly response: string;
+  readonly correct: boolean;
+  /** The rating 1–5; null when the trial ended without one (timeout, skip). */
+  readonly difficulty: number | null;
+  readonly rt_ms: number;
+  readonly ended_on: EndedOn;
+  /** The per-puzzle limit in force, or null when untimed. */
+  readonly time_limit_s: number | null;
+  readonly answer_changes: number;
+  /** Time the tab was hidden during the trial. */
+  readonly hidden_ms: number;
+  /** The trial was interrupted (reload, crash, closed tab) and shown again. */
+  readonly resumed: boolean;
+  readonly started_at: string;
+  readonly answered_at: string;
+  readonly story: string;
+  /** Prolific's STUDY_ID (not ours), empty outside Prolific. */
+  readonly prolific_study_id: string;
+  /** Prolific's SESSION_ID (not ours), empty outside Prolific. */
+  readonly prolific_session_id: string;
+}
+
+/** The columns in export order: the issue's list, then the Prolific ids. */
+export const RESULT_COLUMNS = [
+  'study_id',
+  'session_id',
+  'participant_id',
+  'condition',
+  'trial_index',
+  'phase',
+  'puzzle_id',
+  'seed',
+  'k',
+  'task',
+  'strict',
+  'query_a',
+  'query_b',
+  'gold',
+  'response',
+  'correct',
+  'difficulty',
+  'rt_ms',
+  'ended_on',
+  'time_limit_s',
+  'answer_changes',
+  'hidden_ms',
+  'resumed',
+  'started_at',
+  'answered_at',
+  'story',
+  'prolific_study_id',
+  'prolific_session_id',
+] as const satisfies readonly (keyof ResultRow)[];
+
+// Every key of ResultRow is a column: this fails to compile when one is added to only one side.
+type MissingColumn = Exclude<keyof ResultRow, (typeof RESULT_COLUMNS)[number]>;
+const _allColumns: MissingColumn extends never ? true : never = true;
+
+/** Facts recorded once per session. */
+export interface SessionInfo {
+  readonly study_id: string;
+  readonly session_id: string;
+  readonly participant_id: string;
+  readonly condition: string;
+  readonly user_agent: string;
+  /** `widthxheight@devicePixelRatio` of the screen, e.g. `390x844@3`. */
+  readonly screen: string;
+  readonly started_at: string;
+}
+
+/** The session columns the CSV adds to every row. */
+export const SESSION_COLUMNS = ['user_agent', 'screen'] as const;
+
+/**
+ * Makes a cell safe to open in a spreadsheet. A cell starting with `=`, `+`, `-` or `@` (or a
+ * tab or carriage return, which some spreadsheets skip before such a character) would be run as
+ * a formula (CSV injection), so it gets a leading single quote `'`, which spreadsheets show as
+ * text. The JSON export keeps values unchanged; only the CSV is for spreadsheets.
+ */
+export function spreadsheetSafe(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+function cellText(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  return typeof value === 'string' ? value : String(value);
+}
+
+/**
+ * The rows as CSV (RFC 4180: CRLF line ends, fields with commas, quotes or line breaks quoted),
+ * one header line, the issue's columns then `user_agent` and `screen` from each row's session
+ * (empty when `sessions` lacks it). Every cell goes through spreadsheetSafe.
+ */
+export function rowsToCsv(rows: readonly ResultRow[], sessions: readonly SessionInfo[] = []): string {
+  const bySession = new Map(sessions.map((s) => [s.session_id, s]));
+  const records: string[][] = [[...RESULT_COLUMNS, ...SESSION_COLUMNS]];
+  for (const row of rows) {
+    const session = bySession.get(row.session_id);
+    records.push(
+      [...RESULT_COLUMNS.map((c) => cellText(row[c])), ...SESSION_COLUMNS.map((c) => (session ? session[c] : ''))].map(
+        spreadsheetSafe,
+      ),
+    );
+  }
+  return writeCsv(records, { lineEnding: '\r\n' });
+}
+
+/** The JSON export: `{ format, sessions, rows }`, values as recorded (no spreadsheet escaping). */
+export interface ResultsJson {
+  readonly format: 'clutrr-lab-study-results/1';
+  readonly sessions: readonly SessionInfo[];
+  readonly rows: readonly ResultRow[];
+}
+
+/** The rows and sessions as pretty-printed JSON; each row's keys in RESULT_COLUMNS order. */
+export function rowsToJson(rows: readonly ResultRow[], sessions: readonly SessionInfo[] = []): string {
+  const ordered = rows.map((row) => Object.fromEntries(RESULT_COLUMNS.map((c) => [c, row[c]])) as unknown as ResultRow);
+  const doc: ResultsJson = { format: 'clutrr-lab-study-results/1', sessions, rows: ordered };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** Rows sorted for export: by session, then trial index (the outbox lists them by key already). */
+export function sortRows(rows: readonly ResultRow[]): ResultRow[] {
+  return [...rows].sort((a, b) =>
+    a.session_id === b.session_id ? a.trial_index - b.trial_index : a.session_id < b.session_id ? -1 : 1,
+  );
+}
