@@ -40,7 +40,7 @@ class DatasetPage {
         .locator(`[name="${name}"]`)
         .fill(v ?? '');
   }
-  async check(name: 'holdout' | 'equal' | 'synthetic' | 'templateSplit') {
+  async check(name: 'holdout' | 'equal' | 'strict' | 'synthetic' | 'templateSplit') {
     await this.form().locator(`[name="${name}"]`).check();
   }
   async generate() {
@@ -390,4 +390,16 @@ test('a preset fills in the shape of a released dataset; the story order is a se
   const config = JSON.parse(strFromU8(zip['clutrr-lab_seed-order/config.json']!));
   expect(config.story_order).toBe('path');
   expect(config.preset).toBeUndefined();
+});
+
+test('the strict checkbox generates a dataset whose config.json records "strict": true', async ({ page }) => {
+  const ds = new DatasetPage(page);
+  await ds.goto();
+  await ds.fill({ trainTasks: '1.6', trainRows: '5', testTasks: '1.7', testRows: '3', seed: 'strict' });
+  await ds.check('strict');
+  await ds.generate();
+  await ds.waitDone();
+  const zip = unzipSync((await ds.download('dataset-download-zip')).bytes);
+  const config = JSON.parse(strFromU8(zip['clutrr-lab_seed-strict/config.json']!));
+  expect(config.strict).toBe(true);
 });

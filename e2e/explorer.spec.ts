@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { drawnKind, Explorer, wordPattern } from './fixtures/explorer';
+import { drawnKind, Explorer, type PuzzleData, wordPattern } from './fixtures/explorer';
 
 const CASES: [number, number, number][] = [
   [1234, 3, 1],
@@ -344,4 +344,24 @@ test('the story is told in shuffled order by default, and in path order on reque
   expect(await factsOf()).toEqual([0, 1, 2, 3, 4]);
   await page.getByTestId('order-select').selectOption('shuffled');
   await expect(page).not.toHaveURL(/story-order/);
+});
+
+test('the strict toggle puts strict=1 in the URL, makes a strict puzzle, and a link keeps it', async ({ page }) => {
+  const ex = new Explorer(page);
+  // The fixture's PuzzleData names only what the drawing specs compare; strict mode adds two.
+  const puzzle = async () => (await ex.puzzle()) as PuzzleData & { strict?: boolean; pattern: string };
+  await ex.goto({ seed: 2, k: 10, task: 1 });
+  const loose = await puzzle();
+  expect(loose.strict).toBeUndefined();
+  await page.getByText('Family and text settings').click();
+  await page.getByTestId('strict-toggle').check();
+  await expect(page).toHaveURL(/seed=2&k=10&task=1&strict=1/);
+  await ex.ready();
+  await expect.poll(async () => (await puzzle()).strict).toBe(true);
+  expect((await puzzle()).pattern).not.toBe(loose.pattern);
+  await page.goto(page.url());
+  await ex.ready();
+  await expect(page.getByTestId('strict-toggle')).toBeChecked();
+  await page.getByTestId('strict-toggle').uncheck();
+  await expect(page).not.toHaveURL(/strict/);
 });

@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { generatePuzzle } from '../../src/core/puzzle/puzzle';
+import { PRED_CODE } from '../../src/core/kinship/relations';
+import { COMPOSE_SOUND, COMPOSE_STRIDE } from '../../src/core/kinship/rules';
+import { generatePuzzle, type Puzzle } from '../../src/core/puzzle/puzzle';
+import { bit, DEFAULT_PATH_LIMIT, derive } from '../../src/core/reasoning/solver';
 import { TASK_IDS, type TaskId } from '../../src/core/puzzle/tasks';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
@@ -17,6 +20,11 @@ const FLAGS: Record<string, FlagSpec> = {
     help: 'row counts of the end-to-end generate runs, comma-separated (empty: none)',
     default: '30000,300000',
   },
+  'strict-report': {
+    type: 'boolean',
+    help: 'instead of timing: for k = 2..max-k, the share of non-strict task 1 puzzles that strict mode rejects',
+  },
+  'report-puzzles': { type: 'integer', help: 'puzzles per k for --strict-report', default: 2000 },
 };
 
 const HELP = helpText(
@@ -47,6 +55,12 @@ export async function benchCommand(argv: string[]): Promise<number> {
   const ms = flags.ms as number;
   const maxK = flags['max-k'] as number;
   const out = (s: string) => process.stdout.write(s + '\n');
+  if (flags['strict-report']) {
+    const n = flags['report-puzzles'] as number;
+    if (n < 1) throw new UsageError(`--report-puzzles must be ≥ 1 (got ${n})`);
+    strictReport(maxK, n, out);
+    return 0;
+  }
 
   const sizes = String(flags['pipeline-rows'])
     .split(',')
@@ -95,5 +109,38 @@ process.stderr.write('\\n' + JSON.stringify({ code, maxRSS: process.resourceUsag
     return `  ${rows.toLocaleString('en-US')} rows: ${rate} rows/s end to end (${secs.toFixed(2)} s), peak RSS ${Math.round((report.maxRSS ?? 0) / 1024)} MB`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Whether a proof reads an unsound rule backwards somewhere (a head that is not the sound body). */
+function proofUsesUnsound(p: Puzzle): boolean {
+  return p.proof.some(
+    (s) =>
+      COMPOSE_SOUND[PRED_CODE[s.body[0].predicate] * COMPOSE_STRIDE + PRED_CODE[s.body[1].predicate]] !==
+      PRED_CODE[s.head.predicate],
+  );
+}
+
+/**
+ * How many of the puzzles the default (non-strict) generator emits strict mode would refuse:
+ * task 1 puzzles of seeds 0..n-1 for each k, counted when their proof uses an unsound rule and
+ * when the strict solver, on the story's facts, does not derive exactly the target (then no proof
+ * with sound rules exists, and a careful reader cannot settle the answer).
+ */
+function strictReport(maxK: number, n: number, out: (s: string) => void): void {
+  out(`non-strict task 1 puzzles that strict mode rejects (seeds 0..${n - 1} per k)`);
+  out(['k', 'unsound proof', 'strict solver: not the target'].map((h, i) => h.padStart(i === 0 ? 3 : 30)).join(' '));
+  const cell = (c: number) => `${c} (${((100 * c) / n).toFixed(1)}%)`.padStart(30);
+  for (let k = 2; k <= maxK; k++) {
+    let unsound = 0;
+    let unresolved = 0;
+    for (let i = 0; i < n; i++) {
+      const p = generatePuzzle({ seed: i, k, task: 1 });
+      if (proofUsesUnsound(p)) unsound++;
+      const facts = p.facts.map((f) => ({ from: f.from, to: f.to, predicate: PRED_CODE[f.predicate] }));
+      const { mask } = derive(p.entities.length, facts, p.query[0], p.query[1], DEFAULT_PATH_LIMIT, true);
+      if (mask !== bit(PRED_CODE[p.target.predicate])) unresolved++;
+    }
+    out([String(k).padStart(3), cell(unsound), cell(unresolved)].join(' '));
   }
 }

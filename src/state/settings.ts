@@ -10,6 +10,8 @@ export interface Settings {
   readonly task: TaskId;
   readonly family: FamilyParams;
   readonly text: ExplorerText;
+  /** Strict mode (sound rules only); absent or false is CLUTRR's rule base. */
+  readonly strict?: boolean;
 }
 
 export const K_MIN = 1;
@@ -59,6 +61,7 @@ const P = {
   mode: 'text',
   combinationLength: 'combination-length',
   storyOrder: 'story-order',
+  strict: 'strict',
 } as const;
 
 /** The name links made before it was spelled as the CLI's flag; still read. */
@@ -128,6 +131,12 @@ export function settingsFromSearch(search: string, fallbackSeed: () => string = 
     if ((STORY_ORDERS as readonly string[]).includes(orderRaw)) storyOrder = orderRaw as StoryOrder;
     else warnings.push(`URL parameter ${P.storyOrder}=${orderRaw} ignored: expected ${STORY_ORDERS.join(' or ')}`);
   }
+  let strict = false;
+  const strictRaw = q.get(P.strict);
+  if (strictRaw !== null && strictRaw !== '') {
+    if (strictRaw === '1' || strictRaw === '0') strict = strictRaw === '1';
+    else warnings.push(`URL parameter ${P.strict}=${strictRaw} ignored: expected 1 or 0`);
+  }
   return {
     settings: {
       seed,
@@ -135,6 +144,8 @@ export function settingsFromSearch(search: string, fallbackSeed: () => string = 
       task,
       family: { maxLevels, minChild, maxChild, pMarry },
       text: withMode({ ...DEFAULT_TEXT, combinationLength, storyOrder }, mode),
+      // Only when on, so settings read from an old link equal the ones that made it.
+      ...(strict ? { strict: true } : {}),
     },
     warnings,
   };
@@ -157,6 +168,7 @@ export function searchFromSettings(s: Settings): string {
     q.set(P.combinationLength, String(s.text.combinationLength));
   }
   if (s.text.storyOrder !== DEFAULT_TEXT.storyOrder) q.set(P.storyOrder, s.text.storyOrder);
+  if (s.strict) q.set(P.strict, '1');
   return `?${q}`;
 }
 

@@ -9,7 +9,13 @@ import type { Handlers } from './rpc';
  */
 export const handlers = {
   story: (body) => {
-    const puzzle = generatePuzzle({ seed: body.seed, k: body.k, task: body.task, family: body.family });
+    const puzzle = generatePuzzle({
+      seed: body.seed,
+      k: body.k,
+      task: body.task,
+      family: body.family,
+      strict: body.strict === true,
+    });
     return { puzzle, ...renderStory(puzzle, body.text) };
   },
   render: (body) => renderStory(body.puzzle, body.text),

@@ -11,6 +11,8 @@ export interface PuzzleRequestBody {
   readonly k: number;
   readonly task: TaskId;
   readonly family?: Partial<FamilyParams>;
+  /** Strict mode: sound rules only (generatePuzzle's `strict`). */
+  readonly strict?: boolean;
 }
 
 /**

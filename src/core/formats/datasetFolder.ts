@@ -104,6 +104,8 @@ export function datasetConfig(spec: DatasetSpec, extra: Record<string, unknown> 
         max_child: spec.family.maxChild,
         p_marry: spec.family.pMarry,
         patterns: spec.patterns ?? null,
+        // Recorded only when on, so the config.json of a default dataset keeps its bytes.
+        ...(spec.strict ? { strict: true } : {}),
         ...extra,
       },
       null,

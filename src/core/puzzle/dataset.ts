@@ -26,6 +26,8 @@ export interface DatasetSpec {
   readonly family: FamilyParams;
   /** Only these f_comb patterns (`*` matches any one relation word), when given. */
   readonly patterns?: readonly string[];
+  /** Strict mode (generatePuzzle's `strict`): sound rules only. Absent means false. */
+  readonly strict?: boolean;
 }
 
 export const DEFAULT_DATASET: DatasetSpec = {
@@ -81,9 +83,9 @@ export function patternMatcher(globs: readonly string[]): (pattern: string) => b
 /**
  * Why a list of pattern globs can never match a uniquely entailed story of one of the given
  * lengths, or undefined: unknown words, no glob of the right length, or an exact pattern the
- * rule base cannot decide.
+ * rule base cannot decide (with `strict`, the sound rules only).
  */
-export function checkPatterns(globs: readonly string[], ks: readonly number[]): string | undefined {
+export function checkPatterns(globs: readonly string[], ks: readonly number[], strict = false): string | undefined {
   const wordRe = new RegExp(`^${ANY_WORD}$`);
   for (const g of globs) {
     const words = matchWords(g);
@@ -91,13 +93,17 @@ export function checkPatterns(globs: readonly string[], ks: readonly number[]): 
     const bad = words.find((w) => w !== '*' && !wordRe.test(w));
     if (bad) return `pattern "${g}": "${bad}" is not a relation word`;
     if (!words.includes('*')) {
-      const mask = cykPath(words.map((w) => PRED_CODE[parseWord(w)!.predicate]));
+      const mask = cykPath(
+        words.map((w) => PRED_CODE[parseWord(w)!.predicate]),
+        strict,
+      );
       const lastGender = parseWord(words.at(-1)!)!.gender;
       const answers = maskToPredicates(mask).map((p) => wordFor(p, lastGender));
+      const base = strict ? 'the sound rules (strict mode)' : 'the rule base';
       if (answers.length !== 1) {
         return answers.length === 0
-          ? `pattern "${g}" derives no answer under the rule base, so no puzzle can have it`
-          : `pattern "${g}" is ambiguous under the rule base (${answers.join(' or ')}), so no puzzle has it`;
+          ? `pattern "${g}" derives no answer under ${base}, so no puzzle can have it`
+          : `pattern "${g}" is ambiguous under ${base} (${answers.join(' or ')}), so no puzzle has it`;
       }
     }
   }
@@ -128,6 +134,7 @@ export function datasetSpecProblem(spec: DatasetSpec): { part: DatasetSpecPart; 
     const bad = checkPatterns(
       spec.patterns,
       [...spec.trainTasks, ...spec.testTasks].map((t) => t.k),
+      spec.strict === true,
     );
     if (bad) return { part: 'patterns', message: bad };
   }
@@ -178,7 +185,14 @@ export function rowMaker(spec: DatasetSpec, t: TaskSpec, split: Split): (i: numb
   return (i) => {
     const seed = rowSeed(spec, t, split, i);
     try {
-      const puzzle = generatePuzzle({ seed, k: t.k, task: t.task, family: spec.family, accept: filter });
+      const puzzle = generatePuzzle({
+        seed,
+        k: t.k,
+        task: t.task,
+        family: spec.family,
+        accept: filter,
+        strict: spec.strict === true,
+      });
       return { puzzle: toRecord(puzzle), split, taskName: name, id: seededUuid(seed) };
     } catch (e) {
       if (e instanceof GenerationError) throw new GenerationError(`task ${name} (${split}): ${e.message}`);

@@ -92,6 +92,14 @@ export const DATASET_OPTIONS = [
     help: 'only these f_comb patterns, comma-separated; * matches one word',
     default: '',
   },
+  {
+    field: 'strict',
+    flag: 'strict',
+    kind: 'boolean',
+    label: 'Strict (sound rules only)',
+    help: 'only puzzles whose proof and uniqueness hold with the rules sound in the family (no in-law uncles or grandmothers)',
+    default: false,
+  },
   { field: 'seed', flag: 'seed', kind: 'text', label: 'Seed', help: 'seed of the whole dataset', default: '1' },
   {
     field: 'maxLevels',
@@ -324,6 +332,8 @@ export function readDatasetOptions(v: DatasetValues, context: ReadContext = {}):
     equal: v.equal,
     family,
     patterns: patterns.length > 0 ? patterns : undefined,
+    // Only when on: a default spec stays exactly what it was before strict mode existed.
+    ...(v.strict ? { strict: true } : {}),
   };
   const fam = familyProblem(family);
   if (fam) return { ok: false, problems: [{ field: fam.param, message: fam.message }] };

@@ -18,7 +18,7 @@ import {
   wordFor,
 } from '../kinship/relations';
 import { backwardChain, type Chain, type ChainEdge } from '../reasoning/backwardChain';
-import { bit, cykPath, derive, type SolverFact } from '../reasoning/solver';
+import { bit, cykPath, DEFAULT_PATH_LIMIT, derive, type SolverFact } from '../reasoning/solver';
 import { createRng, type Rng, type Seed } from '../random/rng';
 import { type TaskId, isTaskId } from './tasks';
 
@@ -73,6 +73,11 @@ export interface Puzzle {
   readonly pattern: string;
   /** Fact ids in the order the story tells them (path and noise shuffled together). */
   readonly storyOrder: readonly number[];
+  /**
+   * Present (true) only for a puzzle made in strict mode: its proof and its uniqueness check used
+   * the sound rules only. Absent otherwise, so non-strict puzzles serialise as they always did.
+   */
+  readonly strict?: true;
 }
 
 /**
@@ -96,6 +101,12 @@ export interface PuzzleOptions {
   readonly accept?: (pattern: string) => boolean;
   /** How many random families to try before giving up (bounded time on impossible settings). */
   readonly maxFamilies?: number;
+  /**
+   * Strict mode: backward chaining and the uniqueness checks use only the rules that are sound in
+   * generated families (COMPOSE_SOUND), so the answer follows from the story for a careful reader,
+   * not only under CLUTRR's rule base. Default false (CLUTRR's sixteen rules).
+   */
+  readonly strict?: boolean;
 }
 
 /** The settings cannot produce a puzzle; the message says which setting and why. */
@@ -126,6 +137,7 @@ export function checkPuzzleSettings(k: number, task: number, family: FamilyParam
  * Generates one puzzle: a fresh random family, closed under the rules; a random target edge;
  * backward chaining to a simple path of k facts; the task's noise; a check that the solver,
  * run on the story's facts alone, derives exactly the target. Deterministic in the options.
+ * With `strict`, every rule used (chaining and checks) is one that is sound in the family.
  * Throws GenerationError when the settings cannot be met within `maxFamilies` families.
  */
 export function generatePuzzle(opts: PuzzleOptions): Puzzle {
@@ -134,6 +146,7 @@ export function generatePuzzle(opts: PuzzleOptions): Puzzle {
   if (problem) throw new GenerationError(problem);
   const rng = createRng(opts.seed);
   const maxFamilies = opts.maxFamilies ?? DEFAULT_MAX_FAMILIES;
+  const strict = opts.strict === true;
   const stats = { chains: 0, filtered: 0, ambiguous: 0, noNoise: 0 };
   for (let f = 0; f < maxFamilies; f++) {
     const fam = generateFamily(rng, family);
@@ -142,7 +155,7 @@ export function generatePuzzle(opts: PuzzleOptions): Puzzle {
     for (let t = 0; t < TARGETS_PER_FAMILY; t++) {
       const target = pickTarget(g, opts.k, rng);
       if (!target) break;
-      const chain = backwardChain(g, target[0], target[1], opts.k, rng);
+      const chain = backwardChain(g, target[0], target[1], opts.k, rng, strict);
       if (!chain) continue;
       stats.chains++;
       const pattern = chain.edges.map((e) => wordFor(predicateOf(e.r), fam.people[e.y]!.gender)).join('-');
@@ -151,12 +164,13 @@ export function generatePuzzle(opts: PuzzleOptions): Puzzle {
         continue;
       }
       // Patterns the rule base cannot decide (husband-son-grandmother) are never emitted.
-      if (cykPath(chain.edges.map((e) => e.r)) !== bit(target[2])) {
+      const codes = chain.edges.map((e) => e.r);
+      if (cykPath(codes, strict) !== bit(target[2])) {
         stats.ambiguous++;
         continue;
       }
       const task: TaskId = opts.task === 7 ? (rng.chance(0.5) ? 6 : 1) : opts.task;
-      const noise = addNoise(g, chain, task, target[2], rng);
+      const noise = addNoise(g, chain, task, target[2], rng, strict);
       if (!noise) {
         stats.noNoise++;
         continue;
@@ -183,7 +197,8 @@ function explainFailure(
   if (s.noNoise > 0) {
     return `the families were too small to add the noise of task ${opts.task} at k = ${opts.k} ${where}; grow the family`;
   }
-  return `no uniquely entailed story of k = ${opts.k} was found ${where} (${s.ambiguous} ambiguous, ${s.filtered} filtered out)`;
+  const rules = opts.strict ? ' under the sound rules (strict mode)' : '';
+  return `no uniquely entailed story of k = ${opts.k} was found${rules} ${where} (${s.ambiguous} ambiguous, ${s.filtered} filtered out)`;
 }
 
 /** A random related pair (a, b) with its relation; SO targets only at k = 1 (no rule yields SO). */
@@ -223,9 +238,16 @@ interface NoiseEdge extends ChainEdge {
  * supporting = a two-fact detour between two path people at most two steps apart;
  * irrelevant = a dangling path from one path person; disconnected = a path touching no path
  * person. Returns null when the family cannot hold the noise or the story would stop being
- * uniquely entailed.
+ * uniquely entailed (under the sound rules only, when `strict`).
  */
-function addNoise(g: KinGraph, chain: Chain, task: TaskId, targetRel: PredCode, rng: Rng): NoiseEdge[] | null {
+function addNoise(
+  g: KinGraph,
+  chain: Chain,
+  task: TaskId,
+  targetRel: PredCode,
+  rng: Rng,
+  strict: boolean,
+): NoiseEdge[] | null {
   const { n, rel } = g;
   const k = chain.edges.length;
   const used = new Uint8Array(n);
@@ -273,7 +295,15 @@ function addNoise(g: KinGraph, chain: Chain, task: TaskId, targetRel: PredCode, 
       to: idx(e.y),
       predicate: e.r,
     }));
-    return derive(people.size, facts, idx(chain.people[0]!), idx(chain.people[k]!)).mask === bit(targetRel);
+    const { mask } = derive(
+      people.size,
+      facts,
+      idx(chain.people[0]!),
+      idx(chain.people[k]!),
+      DEFAULT_PATH_LIMIT,
+      strict,
+    );
+    return mask === bit(targetRel);
   };
 
   const supporting = (): boolean => {
@@ -381,7 +411,7 @@ function assemble(
   const k = chain.edges.length;
   const targetPred = predicateOf(targetRel);
   const b = family.people[chain.people[k]!]!;
-  return {
+  const puzzle: Puzzle = {
     seed: String(opts.seed),
     k,
     task: opts.task,
@@ -395,4 +425,6 @@ function assemble(
     pattern,
     storyOrder: rng.shuffle(facts.map((f) => f.id)),
   };
+  // Added last and only when on: a non-strict puzzle keeps exactly its old keys and key order.
+  return opts.strict ? { ...puzzle, strict: true } : puzzle;
 }

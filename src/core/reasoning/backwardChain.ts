@@ -1,6 +1,6 @@
 import type { KinGraph } from '../family/closure';
 import type { PredCode } from '../kinship/relations';
-import { COMPOSE, COMPOSE_STRIDE } from '../kinship/rules';
+import { COMPOSE, COMPOSE_SOUND, COMPOSE_STRIDE } from '../kinship/rules';
 import type { Rng } from '../random/rng';
 
 /** An edge of the family graph: "y is x's r". */
@@ -31,10 +31,12 @@ export interface Chain {
  * simple path of k facts (no person twice). At each step an edge of the current list is chosen
  * at random, and among the people z with (x, r1, z), (z, r2, y) in the graph and r1 ∘ r2 = r, one
  * is chosen at random. Returns null when no edge of the list can be expanded any further.
+ * With `strict`, a step may only read a sound rule backwards (COMPOSE_SOUND), so every step of
+ * the proof holds in the family; the random draws are the same as without it.
  */
-export function backwardChain(g: KinGraph, a: number, b: number, k: number, rng: Rng): Chain | null {
+export function backwardChain(g: KinGraph, a: number, b: number, k: number, rng: Rng, strict = false): Chain | null {
   const { n, rel } = g;
-  const compose = COMPOSE;
+  const compose = strict ? COMPOSE_SOUND : COMPOSE;
   const stride = COMPOSE_STRIDE;
   const r0 = rel[a * n + b]!;
   if (r0 === 0 || a === b || k < 1) return null;

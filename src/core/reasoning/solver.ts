@@ -1,5 +1,5 @@
 import { INVERSE_CODE, PREDICATES, type PredCode, type Predicate } from '../kinship/relations';
-import { COMPOSE, COMPOSE_STRIDE } from '../kinship/rules';
+import { COMPOSE, COMPOSE_SOUND, COMPOSE_STRIDE } from '../kinship/rules';
 
 /**
  * The solver: what does the rule base entail about the query pair, given a story's facts?
@@ -8,21 +8,25 @@ import { COMPOSE, COMPOSE_STRIDE } from '../kinship/rules';
  * between the two query entities in the undirected story graph (an edge walked backwards reads
  * as its inverse), CYK over the path's spans collects every predicate derivable for the whole
  * path under every bracketing; the answer set is the union over paths.
+ *
+ * Strict mode (`strict = true` below) composes with the sound rules only (COMPOSE_SOUND): what
+ * a careful reader may conclude about a generated family, rather than what CLUTRR's rule base
+ * entails.
  */
 
 export type PredMask = number;
 
 export const bit = (code: PredCode): PredMask => 1 << (code - 1);
 
-/** composeBits[a * 1024 + B] = mask of a ∘ b for every b in B. */
-const composeBits: Uint16Array = (() => {
+/** bits[a * 1024 + B] = mask of a ∘ b for every b in B, under one composition table. */
+function composeBitsOf(table: Uint8Array): Uint16Array {
   const t = new Uint16Array(COMPOSE_STRIDE * 1024);
   for (let a = 1; a < COMPOSE_STRIDE; a++) {
     for (let B = 1; B < 1024; B++) {
       let m = 0;
       for (let b = 1; b < COMPOSE_STRIDE; b++) {
         if (B & (1 << (b - 1))) {
-          const c = COMPOSE[a * COMPOSE_STRIDE + b]!;
+          const c = table[a * COMPOSE_STRIDE + b]!;
           if (c) m |= 1 << (c - 1);
         }
       }
@@ -30,13 +34,17 @@ const composeBits: Uint16Array = (() => {
     }
   }
   return t;
-})();
+}
 
-/** Every a ∘ b with a in A and b in B. */
-export function composeMasks(A: PredMask, B: PredMask): PredMask {
+const composeBits: Uint16Array = composeBitsOf(COMPOSE);
+const composeBitsSound: Uint16Array = composeBitsOf(COMPOSE_SOUND);
+
+/** Every a ∘ b with a in A and b in B (with the sound rules only when `strict`). */
+export function composeMasks(A: PredMask, B: PredMask, strict = false): PredMask {
   if (A === 0 || B === 0) return 0;
+  const bits = strict ? composeBitsSound : composeBits;
   let m = 0;
-  for (let a = 1; A !== 0; a++, A >>>= 1) if (A & 1) m |= composeBits[a * 1024 + B]!;
+  for (let a = 1; A !== 0; a++, A >>>= 1) if (A & 1) m |= bits[a * 1024 + B]!;
   return m;
 }
 
@@ -44,9 +52,9 @@ const spanTable = new Uint16Array(64 * 64);
 
 /**
  * CYK over one path of predicate codes: the mask of predicates derivable for the whole span.
- * Paths longer than 64 facts are refused.
+ * Paths longer than 64 facts are refused. With `strict`, only the sound rules compose.
  */
-export function cykPath(codes: ArrayLike<PredCode>): PredMask {
+export function cykPath(codes: ArrayLike<PredCode>, strict = false): PredMask {
   const L = codes.length;
   if (L === 0) return 0;
   if (L > 64) throw new RangeError(`path of ${L} facts is longer than the solver's limit of 64`);
@@ -56,7 +64,7 @@ export function cykPath(codes: ArrayLike<PredCode>): PredMask {
     for (let i = 0; i + len <= L; i++) {
       const j = i + len - 1;
       let m = 0;
-      for (let s = i; s < j; s++) m |= composeMasks(T[i * 64 + s]!, T[(s + 1) * 64 + j]!);
+      for (let s = i; s < j; s++) m |= composeMasks(T[i * 64 + s]!, T[(s + 1) * 64 + j]!, strict);
       T[i * 64 + j] = m;
     }
   }
@@ -83,7 +91,7 @@ export const DEFAULT_PATH_LIMIT = 20000;
 
 /**
  * Everything the rule base derives for "b is a's ?" from the facts, over every simple path
- * from a to b (nodes are numbered 0..nodeCount-1).
+ * from a to b (nodes are numbered 0..nodeCount-1). With `strict`, only the sound rules compose.
  */
 export function derive(
   nodeCount: number,
@@ -91,6 +99,7 @@ export function derive(
   a: number,
   b: number,
   pathLimit = DEFAULT_PATH_LIMIT,
+  strict = false,
 ): Derivation {
   if (a === b) return { mask: 0, paths: 0, truncated: false };
   // A path story needs no search: the common case stays allocation-light.
@@ -113,7 +122,7 @@ export function derive(
         truncated = true;
         return;
       }
-      mask |= cykPath(codes);
+      mask |= cykPath(codes, strict);
       return;
     }
     visited[v] = 1;

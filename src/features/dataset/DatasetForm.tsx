@@ -42,7 +42,7 @@ function TextInput({
   hint,
   inputMode,
 }: {
-  field: Exclude<DatasetField, 'holdout' | 'equal' | 'synthetic' | 'templateSplit' | 'storyOrder'>;
+  field: Exclude<DatasetField, 'holdout' | 'equal' | 'strict' | 'synthetic' | 'templateSplit' | 'storyOrder'>;
   label: string;
   hint?: string;
   inputMode?: 'numeric' | 'decimal' | 'text';
@@ -76,7 +76,7 @@ function Checkbox({
   label,
   hint,
 }: {
-  field: 'holdout' | 'equal' | 'synthetic' | 'templateSplit';
+  field: 'holdout' | 'equal' | 'strict' | 'synthetic' | 'templateSplit';
   label: string;
   hint: string;
 }) {
@@ -237,6 +237,11 @@ export function DatasetForm() {
           <TextInput field="holdoutShare" label="Share held out" inputMode="decimal" hint="with hold out, in [0, 1)" />
           <Checkbox field="equal" label="Balance patterns" hint="every f_comb pattern about equally often" />
           <TextInput field="patterns" label="Only patterns" hint="f_comb globs, comma-separated; * is one word" />
+          <Checkbox
+            field="strict"
+            label="Strict (sound rules only)"
+            hint="proofs and uniqueness with the 14 rules that hold in every family (no uncle read as a parent’s brother when he may be an in-law)"
+          />
         </div>
       </fieldset>
       <fieldset disabled={running}>

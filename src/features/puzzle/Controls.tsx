@@ -86,7 +86,15 @@ export function Controls() {
     setSeed(settings.seed);
   }
   const [copied, setCopied] = useState(false);
-  const ids = { seed: useId(), k: useId(), task: useId(), comb: useId(), mode: useId(), order: useId() };
+  const ids = {
+    seed: useId(),
+    k: useId(),
+    task: useId(),
+    comb: useId(),
+    mode: useId(),
+    order: useId(),
+    strict: useId(),
+  };
 
   const submitSeed = (e: FormEvent) => {
     e.preventDefault();
@@ -113,6 +121,7 @@ export function Controls() {
       textMode(settings.text) !== textMode(DEFAULT_TEXT) ||
       settings.text.combinationLength !== DEFAULT_TEXT.combinationLength ||
       settings.text.storyOrder !== DEFAULT_TEXT.storyOrder ||
+      settings.strict === true ||
       templates !== null,
   );
 
@@ -225,6 +234,21 @@ export function Controls() {
             testId="p-marry"
             onCommit={(v) => actions().setFamily({ pMarry: v })}
           />
+          <div className="toggle">
+            <input
+              id={ids.strict}
+              type="checkbox"
+              checked={settings.strict === true}
+              data-testid="strict-toggle"
+              onChange={(e) => actions().setSettings({ strict: e.target.checked })}
+            />
+            <label
+              htmlFor={ids.strict}
+              title="Proofs and the uniqueness check use only the rules sound in every family"
+            >
+              Strict (sound rules only)
+            </label>
+          </div>
           <div className="field">
             <label htmlFor={ids.comb}>Facts per paraphrase</label>
             <select

@@ -47,11 +47,11 @@ export const createPuzzleSlice: SliceCreator<PuzzleSlice> = (set, get) => {
     requestPuzzle: async () => {
       const id = ++seq;
       const { settings, templates, templatesId } = get();
-      const { seed, k, task, family } = settings;
+      const { seed, k, task, family, strict } = settings;
       const text = requestText(settings.text, templates, templatesId);
       set({ status: 'loading' });
       try {
-        const r = await puzzleService().generate({ seed, k, task, family, text });
+        const r = await puzzleService().generate({ seed, k, task, family, text, strict: strict === true });
         if (id !== seq) return null;
         set({
           status: 'ready',
