@@ -1,0 +1,624 @@
+/**
+ * The outbox: what makes "nothing lost" true on the participant's side (issue 9).
+ *
+ * - A trial's row is committed to durable storage (IndexedDB in the browser) before the next
+ *   trial renders: `put` resolves only after the write. Rows are keyed by (session_id,
+ *   trial_index); putting the same row again changes nothing, and the first row recorded for a
+ *   key stands (a trial's answer is final).
+ * - Each row goes to every sink (transport) until that sink acknowledges it; acknowledgements are
+ *   stored per sink, so a reload re-sends only what a sink has not confirmed. A failing sink is
+ *   retried with exponential backoff, without holding up the others. Sinks must be idempotent by
+ *   (session_id, trial_index): a row whose acknowledgement was lost is sent again.
+ * - On `pagehide`, `flushWithBeacon` hands every unacknowledged row to `navigator.sendBeacon`
+ *   synchronously (an async IndexedDB read would come too late), from an in-memory copy of the
+ *   pending rows. A beacon is not an acknowledgement: the rows stay pending and are sent again.
+ * - Only one tab records a session: `claim` takes a per-session lock (a lease in storage, or
+ *   the Web Locks API), and `put` refuses rows of a session this outbox does not hold.
+ */
+import { sinkId, type StudySink } from './definition';
+import type { ResultRow, SessionInfo } from './results';
+
+// ---- storage ----
+
+/**
+ * Durable key–value storage of JSON-like values. `update` is an atomic read-modify-write of one
+ * key across tabs (one IndexedDB readwrite transaction): the lease lock depends on it.
+ */
+export interface OutboxStorage {
+  get(key: string): Promise<unknown>;
+  put(key: string, value: unknown): Promise<void>;
+  /** Every entry whose key starts with `prefix`, sorted by key. */
+  list(prefix: string): Promise<[string, unknown][]>;
+  delete(key: string): Promise<void>;
+  /**
+   * Calls `change` with the stored value (undefined when none) and stores what it returns;
+   * returning undefined leaves the value as it is. Resolves to the value stored afterwards.
+   */
+  update(key: string, change: (old: unknown) => unknown): Promise<unknown>;
+}
+
+/** Storage in memory, for tests and previews. Values are cloned, as IndexedDB does. */
+export class MemoryStorage implements OutboxStorage {
+  private readonly data = new Map<string, unknown>();
+
+  async get(key: string): Promise<unknown> {
+    return structuredClone(this.data.get(key));
+  }
+  async put(key: string, value: unknown): Promise<void> {
+    this.data.set(key, structuredClone(value));
+  }
+  async list(prefix: string): Promise<[string, unknown][]> {
+    return [...this.data.entries()]
+      .filter(([k]) => k.startsWith(prefix))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => [k, structuredClone(v)]);
+  }
+  async delete(key: string): Promise<void> {
+    this.data.delete(key);
+  }
+  async update(key: string, change: (old: unknown) => unknown): Promise<unknown> {
+    // Synchronous between the read and the write: atomic within one JavaScript realm.
+    const next = change(structuredClone(this.data.get(key)));
+    if (next !== undefined) this.data.set(key, structuredClone(next));
+    return structuredClone(this.data.get(key));
+  }
+}
+
+const STORE = 'kv';
+
+const done = <T>(request: IDBRequest<T>): Promise<T> =>
+  new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+
+const committed = (tx: IDBTransaction): Promise<void> =>
+  new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  });
+
+/**
+ * Storage in IndexedDB: one object store of out-of-line string keys. Every write resolves only
+ * once its transaction has committed. Not unit-tested in Node (no IndexedDB there): the outbox
+ * logic is tested through MemoryStorage, and this class only maps the interface onto requests.
+ */
+export class IndexedDbStorage implements OutboxStorage {
+  private constructor(private readonly db: IDBDatabase) {}
+
+  /** Opens (creating if needed) the database `name` through `factory` (the browser's `indexedDB`). */
+  static open(factory: IDBFactory, name = 'clutrr-lab-study'): Promise<IndexedDbStorage> {
+    return new Promise((resolve, reject) => {
+      const request = factory.open(name, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+      request.onsuccess = () => resolve(new IndexedDbStorage(request.result));
+      request.onerror = () => reject(request.error);
+      request.onblocked = () => reject(new Error(`the study database "${name}" is blocked by another tab`));
+    });
+  }
+
+  async get(key: string): Promise<unknown> {
+    return done(this.db.transaction(STORE, 'readonly').objectStore(STORE).get(key));
+  }
+  async put(key: string, value: unknown): Promise<void> {
+    const tx = this.db.transaction(STORE, 'readwrite');
+    tx.objectStore(STORE).put(value, key);
+    return committed(tx);
+  }
+  async list(prefix: string): Promise<[string, unknown][]> {
+    const store = this.db.transaction(STORE, 'readonly').objectStore(STORE);
+    // '\uffff' sorts after every character a key of ours uses.
+    const range = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+    const [keys, values] = await Promise.all([done(store.getAllKeys(range)), done(store.getAll(range))]);
+    return keys.map((k, i) => [String(k), values[i]]);
+  }
+  async delete(key: string): Promise<void> {
+    const tx = this.db.transaction(STORE, 'readwrite');
+    tx.objectStore(STORE).delete(key);
+    return committed(tx);
+  }
+  async update(key: string, change: (old: unknown) => unknown): Promise<unknown> {
+    // One readwrite transaction: IndexedDB runs overlapping readwrite transactions on a store one
+    // after another, in every tab, so no other write comes between this read and this write.
+    const tx = this.db.transaction(STORE, 'readwrite');
+    const store = tx.objectStore(STORE);
+    let after: unknown;
+    const read = store.get(key);
+    read.onsuccess = () => {
+      const next = change(read.result);
+      after = next === undefined ? read.result : next;
+      if (next !== undefined) store.put(next, key);
+    };
+    await committed(tx);
+    return after;
+  }
+}
+
+// ---- the single-writer lock ----
+
+/** A held lock on one session. */
+export interface LockHandle {
+  readonly sessionId: string;
+  /** Still held (a lease also gets renewed by asking). */
+  isHeld(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+/** Grants at most one holder per session at a time, across tabs. */
+export interface SessionLock {
+  /** The lock, or null when another tab holds it. Never waits for it. */
+  acquire(sessionId: string): Promise<LockHandle | null>;
+}
+
+/** The clock and timers the outbox and the lease use (injectable for tests). */
+export interface Timer {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realTimer: Timer = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+interface Lease {
+  owner: string;
+  expiresAt: number;
+}
+
+const isLease = (v: unknown): v is Lease =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as Lease).owner === 'string' &&
+  typeof (v as Lease).expiresAt === 'number';
+
+/**
+ * A lock made of a lease record in shared storage: `{ owner, expiresAt }`, taken and renewed by
+ * atomic updates. A tab that closes without releasing blocks the session for at most `ttlMs`;
+ * the holder renews the lease every `ttlMs / 3` and whenever it checks `isHeld`. A tab that was
+ * frozen past its lease loses it, and its next `isHeld` says so.
+ */
+export function leaseLock(
+  storage: OutboxStorage,
+  owner: string,
+  timer: Timer = realTimer,
+  ttlMs = 15_000,
+): SessionLock {
+  const take = async (sessionId: string): Promise<boolean> => {
+    const now = timer.now();
+    const after = await storage.update(`lock/${sessionId}`, (old) =>
+      !isLease(old) || old.owner === owner || old.expiresAt <= now ? { owner, expiresAt: now + ttlMs } : undefined,
+    );
+    return isLease(after) && after.owner === owner;
+  };
+  return {
+    async acquire(sessionId) {
+      if (!(await take(sessionId))) return null;
+      let held = true;
+      let handle: unknown;
+      const renew = () => {
+        handle = timer.setTimeout(() => {
+          void take(sessionId).then((ok) => {
+            held = held && ok;
+            if (held) renew();
+          });
+        }, ttlMs / 3);
+      };
+      renew();
+      return {
+        sessionId,
+        async isHeld() {
+          held = held && (await take(sessionId));
+          return held;
+        },
+        async release() {
+          held = false;
+          timer.clearTimeout(handle);
+          await storage.update(`lock/${sessionId}`, (old) =>
+            isLease(old) && old.owner === owner ? { owner: '', expiresAt: 0 } : undefined,
+          );
+        },
+      };
+    },
+  };
+}
+
+/** The part of the Web Locks API (`navigator.locks`) the lock uses. */
+export interface WebLocks {
+  request(
+    name: string,
+    options: { ifAvailable: boolean },
+    callback: (lock: unknown) => Promise<void> | void,
+  ): Promise<unknown>;
+}
+
+/**
+ * A lock on the Web Locks API (`navigator.locks`, where present): the browser releases it when
+ * the tab closes or crashes, so a reopened tab never waits for a lease to expire.
+ */
+export function webLocksLock(locks: WebLocks): SessionLock {
+  return {
+    acquire(sessionId) {
+      return new Promise((resolve, reject) => {
+        locks
+          .request(`clutrr-lab-study:${sessionId}`, { ifAvailable: true }, (lock) => {
+            if (!lock) {
+              resolve(null);
+              return;
+            }
+            // The lock is held until the promise returned here settles, i.e. until release().
+            return new Promise<void>((release) => {
+              let held = true;
+              resolve({
+                sessionId,
+                isHeld: async () => held,
+                release: async () => {
+                  held = false;
+                  release();
+                },
+              });
+            });
+          })
+          .catch(reject);
+      });
+    },
+  };
+}
+
+// ---- transports (sinks) ----
+
+/** Where rows go. `send` resolves once the sink has acknowledged every row, and throws otherwise. */
+export interface Transport {
+  /** Stable across reloads: acknowledgements are stored under it (see sinkId). */
+  readonly id: string;
+  send(rows: readonly ResultRow[], sessions: readonly SessionInfo[]): Promise<void>;
+  /** Rows per request (1 where a sink cannot deduplicate, such as JATOS). */
+  readonly batchSize?: number;
+  /** The URL a beacon may post to, for sinks that accept the same body by beacon. */
+  readonly beaconUrl?: string;
+}
+
+export type FetchLike = (
+  url: string,
+  init: { method: 'POST'; headers: Record<string, string>; body: string },
+) => Promise<{
+  ok: boolean;
+  status: number;
+}>;
+
+/** The body posted to an HTTP sink (and by beacon): the sessions of the rows, then the rows. */
+export const sinkBody = (rows: readonly ResultRow[], sessions: readonly SessionInfo[]) =>
+  JSON.stringify({ sessions, rows });
+
+/** An HTTP sink (the results server): POSTs `{ sessions, rows }` as JSON; a 2xx status acknowledges. */
+export function httpTransport(url: string, fetchFn: FetchLike): Transport {
+  return {
+    id: sinkId({ kind: 'http', url }),
+    beaconUrl: url,
+    async send(rows, sessions) {
+      const response = await fetchFn(url, {
+        method: 'POST',
+        // text/plain keeps it a "simple" request (no CORS preflight), as the beacon must be.
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        body: sinkBody(rows, sessions),
+      });
+      if (!response.ok) throw new Error(`the results server answered ${response.status}`);
+    },
+  };
+}
+
+/** The part of jatos.js the JATOS sink uses (same name and signature as the real API). */
+export interface JatosLike {
+  appendResultData(
+    resultData: string | object,
+    onSuccess?: () => void,
+    onError?: (err: unknown) => void,
+  ): Promise<unknown>;
+}
+
+/** The JATOS sink: one `appendResultData` per row, a JSON line each (JATOS cannot deduplicate, hence batches of 1). */
+export function jatosTransport(jatos: JatosLike): Transport {
+  return {
+    id: sinkId({ kind: 'jatos' }),
+    batchSize: 1,
+    async send(rows) {
+      for (const row of rows) await jatos.appendResultData(`${JSON.stringify(row)}\n`);
+    },
+  };
+}
+
+/** The transports for a definition's sinks, given the browser's means to reach them. */
+export function transportsFor(
+  sinks: readonly StudySink[],
+  means: { fetch: FetchLike; jatos?: JatosLike | undefined },
+): Transport[] {
+  return sinks.flatMap((s): Transport[] => {
+    if (s.kind === 'http') return [httpTransport(s.url, means.fetch)];
+    return means.jatos ? [jatosTransport(means.jatos)] : [];
+  });
+}
+
+// ---- the outbox ----
+
+interface StoredRow {
+  row: ResultRow;
+  /** Ids of the transports that acknowledged the row. */
+  acked: string[];
+}
+
+const isStoredRow = (v: unknown): v is StoredRow =>
+  typeof v === 'object' && v !== null && 'row' in v && Array.isArray((v as StoredRow).acked);
+
+/** The storage key of a row: sorts by session, then trial index. */
+export const rowKey = (sessionId: string, trialIndex: number) =>
+  `row/${encodeURIComponent(sessionId)}/${String(trialIndex).padStart(6, '0')}`;
+const startedKey = (sessionId: string, trialIndex: number) =>
+  `started/${encodeURIComponent(sessionId)}/${String(trialIndex).padStart(6, '0')}`;
+const sessionKey = (sessionId: string) => `session/${encodeURIComponent(sessionId)}`;
+
+/** `put` for a session this outbox has not claimed (another tab records it, or claim was not called). */
+export class SessionNotClaimedError extends Error {
+  override name = 'SessionNotClaimedError';
+}
+
+export type PutOutcome = 'added' | 'unchanged' | 'conflict';
+
+export interface OutboxOptions {
+  readonly storage: OutboxStorage;
+  readonly transports: readonly Transport[];
+  readonly lock: SessionLock;
+  readonly timer?: Timer;
+  /** First retry delay; doubles per failure up to maxDelayMs. */
+  readonly baseDelayMs?: number;
+  readonly maxDelayMs?: number;
+  /** Called after any change of what is pending (a put, an acknowledgement). */
+  readonly onChange?: () => void;
+}
+
+const encoder = new TextEncoder();
+const byteLength = (text: string) => encoder.encode(text).length;
+
+/** Beacons are limited to about 64 KiB in flight; stay under it per beacon. */
+const BEACON_BYTES = 60_000;
+
+export class Outbox {
+  /** Rows some transport has not acknowledged, by key (mirrors storage, for the beacon). */
+  private readonly pending = new Map<string, StoredRow>();
+  private readonly sessions = new Map<string, SessionInfo>();
+  private readonly claims = new Map<string, LockHandle>();
+  private readonly state = new Map<string, { busy: boolean; failures: number; retry: unknown }>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly timer: Timer;
+  private stopped = false;
+
+  private constructor(private readonly options: OutboxOptions) {
+    this.timer = options.timer ?? realTimer;
+    for (const t of options.transports) this.state.set(t.id, { busy: false, failures: 0, retry: undefined });
+  }
+
+  /** Opens the outbox on its storage: loads what is still pending (rows of earlier sessions too) and starts sending it. */
+  static async open(options: OutboxOptions): Promise<Outbox> {
+    const outbox = new Outbox(options);
+    for (const [key, value] of await options.storage.list('row/')) {
+      if (isStoredRow(value) && outbox.unackedBy(value).length > 0) outbox.pending.set(key, value);
+    }
+    for (const [, value] of await options.storage.list('session/')) {
+      const info = value as SessionInfo;
+      outbox.sessions.set(info.session_id, info);
+    }
+    outbox.kick();
+    return outbox;
+  }
+
+  /** Takes the session's single-writer lock; false when another tab records it. */
+  async claim(sessionId: string): Promise<boolean> {
+    const held = this.claims.get(sessionId);
+    if (held && (await held.isHeld())) return true;
+    const handle = await this.options.lock.acquire(sessionId);
+    if (!handle) return false;
+    this.claims.set(sessionId, handle);
+    return true;
+  }
+
+  /** Gives the session's lock back (at the end of the run). */
+  async release(sessionId: string): Promise<void> {
+    await this.claims.get(sessionId)?.release();
+    this.claims.delete(sessionId);
+  }
+
+  private async assertClaimed(sessionId: string): Promise<void> {
+    const handle = this.claims.get(sessionId);
+    if (!handle || !(await handle.isHeld())) {
+      throw new SessionNotClaimedError(`session "${sessionId}" is being recorded in another tab (or was not claimed)`);
+    }
+  }
+
+  /** Records the session's facts (user agent, screen…) once; they go with the session's rows. */
+  async putSession(info: SessionInfo): Promise<void> {
+    await this.assertClaimed(info.session_id);
+    await this.options.storage.update(sessionKey(info.session_id), (old) => (old === undefined ? info : undefined));
+    if (!this.sessions.has(info.session_id)) this.sessions.set(info.session_id, info);
+  }
+
+  /** The session's stored facts, if any (to resume: its start time). */
+  async getSession(sessionId: string): Promise<SessionInfo | undefined> {
+    return (await this.options.storage.get(sessionKey(sessionId))) as SessionInfo | undefined;
+  }
+
+  /**
+   * Commits a trial's row; resolves once it is durable, then sends it. Idempotent: the same row
+   * again is `unchanged`; a different row for a recorded (session_id, trial_index) is a
+   * `conflict` and the first one stands. Throws SessionNotClaimedError unless this outbox holds
+   * the session's lock.
+   */
+  async put(row: ResultRow): Promise<PutOutcome> {
+    await this.assertClaimed(row.session_id);
+    const key = rowKey(row.session_id, row.trial_index);
+    let outcome: PutOutcome = 'added';
+    await this.options.storage.update(key, (old) => {
+      if (!isStoredRow(old)) return { row, acked: [] } satisfies StoredRow;
+      outcome = JSON.stringify(old.row) === JSON.stringify(row) ? 'unchanged' : 'conflict';
+      return undefined;
+    });
+    if (outcome === 'added') {
+      if (this.options.transports.length > 0) this.pending.set(key, { row, acked: [] });
+      this.options.onChange?.();
+      this.kick();
+    }
+    return outcome;
+  }
+
+  /**
+   * Notes that a trial was shown (before its answer), so that a reload can tell an interrupted
+   * trial from a fresh one and record it with `resumed: true`. Requires the session's lock.
+   */
+  async markStarted(sessionId: string, trialIndex: number, startedAt: string): Promise<void> {
+    await this.assertClaimed(sessionId);
+    await this.options.storage.update(startedKey(sessionId, trialIndex), (old) =>
+      old === undefined ? startedAt : undefined,
+    );
+  }
+
+  /** When the trial was first shown (ISO 8601), if markStarted was called for it. */
+  async startedAt(sessionId: string, trialIndex: number): Promise<string | undefined> {
+    const value = await this.options.storage.get(startedKey(sessionId, trialIndex));
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  /** Every stored row of a session, by trial index (for resuming and for the download fallback). */
+  async rows(sessionId: string): Promise<ResultRow[]> {
+    const entries = await this.options.storage.list(`row/${encodeURIComponent(sessionId)}/`);
+    return entries.flatMap(([, v]) => (isStoredRow(v) ? [v.row] : []));
+  }
+
+  /** Rows some transport has not acknowledged yet. */
+  pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Every stored row has been acknowledged by every transport (the completion redirect waits for this). */
+  allAcknowledged(): boolean {
+    return this.pending.size === 0;
+  }
+
+  private unackedBy(stored: StoredRow): string[] {
+    return this.options.transports.filter((t) => !stored.acked.includes(t.id)).map((t) => t.id);
+  }
+
+  /** Starts a send to every transport that is neither busy nor waiting for a retry. */
+  private kick(): void {
+    if (this.stopped) return;
+    for (const t of this.options.transports) {
+      const s = this.state.get(t.id)!;
+      if (s.busy || s.retry !== undefined) continue;
+      const run = this.drain(t).finally(() => this.inFlight.delete(run));
+      this.inFlight.add(run);
+    }
+  }
+
+  /** Sends to one transport until nothing is pending for it, or until it fails (then schedules a retry). */
+  private async drain(t: Transport): Promise<void> {
+    const s = this.state.get(t.id)!;
+    s.busy = true;
+    try {
+      for (;;) {
+        if (this.stopped) return;
+        const batch = [...this.pending.entries()]
+          .filter(([, v]) => !v.acked.includes(t.id))
+          .slice(0, t.batchSize ?? 50);
+        if (batch.length === 0) return;
+        const rows = batch.map(([, v]) => v.row);
+        try {
+          await t.send(rows, this.sessionsOf(rows));
+        } catch {
+          s.failures++;
+          const delay = Math.min(
+            this.options.maxDelayMs ?? 60_000,
+            (this.options.baseDelayMs ?? 1_000) * 2 ** (s.failures - 1),
+          );
+          s.retry = this.timer.setTimeout(() => {
+            s.retry = undefined;
+            this.kick();
+          }, delay);
+          return;
+        }
+        s.failures = 0;
+        for (const [key] of batch) await this.acknowledge(key, t.id);
+        this.options.onChange?.();
+      }
+    } finally {
+      s.busy = false;
+    }
+  }
+
+  private async acknowledge(key: string, transportId: string): Promise<void> {
+    const after = await this.options.storage.update(key, (old) =>
+      isStoredRow(old) && !old.acked.includes(transportId) ? { ...old, acked: [...old.acked, transportId] } : undefined,
+    );
+    if (isStoredRow(after) && this.unackedBy(after).length > 0) this.pending.set(key, after);
+    else this.pending.delete(key);
+  }
+
+  private sessionsOf(rows: readonly ResultRow[]): SessionInfo[] {
+    const ids = new Set(rows.map((r) => r.session_id));
+    return [...ids].flatMap((id) => {
+      const info = this.sessions.get(id);
+      return info ? [info] : [];
+    });
+  }
+
+  /** Sends now to every transport not already sending, retries included; resolves when this round ends. */
+  async flush(): Promise<void> {
+    for (const s of this.state.values()) {
+      if (s.retry !== undefined) this.timer.clearTimeout(s.retry);
+      s.retry = undefined;
+    }
+    this.kick();
+    await this.idle();
+  }
+
+  /** Resolves when no send is under way (retries may still be scheduled). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /**
+   * For `pagehide`: synchronously hands every row a beacon-capable transport has not
+   * acknowledged to `sendBeacon`, in bodies under 60 kB. Returns how many rows were queued.
+   * Rows stay pending (a beacon has no answer) and go again on the next visit.
+   */
+  flushWithBeacon(sendBeacon: (url: string, data: string) => boolean): number {
+    let queued = 0;
+    for (const t of this.options.transports) {
+      if (!t.beaconUrl) continue;
+      const rows = [...this.pending.values()].filter((v) => !v.acked.includes(t.id)).map((v) => v.row);
+      let batch: ResultRow[] = [];
+      let bytes = 0;
+      const send = () => {
+        if (batch.length > 0 && sendBeacon(t.beaconUrl!, sinkBody(batch, this.sessionsOf(batch))))
+          queued += batch.length;
+        batch = [];
+        bytes = 0;
+      };
+      for (const row of rows) {
+        // Each row's own size plus its session's, an upper bound of what it adds to the body.
+        const info = this.sessions.get(row.session_id);
+        const size = byteLength(JSON.stringify(row)) + (info ? byteLength(JSON.stringify(info)) : 0) + 2;
+        if (batch.length > 0 && bytes + size > BEACON_BYTES) send();
+        batch.push(row);
+        bytes += size;
+      }
+      send();
+    }
+    return queued;
+  }
+
+  /** Stops sending and cancels retries (the stored rows stay). */
+  stop(): void {
+    this.stopped = true;
+    for (const s of this.state.values()) if (s.retry !== undefined) this.timer.clearTimeout(s.retry);
+  }
+}
