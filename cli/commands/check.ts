@@ -1,7 +1,7 @@
-import { type FileHandle, open } from 'node:fs/promises';
+import { readText } from '../readText';
 import { addCounts, auditCsv, NO_ROWS, type VerdictCounts } from '../../src/core/formats/audit';
 import { type FlagSpec, helpText, parseArgs } from '../args';
-import { CliError, UsageError } from '../errors';
+import { UsageError } from '../errors';
 
 const FLAGS: Record<string, FlagSpec> = {
   list: { type: 'boolean', help: 'print the ids of rows that are not entailed' },
@@ -41,30 +41,3 @@ export async function checkCommand(argv: string[]): Promise<number> {
 
 const countsLine = (c: VerdictCounts) =>
   `rows=${c.rows} entailed=${c.entailed} ambiguous=${c.ambiguous} unsupported=${c.unsupported}`;
-
-/** The file's text in chunks, so a file of any size is checked in bounded memory. */
-async function* readText(file: string): AsyncGenerator<string> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, 'r');
-  } catch (e) {
-    throw cannotRead(file, e);
-  }
-  try {
-    for await (const chunk of handle.createReadStream({ encoding: 'utf8', highWaterMark: 1 << 20 })) {
-      yield chunk as string;
-    }
-  } catch (e) {
-    // A folder opens on Linux and fails on the first read.
-    throw (e as NodeJS.ErrnoException).code ? cannotRead(file, e) : e;
-  } finally {
-    await handle.close().catch(() => {});
-  }
-}
-
-function cannotRead(file: string, e: unknown): CliError {
-  const code = (e as NodeJS.ErrnoException).code;
-  return new CliError(
-    `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message}`,
-  );
-}

@@ -1,4 +1,4 @@
-import { type FileHandle, open } from 'node:fs/promises';
+import { readText } from '../readText';
 import { auditCsv } from '../../src/core/formats/audit';
 import {
   addAuditedRows,
@@ -12,7 +12,7 @@ import {
   type StoryStatsTallies,
 } from '../../src/core/formats/storyStats';
 import { type FlagSpec, helpText, parseArgs } from '../args';
-import { CliError, UsageError } from '../errors';
+import { UsageError } from '../errors';
 
 const FLAGS: Record<string, FlagSpec> = {};
 
@@ -127,31 +127,4 @@ export function formatReport(r: StoryStatsResult): string {
   for (const n of o.noise) out.push(`  noise ${n.kind}: ${counts(n.words)}`);
   if (o.untypedNoise > 0) out.push(`  noise edges without a type: ${o.untypedNoise}`);
   return `${out.join('\n')}\n`;
-}
-
-/** The file's text in chunks (as check reads it), so a file of any size is measured in bounded memory. */
-async function* readText(file: string): AsyncGenerator<string> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, 'r');
-  } catch (e) {
-    throw cannotRead(file, e);
-  }
-  try {
-    for await (const chunk of handle.createReadStream({ encoding: 'utf8', highWaterMark: 1 << 20 })) {
-      yield chunk as string;
-    }
-  } catch (e) {
-    // A folder opens on Linux and fails on the first read.
-    throw (e as NodeJS.ErrnoException).code ? cannotRead(file, e) : e;
-  } finally {
-    await handle.close().catch(() => {});
-  }
-}
-
-function cannotRead(file: string, e: unknown): CliError {
-  const code = (e as NodeJS.ErrnoException).code;
-  return new CliError(
-    `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message}`,
-  );
 }
