@@ -365,3 +365,15 @@ test('the strict toggle puts strict=1 in the URL, makes a strict puzzle, and a l
   await page.getByTestId('strict-toggle').uncheck();
   await expect(page).not.toHaveURL(/strict/);
 });
+
+test('a link with a seed too long for links says so and opens a puzzle; the seed box takes at most 200 characters', async ({
+  page,
+}) => {
+  await page.goto(`/?seed=${'q'.repeat(1000)}&k=3&task=1`);
+  await expect(
+    page.getByText('URL parameter seed ignored: it is 1000 characters long; seeds have at most 200'),
+  ).toBeVisible();
+  await expect(page.getByTestId('story-sentence').first()).toBeVisible();
+  await expect(page).not.toHaveURL(/q{201}/);
+  await expect(page.getByTestId('seed-input')).toHaveAttribute('maxlength', '200');
+});

@@ -37,6 +37,14 @@ describe('settings in the URL', () => {
     expect(warnings[0]).toMatch(/k=99/);
   });
 
+  it('refuses a seed too long for a link, and says so', () => {
+    const long = settingsFromSearch(`?seed=${'x'.repeat(100_000)}&k=3`, () => 'fresh');
+    expect(long.settings.seed).toBe('fresh');
+    expect(long.settings.k).toBe(3);
+    expect(long.warnings).toEqual(['URL parameter seed ignored: it is 100000 characters long; seeds have at most 200']);
+    expect(settingsFromSearch(`?seed=${'y'.repeat(200)}`).settings.seed).toHaveLength(200);
+  });
+
   it('chooses a seed when the URL has none', () => {
     expect(settingsFromSearch('', () => '123').settings.seed).toBe('123');
     expect(settingsFromSearch('?seed=%20', () => '9').settings.seed).toBe('9');

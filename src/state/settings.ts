@@ -1,5 +1,6 @@
 import { DEFAULT_FAMILY, type FamilyParams } from '../core/family/family';
 import { isTaskId, type TaskId } from '../core/puzzle/tasks';
+import { MAX_SEED_LENGTH } from '../core/puzzle/datasetOptions';
 import { STORY_ORDERS, type StoryOrder } from '../core/text/order';
 import type { ExplorerText } from '../worker/protocol';
 
@@ -98,8 +99,15 @@ export function settingsFromSearch(search: string, fallbackSeed: () => string = 
     warnings.push(`URL parameter ${name}=${raw} ignored: expected a whole number from ${lo} to ${hi}`);
     return def;
   };
-  const seedRaw = q.get(P.seed);
-  const seed = seedRaw !== null && seedRaw.trim() !== '' ? seedRaw.trim() : fallbackSeed();
+  const seedRaw = q.get(P.seed)?.trim() ?? '';
+  let seed = seedRaw !== '' ? seedRaw : fallbackSeed();
+  // Links carry the seed: a very long one makes URLs that servers refuse (HTTP 431).
+  if (seed.length > MAX_SEED_LENGTH) {
+    warnings.push(
+      `URL parameter seed ignored: it is ${seed.length} characters long; seeds have at most ${MAX_SEED_LENGTH}`,
+    );
+    seed = fallbackSeed();
+  }
   const k = int(P.k, DEFAULT_K, K_MIN, K_MAX);
   const taskNo = int(P.task, DEFAULT_TASK, 1, 7);
   const task: TaskId = isTaskId(taskNo) ? taskNo : DEFAULT_TASK;

@@ -6,6 +6,7 @@ import { selectSettings, selectStatus, selectTemplates } from '../../state/selec
 import { DEFAULT_TEXT, K_MAX, K_MIN, searchFromSettings } from '../../state/settings';
 import { useStore } from '../../state/useStore';
 import type { StoryOrder } from '../../core/text/order';
+import { MAX_SEED_LENGTH } from '../../core/puzzle/datasetOptions';
 import { TemplateFilePicker } from '../../ui/TemplateFilePicker';
 import './controls.css';
 import { TEMPLATE_MODES, type TemplateMode, textMode, withMode } from '../../state/settings';
@@ -135,6 +136,7 @@ export function Controls() {
             className="field__seed"
             value={seed}
             data-testid="seed-input"
+            maxLength={MAX_SEED_LENGTH}
             onChange={(e) => setSeed(e.target.value)}
             onBlur={submitSeed}
             spellCheck={false}
