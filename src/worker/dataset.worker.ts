@@ -17,8 +17,15 @@ const encoder = new TextEncoder();
 export const datasetHandlers: Handlers<DatasetCommands> = {
   generate(body, ctx) {
     const { render, name, describe } = datasetRenderer(body.text, body.spec.seed, body.templates);
-    const numbers = taskRowNumbers(body.spec, body.job.task, body.job.split, (d, n) => ctx.progress(d / 2, n));
+    // With --equal, choosing the rows is the first half of the work; otherwise there is nothing
+    // to report before the rows themselves.
     const base = body.spec.equal ? 0.5 : 0;
+    const numbers = taskRowNumbers(
+      body.spec,
+      body.job.task,
+      body.job.split,
+      body.spec.equal ? (d, n) => ctx.progress(d * base, n) : undefined,
+    );
     const total = numbers.length;
     const patterns = new Map<string, number>();
     for (let from = 0; from < total; from += CHUNK_ROWS) {
