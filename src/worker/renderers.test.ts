@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generatePuzzle } from '../core/puzzle/puzzle';
 import { readTemplateFiles } from './templatesClient';
 import { handlers } from './handlers';
+import type { ExplorerText } from './protocol';
 import { rendererKey, renderStory, setTemplateSource } from './renderers';
 
 const mini = readTemplateFiles([
@@ -20,98 +21,45 @@ function puzzleOfMini() {
 
 afterEach(() => setTemplateSource(0, null));
 
+/** Explorer text: one paraphrase per fact from the whole bank, shuffled, with what a test changes. */
+const text = (patch: Partial<ExplorerText>): ExplorerText => ({
+  synthetic: false,
+  templateSplit: false,
+  half: 'train',
+  combinationLength: 1,
+  storyOrder: 'shuffled',
+  ...patch,
+});
+
 describe('the renderer cache key', () => {
   it('names facts per paraphrase, template split and bank (one renderer writes both halves)', () => {
-    expect(
-      rendererKey({
-        synthetic: false,
-        templateSplit: false,
-        half: 'train',
-        combinationLength: 2,
-        storyOrder: 'shuffled',
-      }),
-    ).toBe('paraphrase:2:whole:shuffled:bank');
-    expect(
-      rendererKey({
-        synthetic: false,
-        templateSplit: true,
-        half: 'train',
-        combinationLength: 1,
-        templates: 3,
-        storyOrder: 'shuffled',
-      }),
-    ).toBe('paraphrase:1:split:shuffled:file-3');
-    expect(
-      rendererKey({
-        synthetic: false,
-        templateSplit: true,
-        half: 'test',
-        combinationLength: 9 as 3,
-        templates: 4,
-        storyOrder: 'shuffled',
-      }),
-    ).toBe('paraphrase:3:split:shuffled:file-4');
+    expect(rendererKey(text({ combinationLength: 2 }))).toBe('paraphrase:2:whole:shuffled:bank');
+    expect(rendererKey(text({ templateSplit: true, templates: 3 }))).toBe('paraphrase:1:split:shuffled:file-3');
+    expect(rendererKey(text({ templateSplit: true, half: 'test', combinationLength: 9 as 3, templates: 4 }))).toBe(
+      'paraphrase:3:split:shuffled:file-4',
+    );
     // Plain sentences use no bank.
-    expect(
-      rendererKey({
-        synthetic: true,
-        templateSplit: false,
-        half: 'train',
-        combinationLength: 1,
-        templates: 3,
-        storyOrder: 'shuffled',
-      }),
-    ).toBe('synthetic:shuffled');
+    expect(rendererKey(text({ synthetic: true, templates: 3 }))).toBe('synthetic:shuffled');
   });
 });
 
 describe('a template file in the worker', () => {
   it('writes the story with the file once set, and our bank without its id', () => {
     const p = puzzleOfMini();
-    const ours = renderStory(p, {
-      synthetic: false,
-      templateSplit: false,
-      half: 'train',
-      combinationLength: 1,
-      storyOrder: 'shuffled',
-    });
+    const ours = renderStory(p, text({}));
     expect(ours.story.story).not.toMatch(/lighthouse/);
     handlers.setTemplates({ id: 1, source: mini });
-    const file = renderStory(p, {
-      synthetic: false,
-      templateSplit: false,
-      half: 'train',
-      combinationLength: 1,
-      templates: 1,
-      storyOrder: 'shuffled',
-    });
+    const file = renderStory(p, text({ templates: 1 }));
     expect(file.story.story).toMatch(/lighthouse/);
     expect(file.renderer).toContain('templates-mini.json');
     // The same settings without the id still use our bank (its renderer is cached apart).
-    expect(
-      renderStory(p, {
-        synthetic: false,
-        templateSplit: false,
-        half: 'train',
-        combinationLength: 1,
-        storyOrder: 'shuffled',
-      }).story,
-    ).toEqual(ours.story);
+    expect(renderStory(p, text({})).story).toEqual(ours.story);
   });
 
   it('drops the renderers of a file replaced by another', () => {
     const p = puzzleOfMini();
     handlers.setTemplates({ id: 1, source: mini });
-    expect(
-      renderStory(p, {
-        synthetic: false,
-        templateSplit: false,
-        half: 'train',
-        combinationLength: 1,
-        templates: 1,
-        storyOrder: 'shuffled',
-      }).story.story,
-    ).toMatch(/lighthouse/);
+    expect(renderStory(p, text({ templates: 1 })).story.story).toMatch(/lighthouse/);
     const other = readTemplateFiles([
       {
         name: 'other.json',
@@ -132,41 +80,14 @@ describe('a template file in the worker', () => {
       },
     ]).source!;
     handlers.setTemplates({ id: 1, source: other });
-    expect(
-      renderStory(p, {
-        synthetic: false,
-        templateSplit: false,
-        half: 'train',
-        combinationLength: 1,
-        templates: 1,
-        storyOrder: 'shuffled',
-      }).story.story,
-    ).toMatch(/harbour/);
+    expect(renderStory(p, text({ templates: 1 })).story.story).toMatch(/harbour/);
   });
 
   it('refuses an id it does not hold (a restarted worker)', () => {
     const p = puzzleOfMini();
     handlers.setTemplates({ id: 2, source: mini });
-    expect(() =>
-      renderStory(p, {
-        synthetic: false,
-        templateSplit: true,
-        half: 'train',
-        combinationLength: 1,
-        templates: 1,
-        storyOrder: 'shuffled',
-      }),
-    ).toThrow(/pick it again/);
+    expect(() => renderStory(p, text({ templateSplit: true, templates: 1 }))).toThrow(/pick it again/);
     handlers.setTemplates({ id: 3, source: null });
-    expect(() =>
-      renderStory(p, {
-        synthetic: false,
-        templateSplit: false,
-        half: 'train',
-        combinationLength: 1,
-        templates: 2,
-        storyOrder: 'shuffled',
-      }),
-    ).toThrow(/pick it again/);
+    expect(() => renderStory(p, text({ templates: 2 }))).toThrow(/pick it again/);
   });
 });
