@@ -67,9 +67,9 @@ export const threadsAvailable = (): boolean => THIS_FILE.endsWith('.mjs');
 
 /**
  * Row makers to use by default: one per core, at most 4, and none beside this thread on a
- * machine of 2 cores or fewer. Measured on 2 cores (npm run bench): two threads made 30,000 rows
- * no faster than this thread alone (each isolate warms its own JIT, and the two compete for the
- * cores with their collectors), and took 60% more CPU time.
+ * machine of 2 cores or fewer. Measured on a 2-core VM: two threads made 30,000 rows no faster
+ * than this thread alone and took 60% more CPU time (two processes did little better), while a
+ * plain integer loop ran 2× on the same cores: the contention is in this allocation-heavy work.
  */
 export const defaultWorkers = (): number => {
   const cores = availableParallelism();
