@@ -40,16 +40,16 @@ export const LAYERS = [
   { dir: 'src/graph', may: ['src/core'], packages: true, node: false },
   {
     dir: 'src/features/*',
-    may: ['src/core', 'src/worker', 'src/state', 'src/graph', 'src/ui'],
+    may: ['src/core', 'src/worker', 'src/state', 'src/graph', 'src/ui', 'src/study'],
     packages: true,
     node: false,
   },
   { dir: 'src/study', may: ['src/core'], packages: true, node: false },
   { dir: 'src/app', may: ['src'], packages: true, node: false },
-  { dir: 'src/main.tsx', may: ['src/app', 'src/state'], packages: true, node: false },
+  { dir: 'src/main.tsx', may: ['src/app', 'src/state', 'src/study'], packages: true, node: false },
   {
     dir: 'cli',
-    may: ['src/core'],
+    may: ['src/core', 'src/study'],
     packages: true,
     node: true,
     // The CLI's messages are compared with the dataset builder form's.

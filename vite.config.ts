@@ -2,6 +2,9 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Relative asset paths: the same build runs at a site's root, under a sub-folder, and inside a
+  // JATOS study archive (served from /publix/…).
+  base: './',
   plugins: [react()],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 1500 },

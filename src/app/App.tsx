@@ -11,12 +11,16 @@ import { ErrorBoundary } from './ErrorBoundary';
 const ClassroomView = lazy(() => import('../features/classroom').then((m) => ({ default: m.ClassroomView })));
 const DatasetBuilderView = lazy(() => import('../features/dataset').then((m) => ({ default: m.DatasetBuilderView })));
 const AuditView = lazy(() => import('../features/audit').then((m) => ({ default: m.AuditView })));
+const StudyDesignerView = lazy(() =>
+  import('../features/studyDesigner').then((m) => ({ default: m.StudyDesignerView })),
+);
 
 const NAV: readonly [Route, string][] = [
   ['puzzle', 'Puzzle'],
   ['classroom', 'Classroom'],
   ['dataset', 'Dataset builder'],
   ['audit', 'Import & audit'],
+  ['study', 'Study designer'],
 ];
 
 function Nav({ route }: { route: Route }) {
@@ -45,6 +49,8 @@ function View({ route }: { route: Route }) {
       return <DatasetBuilderView />;
     case 'audit':
       return <AuditView />;
+    case 'study':
+      return <StudyDesignerView />;
     default:
       return <PuzzleView />;
   }
@@ -72,6 +78,7 @@ export function App() {
       classroom: 'Classroom',
       dataset: 'Dataset builder',
       audit: 'Import & audit',
+      study: 'Study designer',
     };
     document.title = `${names[route]} · CLUTRR Lab`;
   }, [route]);

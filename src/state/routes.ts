@@ -1,8 +1,8 @@
 /** The app's views; hash routing keeps the puzzle's query parameters untouched. */
-export const ROUTES = ['puzzle', 'classroom', 'dataset', 'audit'] as const;
+export const ROUTES = ['puzzle', 'classroom', 'dataset', 'audit', 'study'] as const;
 export type Route = (typeof ROUTES)[number];
 
-const HASH: Record<Route, string> = { puzzle: '', classroom: '#/classroom', dataset: '#/dataset', audit: '#/audit' };
+const HASH: Record<Route, string> = { puzzle: '', classroom: '#/classroom', dataset: '#/dataset', audit: '#/audit', study: '#/study' };
 
 export function routeFromHash(hash: string): Route {
   const name = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';

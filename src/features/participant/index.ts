@@ -1,0 +1,1 @@
+export { ParticipantApp } from './ParticipantApp';

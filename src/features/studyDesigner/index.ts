@@ -1,0 +1,1 @@
+export { StudyDesignerView } from './StudyDesignerView';

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { isParticipantUrl, participantPath, readParticipantParams } from './route';
+
+describe('participant route', () => {
+  it('puts the token in the query and reads it back', () => {
+    const path = participantPath('s1.abc-_.0123abcd');
+    expect(path).toBe('?study=s1.abc-_.0123abcd');
+    expect(readParticipantParams(path).token).toBe('s1.abc-_.0123abcd');
+    expect(isParticipantUrl(path)).toBe(true);
+    expect(isParticipantUrl('?seed=3&k=2', '#/study')).toBe(false);
+  });
+
+  it('reads Prolific ids appended to the query, or after a hash', () => {
+    const fromQuery = readParticipantParams('?study=s1.x.y&PROLIFIC_PID=p1&STUDY_ID=st&SESSION_ID=se');
+    expect([fromQuery.prolificPid, fromQuery.prolificStudyId, fromQuery.prolificSessionId]).toEqual(['p1', 'st', 'se']);
+    const fromHash = readParticipantParams('', '#/run?study=s1.x.y&PROLIFIC_PID=p2');
+    expect(fromHash.token).toBe('s1.x.y');
+    expect(fromHash.prolificPid).toBe('p2');
+  });
+
+  it('takes only a whole participant number, and preview only as 1', () => {
+    expect(readParticipantParams('?study=t&participant=7').participantNumber).toBe(7);
+    expect(readParticipantParams('?study=t&participant=-1').participantNumber).toBeNull();
+    expect(readParticipantParams('?study=t&participant=2x').participantNumber).toBeNull();
+    expect(readParticipantParams('?study=t&preview=1').preview).toBe(true);
+    expect(readParticipantParams('?study=t&preview=yes').preview).toBe(false);
+    expect(readParticipantParams('?study=t&condition=timed').condition).toBe('timed');
+  });
+});

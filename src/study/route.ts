@@ -1,0 +1,59 @@
+/**
+ * The participant's URL: one contract for the designer, the CLI (`study link`) and the run.
+ *
+ *   ?study=<token>[&condition=<id>][&participant=<n>][&preview=1][&PROLIFIC_PID=…&STUDY_ID=…&SESSION_ID=…]
+ *
+ * The token sits in the query, not in the hash: Prolific and other recruiters append their
+ * parameters to the end of the URL, which would land inside a hash. Parameters are read from the
+ * query and, for links a recruiter mangled, from a `?…` after the hash as well. The path is
+ * relative to the app's root (the folder its index.html is served from).
+ */
+
+/** The query parameter that carries the study token; its presence makes the page a participant run. */
+export const STUDY_PARAM = 'study';
+
+/** The participant URL path (relative to the app's root) for a study token. */
+export function participantPath(token: string, extra: Readonly<Record<string, string>> = {}): string {
+  const params = new URLSearchParams({ [STUDY_PARAM]: token, ...extra });
+  return `?${params.toString()}`;
+}
+
+/** What a participant URL says; strings are empty (or null) when absent. */
+export interface ParticipantParams {
+  /** The study token, or null when the URL is not a participant run. */
+  readonly token: string | null;
+  /** `condition=<id>`: forces a condition (also for studies assigned by URL). */
+  readonly condition: string | null;
+  /** `participant=<n>`: the balanced counter's value when the recruiter numbers participants. */
+  readonly participantNumber: number | null;
+  /** `preview=1`: the researcher's preview run (nothing is sent to sinks, storage is separate). */
+  readonly preview: boolean;
+  readonly prolificPid: string;
+  readonly prolificStudyId: string;
+  readonly prolificSessionId: string;
+}
+
+/** Reads the participant parameters from a location's search and hash. */
+export function readParticipantParams(search: string, hash = ''): ParticipantParams {
+  const params = new URLSearchParams(search);
+  const q = hash.indexOf('?');
+  if (q >= 0) {
+    for (const [key, value] of new URLSearchParams(hash.slice(q + 1))) if (!params.has(key)) params.set(key, value);
+  }
+  const text = (key: string) => params.get(key)?.trim() ?? '';
+  const n = text('participant');
+  return {
+    token: params.has(STUDY_PARAM) ? text(STUDY_PARAM) : null,
+    condition: params.has('condition') ? text('condition') : null,
+    participantNumber: /^\d{1,9}$/.test(n) ? Number(n) : null,
+    preview: text('preview') === '1',
+    prolificPid: text('PROLIFIC_PID'),
+    prolificStudyId: text('STUDY_ID'),
+    prolificSessionId: text('SESSION_ID'),
+  };
+}
+
+/** True when the page was opened as a participant run (the entry loads the run, not the explorer). */
+export function isParticipantUrl(search: string, hash = ''): boolean {
+  return readParticipantParams(search, hash).token !== null;
+}
