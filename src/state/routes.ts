@@ -2,7 +2,13 @@
 export const ROUTES = ['puzzle', 'classroom', 'dataset', 'audit', 'study'] as const;
 export type Route = (typeof ROUTES)[number];
 
-const HASH: Record<Route, string> = { puzzle: '', classroom: '#/classroom', dataset: '#/dataset', audit: '#/audit', study: '#/study' };
+const HASH: Record<Route, string> = {
+  puzzle: '',
+  classroom: '#/classroom',
+  dataset: '#/dataset',
+  audit: '#/audit',
+  study: '#/study',
+};
 
 export function routeFromHash(hash: string): Route {
   const name = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
