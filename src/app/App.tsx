@@ -11,6 +11,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 const ClassroomView = lazy(() => import('../features/classroom').then((m) => ({ default: m.ClassroomView })));
 const DatasetBuilderView = lazy(() => import('../features/dataset').then((m) => ({ default: m.DatasetBuilderView })));
 const AuditView = lazy(() => import('../features/audit').then((m) => ({ default: m.AuditView })));
+const ResultsView = lazy(() => import('../features/results').then((m) => ({ default: m.ResultsView })));
 const StudyDesignerView = lazy(() =>
   import('../features/studyDesigner').then((m) => ({ default: m.StudyDesignerView })),
 );
@@ -21,6 +22,7 @@ const NAV: readonly [Route, string][] = [
   ['dataset', 'Dataset builder'],
   ['audit', 'Import & audit'],
   ['study', 'Study designer'],
+  ['results', 'Results'],
 ];
 
 function Nav({ route }: { route: Route }) {
@@ -51,6 +53,8 @@ function View({ route }: { route: Route }) {
       return <AuditView />;
     case 'study':
       return <StudyDesignerView />;
+    case 'results':
+      return <ResultsView />;
     default:
       return <PuzzleView />;
   }
@@ -79,6 +83,7 @@ export function App() {
       dataset: 'Dataset builder',
       audit: 'Import & audit',
       study: 'Study designer',
+      results: 'Results',
     };
     document.title = `${names[route]} · CLUTRR Lab`;
   }, [route]);

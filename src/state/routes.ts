@@ -1,5 +1,5 @@
 /** The app's views; hash routing keeps the puzzle's query parameters untouched. */
-export const ROUTES = ['puzzle', 'classroom', 'dataset', 'audit', 'study'] as const;
+export const ROUTES = ['puzzle', 'classroom', 'dataset', 'audit', 'study', 'results'] as const;
 export type Route = (typeof ROUTES)[number];
 
 const HASH: Record<Route, string> = {
@@ -8,6 +8,7 @@ const HASH: Record<Route, string> = {
   dataset: '#/dataset',
   audit: '#/audit',
   study: '#/study',
+  results: '#/results',
 };
 
 export function routeFromHash(hash: string): Route {
