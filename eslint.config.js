@@ -55,7 +55,7 @@ export const LAYERS = [
     // The CLI's messages are compared with the dataset builder form's.
     testMay: ['src/features/dataset/form'],
   },
-  { dir: 'e2e', may: ['src/core'], packages: true, node: true },
+  { dir: 'e2e', may: ['src/core', 'src/study'], packages: true, node: true },
   { dir: 'scripts', may: [], packages: true, node: true },
   { dir: '.', may: [], packages: true, node: true },
 ];
