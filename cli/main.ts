@@ -4,6 +4,7 @@ import { benchCommand } from './commands/bench';
 import { checkCommand } from './commands/check';
 import { generateCommand } from './commands/generate';
 import { statsCommand } from './commands/stats';
+import { studyCommand } from './commands/study';
 import { templatesCommand } from './commands/templates';
 import { CliError } from './errors';
 
@@ -16,6 +17,10 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; summa
   stats: {
     run: statsCommand,
     summary: 'shortcut and character report of CLUTRR CSV files (order tau, words per fact, baselines)',
+  },
+  study: {
+    run: studyCommand,
+    summary: 'study link: the participant link of a human study (?study=<token> as the last line)',
   },
   bench: { run: benchCommand, summary: 'puzzles per second for k = 2..10 and each task, and peak memory' },
   templates: {
