@@ -1,0 +1,117 @@
+import { expect, type Request, test } from '@playwright/test';
+import { cliLink, countBy, definitionOf, Participant, PHONE, trialCount } from './fixtures/study';
+
+/**
+ * An HTTP results server (`--http-sink`) that is down, or down for a while (issue 9): the run
+ * never waits for it, the participant's own download always has every row, the server gets each
+ * row exactly once when it comes back, and the redirect waits for every acknowledgement. The
+ * server is a route in the browser (another port, where nothing listens), so nothing real is
+ * needed.
+ */
+test.use({ viewport: PHONE });
+
+const port = Number(process.env.E2E_PORT ?? 4173);
+/** Another origin than the app's, as a results server would be: the app must cope with CORS. */
+const SINK = `http://127.0.0.1:${port + 1}/api/rows`;
+const CORS = { 'access-control-allow-origin': '*' };
+
+interface SinkRow {
+  session_id: string;
+  trial_index: number;
+}
+
+/** The rows of a request to the sink (fetch or beacon): `{ sessions, rows }`. */
+const rowsOf = (request: Request): SinkRow[] =>
+  (JSON.parse(request.postData() ?? '{}') as { rows?: SinkRow[] }).rows ?? [];
+
+test('a results server that stays down: the run ends, says it could not send, the code and the download stay', async ({
+  page,
+  baseURL,
+}) => {
+  const thanks = `${baseURL}/thanks-offline`;
+  const path = cliLink(
+    ['--k', '2', '--per-k', '2', '--seed', '31', '--practice', '0', '--attention-checks', '0'].concat([
+      '--http-sink',
+      SINK,
+      '--completion-code',
+      'OFFLINE42',
+      '--redirect',
+      thanks,
+    ]),
+  );
+  const def = definitionOf(path);
+  const tries: Request[] = [];
+  await page.route(SINK, (route) => {
+    tries.push(route.request());
+    return route.abort('connectionrefused');
+  });
+  let redirected = 0;
+  await page.route('**/thanks-offline', (route) => {
+    redirected++;
+    return route.fulfill({ contentType: 'text/html', body: '<p>thanks</p>' });
+  });
+  const p = new Participant(page);
+  await page.goto(`/${path}`);
+  await p.runUntil('completion');
+
+  await expect(p.completionCode).toContainText('OFFLINE42');
+  await expect(p.sinkStatus).toContainText(/could not/i, { timeout: 40_000 });
+  expect(tries.length).toBeGreaterThan(0);
+  const { rows } = await p.results();
+  expect(rows).toHaveLength(trialCount(def));
+  expect([...countBy(rows, (r) => r.trial_index).values()].every((n) => n === 1)).toBe(true);
+  // Still here: the redirect waits for rows the server never acknowledged.
+  await expect(p.completion).toBeVisible();
+  await expect(p.completionCode).toContainText('OFFLINE42');
+  expect(redirected).toBe(0);
+  expect(new URL(page.url()).pathname).not.toContain('thanks');
+
+  // Leaving the page hands the unsent rows to a beacon, which the route refuses as well.
+  const before = tries.length;
+  const beacon = page.waitForRequest((r) => r.url() === SINK, { timeout: 10_000 });
+  await page.goto('about:blank');
+  const sent = await beacon;
+  expect(tries.length).toBeGreaterThan(before);
+  expect(rowsOf(sent).length).toBeGreaterThan(0);
+});
+
+test('a results server that fails, then recovers: every row arrives once, and only then the redirect', async ({
+  page,
+  baseURL,
+}) => {
+  const thanks = `${baseURL}/thanks-sink`;
+  const path = cliLink(
+    ['--k', '2,3', '--per-k', '2', '--seed', '32', '--practice', '1', '--attention-checks', '1'].concat([
+      '--http-sink',
+      SINK,
+      '--redirect',
+      thanks,
+    ]),
+  );
+  const def = definitionOf(path);
+  const received: SinkRow[] = [];
+  let requests = 0;
+  await page.route(SINK, async (route) => {
+    requests++;
+    // Down twice (refused, then an error status), then up.
+    if (requests === 1) return route.abort('connectionrefused');
+    if (requests === 2) return route.fulfill({ status: 503, headers: CORS, body: 'busy' });
+    received.push(...rowsOf(route.request()));
+    return route.fulfill({ status: 200, headers: CORS, contentType: 'application/json', body: '{"ok":true}' });
+  });
+  let receivedAtRedirect = -1;
+  await page.route('**/thanks-sink', (route) => {
+    receivedAtRedirect = received.length;
+    return route.fulfill({ contentType: 'text/html', body: '<p>thanks</p>' });
+  });
+  const p = new Participant(page);
+  await page.goto(`/${path}`);
+  await p.answerAll(trialCount(def));
+  await page.waitForURL(thanks, { timeout: 45_000 });
+
+  expect(requests).toBeGreaterThanOrEqual(3);
+  const perTrial = countBy(received, (r) => `${r.session_id}/${r.trial_index}`);
+  expect(perTrial.size).toBe(trialCount(def));
+  expect([...perTrial.values()].every((n) => n === 1)).toBe(true);
+  expect(receivedAtRedirect).toBe(trialCount(def));
+});

@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// The participant run's timing figures (issue 9), measured in headless Chromium on a phone-sized
+// screen from the production build, as the app itself records them:
+//   - study:put             committing a trial's row to IndexedDB (the outbox's put),
+//   - study:answer-to-next  from the submit click to the next trial's story on screen.
+// Both are performance.measure entries the run makes; this script answers every trial of a
+// study made by the CLI (`study link`, 20 main trials by default) in fresh browser contexts and
+// reads them with performance.getEntriesByName. Prints a table; asserts nothing (timings belong
+// here, not in tests).
+//
+//   npx vite build && node scripts/bench-study.mjs [--dist dist] [--port 4181] [--runs 3]
+//     [--k 2,3,4,5] [--per-k 5]
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : def;
+};
+const DIST = opt('dist', 'dist');
+const PORT = Number(opt('port', '4181'));
+const RUNS = Number(opt('runs', '3'));
+const K = opt('k', '2,3,4,5');
+const PER_K = opt('per-k', '5');
+const BASE = `http://127.0.0.1:${PORT}`;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+if (!existsSync(join(DIST, 'index.html'))) {
+  console.error(`${DIST}/index.html is missing: run \`npx vite build\` first (or pass --dist).`);
+  process.exit(1);
+}
+
+// The link as a researcher makes it: main trials only, so every answer is followed by a trial.
+const cli = execFileSync(
+  process.execPath,
+  ['scripts/cli.mjs', 'study', 'link', '--k', K, '--per-k', PER_K, '--seed', '1'].concat([
+    '--practice',
+    '0',
+    '--attention-checks',
+    '0',
+    '--study-id',
+    'bench',
+  ]),
+  { encoding: 'utf8' },
+);
+const link = cli.trimEnd().split('\n').at(-1);
+if (!link?.startsWith('?study=')) throw new Error(`study link printed no participant path:\n${cli}`);
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.max(0, Math.ceil(q * s.length) - 1)];
+};
+const fmt = (x) => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
+
+async function startPreview() {
+  const child = spawn(
+    'npx',
+    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort', '--outDir', DIST],
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(BASE);
+      if (r.ok) return child;
+    } catch {
+      // not up yet
+    }
+    if (child.exitCode !== null) throw new Error(`vite preview exited:\n${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`vite preview did not start on ${BASE}:\n${log}`);
+}
+
+/** One participant: consent, instructions, every trial answered at once; the run's measures. */
+async function runOnce(browser) {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/${link}`);
+  const id = (t) => page.getByTestId(t);
+  await id('consent-accept').click();
+  await id('continue').click();
+  let trials = 0;
+  for (;;) {
+    await id('trial-story').or(id('completion')).first().waitFor();
+    if (await id('completion').isVisible()) break;
+    const story = await id('trial-story').textContent();
+    await id('answer-option').first().click();
+    await page.locator('[data-testid="difficulty-option"][data-value="3"]').click();
+    await id('submit-answer').click();
+    trials++;
+    // The next trial (another story) or the end.
+    await page.waitForFunction(
+      (before) =>
+        document.querySelector('[data-testid="completion"]') !== null ||
+        (document.querySelector('[data-testid="trial-story"]')?.textContent ?? before) !== before,
+      story,
+    );
+  }
+  const entries = await page.evaluate(() =>
+    Object.fromEntries(
+      ['study:put', 'study:answer-to-next'].map((n) => [n, performance.getEntriesByName(n).map((e) => e.duration)]),
+    ),
+  );
+  await ctx.close();
+  return { trials, entries };
+}
+
+const preview = await startPreview();
+const browser = await chromium.launch({
+  executablePath: existsSync(CHROMIUM) ? CHROMIUM : undefined,
+  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+});
+const all = { 'study:put': [], 'study:answer-to-next': [] };
+let trials = 0;
+try {
+  for (let run = 0; run < RUNS; run++) {
+    const r = await runOnce(browser);
+    trials += r.trials;
+    for (const name of Object.keys(all)) all[name].push(...r.entries[name]);
+  }
+} finally {
+  await browser.close();
+  try {
+    process.kill(-preview.pid, 'SIGTERM');
+  } catch {
+    preview.kill('SIGTERM');
+  }
+}
+
+const rows = Object.entries(all).map(([name, xs]) =>
+  xs.length === 0
+    ? [name, 'no entries', '', '', '']
+    : [
+        name,
+        `median ${fmt(quantile(xs, 0.5))}`,
+        `p95 ${fmt(quantile(xs, 0.95))}`,
+        `max ${fmt(Math.max(...xs))}`,
+        `${xs.length} entries`,
+      ],
+);
+console.log(`${RUNS} participants × ${trials / RUNS} trials (k ${K}, ${PER_K} per k), 390×844, ${DIST}`);
+const widths = [0, 1, 2, 3, 4].map((c) =>
+  Math.max(...rows.map((r) => r[c].length), ['measure', 'value', '', '', 'notes'][c].length),
+);
+const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
+console.log(line(['measure', 'value', '', '', 'notes']));
+console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+for (const r of rows) console.log(line(r));
