@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { rowsToCsv, rowsToJson, type ResultRow } from './results';
+import { mergeResults, readResultsFile, ResultsFileError, unescapeCell } from './resultsFile';
+import { FIXTURE_ROLES, makeResultsFixture, resultsFixtureFiles } from './resultsFixture';
+
+const small = makeResultsFixture({ seed: 'unit', participants: 3, ks: [2, 3], tasks: [1], itemsPerK: 2 });
+
+/** The error a read throws (fails the test when it does not throw one). */
+function errorOf(name: string, text: string): ResultsFileError {
+  try {
+    readResultsFile(name, text);
+  } catch (e) {
+    if (e instanceof ResultsFileError) return e;
+    throw e;
+  }
+  throw new Error(`${name} was read without an error`);
+}
+
+describe('readResultsFile', () => {
+  it('reads rowsToCsv output back to the same rows, formula escapes undone', () => {
+    const rows: ResultRow[] = small.rows.map((r, i) =>
+      i === 0 ? { ...r, participant_id: '@evil', story: '=HYPERLINK("x")', response: '-1' } : r,
+    );
+    const csv = rowsToCsv(rows, small.sessions);
+    expect(csv).toContain("'@evil");
+    const file = readResultsFile('a.csv', csv);
+    expect(file.format).toBe('csv');
+    expect(file.rows).toEqual(rows);
+    expect(file.sessions.map((s) => s.screen)).toEqual(small.sessions.map((s) => s.screen));
+  });
+
+  it('reads rowsToJson output back to the same rows and sessions', () => {
+    const file = readResultsFile('a.json', rowsToJson(small.rows, small.sessions));
+    expect(file.format).toBe('json');
+    expect(file.rows).toEqual(small.rows);
+    expect(file.sessions).toEqual(small.sessions);
+  });
+
+  it('keeps empty difficulty and time limit as null (timeouts, untimed)', () => {
+    const timeout: ResultRow = { ...small.rows[0]!, difficulty: null, time_limit_s: null, ended_on: 'timeout' };
+    const [back] = readResultsFile('t.csv', rowsToCsv([timeout])).rows;
+    expect(back!.difficulty).toBeNull();
+    expect(back!.time_limit_s).toBeNull();
+  });
+
+  it('names file, row and column of a bad CSV value', () => {
+    const lines = rowsToCsv(small.rows.slice(0, 3)).split('\r\n');
+    lines[3] = lines[3]!.replace(/,response,/, ',answered,');
+    const e = errorOf('bad.csv', lines.join('\r\n'));
+    expect(e.file).toBe('bad.csv');
+    expect(e.row).toBe(3);
+    expect(e.column).toBe('ended_on');
+    expect(e.line).toBe(4);
+    expect(e.message).toBe(
+      'bad.csv (row 3, line 4, column ended_on): "answered" is not one of response, timeout, skipped',
+    );
+  });
+
+  it('refuses numbers that are not whole, ratings outside 1–5, bad booleans', () => {
+    const row = small.rows[1]!;
+    const cases: [Partial<Record<keyof ResultRow, unknown>>, string, RegExp][] = [
+      [{ rt_ms: 1.5 }, 'rt_ms', /1\.5 is not a whole number/],
+      [{ difficulty: 7 }, 'difficulty', /7 is not a rating 1–5/],
+      [{ correct: 'yes' }, 'correct', /"yes" is not true or false/],
+      [{ task: 9 }, 'task', /9 is not a task 1–7/],
+      [{ session_id: '' }, 'session_id', /not a session id/],
+    ];
+    for (const [change, column, message] of cases) {
+      const bad = { ...row, ...change } as unknown as ResultRow;
+      const csvError = errorOf('x.csv', rowsToCsv([bad]));
+      expect([csvError.row, csvError.column]).toEqual([1, column]);
+      expect(csvError.detail).toMatch(message);
+      const jsonError = errorOf('x.json', rowsToJson([row, bad]));
+      expect([jsonError.row, jsonError.column]).toEqual([2, column]);
+      expect(jsonError.detail).toMatch(message);
+    }
+  });
+
+  it('refuses files that are not results: other CSVs, other JSON, broken syntax, empty', () => {
+    expect(errorOf('d.csv', 'story,query,target\na,b,c\n').message).toMatch(
+      /^d\.csv \(row 0, line 1, column study_id\): the header lacks the columns study_id, session_id/,
+    );
+    expect(errorOf('e.json', '{"rows": []}').message).toMatch(
+      /"format" is null, expected "clutrr-lab-study-results\/1"/,
+    );
+    expect(errorOf('f.json', '{"format": "clutrr-lab-study-results/1", "rows": [').message).toMatch(
+      /^f\.json: not valid JSON/,
+    );
+    expect(errorOf('g.csv', '').message).toBe('g.csv: the file is empty');
+    const csv = rowsToCsv(small.rows.slice(0, 2));
+    expect(errorOf('h.csv', `${csv}"unterminated`).detail).toMatch(/^not valid CSV: unterminated quoted field/);
+    const short = csv.split('\r\n');
+    short[2] = short[2]!.split(',').slice(0, 5).join(',');
+    expect(errorOf('i.csv', short.join('\r\n')).message).toMatch(
+      /^i\.csv \(row 2, line 3\): the row has 5 fields, the header has 30/,
+    );
+    expect(errorOf('j.json', rowsToJson([]).replace('"rows": []', '"rows": [{"study_id": "s"}]')).message).toBe(
+      'j.json (row 1, column session_id): the row has no such field',
+    );
+  });
+
+  it('undoes only the escape rowsToCsv adds', () => {
+    expect(unescapeCell("'=1+1")).toBe('=1+1');
+    expect(unescapeCell("'-3")).toBe('-3');
+    expect(unescapeCell("'quoted'")).toBe("'quoted'");
+    expect(unescapeCell("'")).toBe("'");
+  });
+});
+
+describe('mergeResults', () => {
+  it('keeps one row per (session, trial): duplicates counted, a changed row reported and the first kept', () => {
+    const a = readResultsFile('a.csv', rowsToCsv(small.rows));
+    const changed = small.rows.map((r, i) => (i === 4 ? { ...r, response: 'aunt', correct: !r.correct } : r));
+    const b = readResultsFile('b.json', rowsToJson(changed.slice(0, 10)));
+    const merged = mergeResults([a, b]);
+    expect(merged.rows).toHaveLength(small.rows.length);
+    expect(merged.rows[4]).toEqual(small.rows[4]);
+    expect(merged.duplicates).toBe(9);
+    expect(merged.conflicts).toEqual([
+      {
+        session_id: small.rows[4]!.session_id,
+        trial_index: small.rows[4]!.trial_index,
+        kept: 'a.csv',
+        dropped: 'b.json',
+        column: small.rows[4]!.response === 'aunt' ? 'correct' : 'response',
+      },
+    ]);
+    expect(merged.sessions).toHaveLength(3);
+  });
+});
+
+describe('the e2e fixture', () => {
+  const files = resultsFixtureFiles();
+
+  it('is what the generator makes (regenerate: npx vitest run src/study/resultsFile.test.ts --update)', async () => {
+    await expect(files.csv).toMatchFileSnapshot('../../e2e/fixtures/results-a.csv');
+    await expect(files.json).toMatchFileSnapshot('../../e2e/fixtures/results-b.json');
+  });
+
+  it('reads as 50 participants, 5 sessions in both files', () => {
+    const merged = mergeResults([readResultsFile('a.csv', files.csv), readResultsFile('b.json', files.json)]);
+    expect(new Set(merged.rows.map((r) => r.session_id)).size).toBe(50);
+    expect(merged.duplicates).toBe(5 * 55);
+    expect(merged.conflicts).toEqual([]);
+    expect(merged.rows).toHaveLength(50 * 55);
+    expect(merged.rows.some((r) => r.participant_id === `@p${FIXTURE_ROLES.formulaId}`)).toBe(true);
+  });
+
+  it('has accuracy falling with k', () => {
+    const { rows } = makeResultsFixture({ seed: 'results-fixture', participants: 50 });
+    const acc = [2, 3, 4, 5, 6].map((k) => {
+      const at = rows.filter((r) => r.phase === 'main' && r.k === k);
+      return at.filter((r) => r.correct).length / at.length;
+    });
+    expect(acc[0]).toBeGreaterThan(acc[2]!);
+    expect(acc[1]).toBeGreaterThan(acc[4]!);
+  });
+});
