@@ -9,8 +9,8 @@ const failed = (e: unknown) => {
     root.textContent = `CLUTRR Lab could not start: ${e instanceof Error ? e.message : String(e)}. Reload the page.`;
 };
 
-if (isParticipantUrl(window.location.search, window.location.hash)) {
-  // A participant's run (`?study=<token>`): none of the explorer's URL syncing, which would
+if (isParticipantUrl(window.location.search, window.location.hash, window.location.pathname)) {
+  // A participant's run (`?study=<token>`, or any page inside JATOS): none of the explorer's URL syncing, which would
   // rewrite the query, and none of its puzzles; the run loads on its own.
   import('./app/participantBoot').catch(failed);
 } else {

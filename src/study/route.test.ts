@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isParticipantUrl, participantPath, readParticipantParams } from './route';
+import { isJatosPath, isParticipantUrl, participantPath, readParticipantParams } from './route';
 
 describe('participant route', () => {
   it('puts the token in the query and reads it back', () => {
@@ -25,5 +25,13 @@ describe('participant route', () => {
     expect(readParticipantParams('?study=t&preview=1').preview).toBe(true);
     expect(readParticipantParams('?study=t&preview=yes').preview).toBe(false);
     expect(readParticipantParams('?study=t&condition=timed').condition).toBe('timed');
+  });
+
+  it('treats a page inside JATOS (/publix/ in the path) as a participant run, token or not', () => {
+    expect(isJatosPath('/publix/abcDEF123')).toBe(true);
+    expect(isJatosPath('/jatos/publix/12/start')).toBe(true);
+    expect(isJatosPath('/app/index.html')).toBe(false);
+    expect(isParticipantUrl('', '', '/publix/abcDEF123')).toBe(true);
+    expect(isParticipantUrl('?seed=3', '', '/clutrr/')).toBe(false);
   });
 });

@@ -53,7 +53,18 @@ export function readParticipantParams(search: string, hash = ''): ParticipantPar
   };
 }
 
-/** True when the page was opened as a participant run (the entry loads the run, not the explorer). */
-export function isParticipantUrl(search: string, hash = ''): boolean {
-  return readParticipantParams(search, hash).token !== null;
+/**
+ * True when the page runs inside JATOS: its study pages are served under `/publix/…`. There the
+ * token comes from the component's JSON input (jatos.js), not from the URL.
+ */
+export function isJatosPath(pathname: string): boolean {
+  return pathname.includes('/publix/');
+}
+
+/**
+ * True when the page was opened as a participant run (the entry loads the run, not the
+ * explorer): a `?study=` link, or any page inside JATOS.
+ */
+export function isParticipantUrl(search: string, hash = '', pathname = ''): boolean {
+  return readParticipantParams(search, hash).token !== null || isJatosPath(pathname);
 }

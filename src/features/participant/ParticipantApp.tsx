@@ -1,4 +1,175 @@
-/** Placeholder until the participant run lands (issue 9). */
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { SUBMIT_MARK, type StudyRun } from '../../study/run';
+import { bootOnce, type Boot, type RunEnv } from './boot';
+import { Completion } from './Completion';
+import { Markdown } from './Markdown';
+import { Progress } from './Progress';
+import { TrialView } from './TrialView';
+import './participant.css';
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** A screen's heading, focused when the screen appears (keyboard and screen-reader users start there). */
+function Heading({ children }: { children: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <h1 tabIndex={-1} ref={ref}>
+      {children}
+    </h1>
+  );
+}
+
+function StudyError({ text }: { text: string }) {
+  return (
+    <section className="study-screen" role="alert">
+      <Heading>This study cannot start</Heading>
+      <p data-testid="study-error">{text}</p>
+    </section>
+  );
+}
+
+const started = new WeakSet<StudyRun>();
+
+/** Opens and prepares the run once (StrictMode mounts twice in development). */
+function start(run: StudyRun, fail: (e: unknown) => void): void {
+  if (started.has(run)) return;
+  started.add(run);
+  void (async () => {
+    if (await run.open()) await run.prepare();
+  })().catch(fail);
+}
+
+/** The participant's page: boots the run, then shows whatever screen the run is on. */
 export function ParticipantApp() {
-  return <p role="status">The participant run is being built.</p>;
+  const [boot, setBoot] = useState<Boot | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void bootOnce().then((b) => {
+      if (!live) return;
+      setBoot(b);
+      if (b.kind === 'ready') start(b.run, (e) => setFailure(message(e)));
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  return (
+    <main className="study" lang="en">
+      {boot?.kind === 'ready' && boot.env.preview && (
+        <p className="study-preview" data-testid="preview-banner">
+          Preview — nothing is sent and this run is kept apart from participants’ runs.
+        </p>
+      )}
+      {boot?.kind === 'ready' && boot.env.memoryOnly && (
+        <p className="study-note" role="status">
+          This browser does not let the page store your answers; keep this tab open until the end.
+        </p>
+      )}
+      {failure ? (
+        <StudyError text={failure} />
+      ) : boot === null ? (
+        <p role="status">Loading the study…</p>
+      ) : boot.kind === 'error' ? (
+        <StudyError text={boot.message} />
+      ) : (
+        <RunView run={boot.run} env={boot.env} onError={(e) => setFailure(message(e))} />
+      )}
+    </main>
+  );
+}
+
+function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (e: unknown) => void }) {
+  const state = useSyncExternalStore(
+    (l) => run.subscribe(l),
+    () => run.state,
+  );
+
+  useEffect(() => {
+    const onVisibility = () => run.visibility(document.visibilityState === 'hidden');
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, [run]);
+
+  // answer-to-next is measured only from one trial straight to the next; feedback and breaks wait for the participant.
+  useEffect(() => {
+    if (state.kind !== 'trial') performance.clearMarks(SUBMIT_MARK);
+  }, [state.kind]);
+
+  const go = () => void run.continue().catch(onError);
+  switch (state.kind) {
+    case 'loading':
+      return <p role="status">Loading the study…</p>;
+    case 'error':
+      return <StudyError text={state.message} />;
+    case 'blocked':
+      return (
+        <section className="study-screen" role="alert">
+          <Heading>This session cannot be continued here</Heading>
+          <p data-testid="study-blocked">{state.reason}</p>
+        </section>
+      );
+    case 'preparing':
+      return (
+        <p role="status" className="study-preparing" data-testid="preparing">
+          Preparing puzzles {Math.min(state.done + 1, state.total)} of {state.total}
+        </p>
+      );
+    case 'consent':
+      return (
+        <section className="study-screen">
+          <Heading>Before you start</Heading>
+          <Markdown text={env.def.consentText} />
+          <button
+            type="button"
+            className="button button--primary"
+            data-testid="consent-accept"
+            onClick={() => run.acceptConsent()}
+          >
+            I agree to take part
+          </button>
+        </section>
+      );
+    case 'instructions':
+      return (
+        <section className="study-screen">
+          <Heading>Instructions</Heading>
+          <Markdown text={env.def.instructionsText} />
+          <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
+            Start
+          </button>
+        </section>
+      );
+    case 'trial':
+      return <TrialView run={run} state={state} puzzle={env.puzzles.get(state.trial.trialIndex)} onError={onError} />;
+    case 'feedback':
+      return (
+        <section className="study-screen" aria-live="polite">
+          <Heading>{state.correct ? 'Right' : state.timedOut ? 'Time is up' : 'Not quite'}</Heading>
+          <p data-testid="practice-feedback" className={state.correct ? 'verdict verdict--right' : 'verdict'}>
+            {state.correct
+              ? `Right: ${state.content.queryB} is ${state.content.queryA}’s ${state.content.gold}.`
+              : `${state.timedOut ? 'The time ran out.' : `You answered “${state.response}”.`} The right answer is “${state.content.gold}”: ${state.content.queryB} is ${state.content.queryA}’s ${state.content.gold}.`}
+          </p>
+          <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
+            Continue
+          </button>
+        </section>
+      );
+    case 'break':
+      return (
+        <section className="study-screen">
+          <Heading>Take a short break</Heading>
+          <Progress done={state.done} total={state.total} />
+          <p>Rest for a moment if you like. Continue when you are ready.</p>
+          <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
+            Continue
+          </button>
+        </section>
+      );
+    case 'complete':
+      return <Completion run={run} env={env} rows={state.rows} session={state.session} timedOut={state.timedOut} />;
+  }
 }

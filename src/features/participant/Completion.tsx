@@ -1,0 +1,131 @@
+import { useEffect, useReducer, useRef, useState } from 'react';
+import type { ResultRow, SessionInfo } from '../../study/results';
+import { rowsToCsv, rowsToJson } from '../../study/results';
+import { jatosEnder } from '../../study/jatosRuntime';
+import type { StudyRun } from '../../study/run';
+import type { RunEnv } from './boot';
+import { Markdown } from './Markdown';
+import { Progress } from './Progress';
+
+/** How long the completion screen (and its code) stays before the redirect, once every row is sent. */
+export const REDIRECT_DELAY_MS = 3000;
+
+function download(name: string, type: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+const SINK_TEXT = {
+  sending: 'Sending your answers…',
+  sent: 'All your answers were sent.',
+  failed:
+    'Your answers could not be sent yet; the page keeps trying while it is open. Please download them below and keep the file.',
+} as const;
+
+/**
+ * The end: completion text and code, the session's rows to download (always), where the sinks
+ * stand, and the redirect (or JATOS's end) once every row is acknowledged.
+ */
+export function Completion({
+  run,
+  env,
+  rows,
+  session,
+  timedOut,
+}: {
+  run: StudyRun;
+  env: RunEnv;
+  rows: readonly ResultRow[];
+  session: SessionInfo;
+  timedOut: boolean;
+}) {
+  const { def } = env;
+  const [since] = useState(() => Date.now());
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const ended = useRef<((url: string) => boolean) | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    headingRef.current?.focus();
+    window.addEventListener('study:outbox', redraw);
+    // Redraws once a second so a sink that stays down turns "sending" into "could not send".
+    const id = setInterval(redraw, 1000);
+    return () => {
+      window.removeEventListener('study:outbox', redraw);
+      clearInterval(id);
+    };
+  }, []);
+
+  const sink = run.sinkState(since);
+  const acknowledged = sink === 'none' || sink === 'sent';
+  const redirecting = acknowledged && !env.preview && !env.jatos && def.redirectUrl !== '';
+
+  useEffect(() => {
+    if (!acknowledged || env.preview) return;
+    if (env.jatos) {
+      ended.current ??= jatosEnder(env.jatos);
+      ended.current(def.redirectUrl);
+      return;
+    }
+    if (def.redirectUrl === '') return;
+    const id = setTimeout(() => window.location.assign(def.redirectUrl), REDIRECT_DELAY_MS);
+    return () => clearTimeout(id);
+  }, [acknowledged, env, def.redirectUrl]);
+
+  const [done, total] = run.progress();
+  const base = `${def.studyId}-${session.session_id}`;
+  return (
+    <section className="study-screen" data-testid="completion" aria-labelledby="completion-heading">
+      <h1 id="completion-heading" tabIndex={-1} ref={headingRef}>
+        Thank you
+      </h1>
+      <Progress done={done} total={total} />
+      {timedOut && <p className="study-note">The time for the puzzles ran out; your answers so far are recorded.</p>}
+      <Markdown text={def.completionText} />
+      {def.completionCode !== '' && (
+        <p className="study-code">
+          Your completion code: <strong data-testid="completion-code">{def.completionCode}</strong>
+        </p>
+      )}
+      {sink !== 'none' && (
+        <p className={`study-sink study-sink--${sink}`} data-testid="sink-status" data-state={sink} role="status">
+          {SINK_TEXT[sink]}
+          {sink === 'sending' && ` (${env.outbox.pendingCount()} left)`}
+        </p>
+      )}
+      {env.preview && def.redirectUrl !== '' && (
+        <p className="study-note">Preview: a participant would now be taken to {def.redirectUrl}.</p>
+      )}
+      {redirecting && (
+        <p className="study-note" role="status">
+          Taking you back in a moment… <a href={def.redirectUrl}>Go now</a>
+        </p>
+      )}
+      <div className="study-downloads">
+        <p>A copy of your answers for your own records:</p>
+        <button
+          type="button"
+          className="button"
+          data-testid="download-results"
+          onClick={() => download(`${base}.csv`, 'text/csv;charset=utf-8', rowsToCsv(rows, [session]))}
+        >
+          Download answers (CSV)
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="download-results-json"
+          onClick={() => download(`${base}.json`, 'application/json', rowsToJson(rows, [session]))}
+        >
+          Download answers (JSON)
+        </button>
+      </div>
+    </section>
+  );
+}

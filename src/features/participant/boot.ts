@@ -1,0 +1,143 @@
+/**
+ * Starting a participant's run in the browser: where the study comes from (the URL, or JATOS),
+ * the storage (IndexedDB; a separate database for previews), the single-writer lock (Web Locks,
+ * or a lease where the browser lacks them), the sinks, and the generator worker that makes the
+ * puzzles. Everything the run decides lives in `src/study/run.ts`; this file only wires the
+ * browser to it.
+ */
+import type { Puzzle } from '../../core/puzzle/puzzle';
+import { createGeneratorClient } from '../../state/service';
+import type { StudyDefinition, StudySink } from '../../study/definition';
+import { jatosInputs, loadJatos, type JatosApi } from '../../study/jatosRuntime';
+import { decodeStudyLink } from '../../study/link';
+import {
+  IndexedDbStorage,
+  leaseLock,
+  MemoryStorage,
+  Outbox,
+  transportsFor,
+  webLocksLock,
+  type FetchLike,
+  type OutboxStorage,
+  type WebLocks,
+} from '../../study/outbox';
+import { isJatosPath, readParticipantParams } from '../../study/route';
+import { StudyRun } from '../../study/run';
+import { storyRequest, trialContent } from '../../study/trialContent';
+
+/** The IndexedDB databases: real runs and previews never share rows, locks or sessions. */
+export const STUDY_DB = 'clutrr-lab-study';
+export const PREVIEW_DB = 'clutrr-lab-study-preview';
+
+export interface RunEnv {
+  readonly def: StudyDefinition;
+  readonly preview: boolean;
+  /** jatos.js, when the page runs inside JATOS. */
+  readonly jatos: JatosApi | null;
+  readonly outbox: Outbox;
+  /** Each trial's puzzle (the drawing of `text+drawing` conditions needs its facts). */
+  readonly puzzles: ReadonlyMap<number, Puzzle>;
+  /** Storage could not be opened durably (private mode…): rows live in memory only. */
+  readonly memoryOnly: boolean;
+}
+
+export type Boot =
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'ready'; readonly run: StudyRun; readonly env: RunEnv };
+
+const browserFetch: FetchLike = (url, init) => fetch(url, { ...init, keepalive: true });
+
+const screenOf = () => `${screen.width}x${screen.height}@${Math.round(devicePixelRatio * 100) / 100}`;
+
+/** JATOS always receives the rows when the page runs inside it, even if the link names no JATOS sink. */
+function sinksFor(def: StudyDefinition, inJatos: boolean, preview: boolean): StudySink[] {
+  if (preview) return [];
+  const sinks = [...def.sinks];
+  if (inJatos && !sinks.some((s) => s.kind === 'jatos')) sinks.push({ kind: 'jatos' });
+  return sinks;
+}
+
+async function openStorage(name: string): Promise<{ storage: OutboxStorage; memoryOnly: boolean }> {
+  try {
+    return { storage: await IndexedDbStorage.open(indexedDB, name), memoryOnly: false };
+  } catch {
+    return { storage: new MemoryStorage(), memoryOnly: true };
+  }
+}
+
+let booting: Promise<Boot> | null = null;
+
+/** Boots once per page (React's StrictMode runs effects twice in development). */
+export function bootOnce(): Promise<Boot> {
+  return (booting ??= boot().catch((e: unknown): Boot => ({
+    kind: 'error',
+    message: e instanceof Error ? e.message : String(e),
+  })));
+}
+
+async function boot(): Promise<Boot> {
+  const inJatos = isJatosPath(location.pathname);
+  let jatos: JatosApi | null = null;
+  let params: ReturnType<typeof readParticipantParams> & { participantId: string };
+  if (inJatos) {
+    jatos = await loadJatos({ document, window: window as { jatos?: unknown } });
+    const j = jatosInputs(jatos);
+    params = {
+      token: j.token,
+      condition: j.condition,
+      participantNumber: j.participantNumber,
+      preview: false,
+      prolificPid: j.prolificPid,
+      prolificStudyId: j.prolificStudyId,
+      prolificSessionId: j.prolificSessionId,
+      participantId: j.participantId,
+    };
+  } else {
+    const p = readParticipantParams(location.search, location.hash);
+    params = { ...p, participantId: p.prolificPid };
+  }
+  const decoded = decodeStudyLink(params.token ?? '');
+  if (!decoded.ok) {
+    const details = decoded.error.problems?.map((p) => `${p.field}: ${p.message}`).join('; ');
+    return { kind: 'error', message: details ? `${decoded.error.message} (${details})` : decoded.error.message };
+  }
+  const preview = params.preview;
+  const def: StudyDefinition = { ...decoded.definition, sinks: sinksFor(decoded.definition, inJatos, preview) };
+
+  const { storage, memoryOnly } = await openStorage(preview ? PREVIEW_DB : STUDY_DB);
+  const locks = (navigator as Navigator & { locks?: WebLocks }).locks;
+  const lock = locks ? webLocksLock(locks) : leaseLock(storage, crypto.randomUUID());
+  const outbox = await Outbox.open({
+    storage,
+    lock,
+    transports: transportsFor(def.sinks, { fetch: browserFetch, jatos: jatos ?? undefined }),
+    onChange: () => window.dispatchEvent(new Event('study:outbox')),
+  });
+  window.addEventListener('pagehide', () => outbox.flushWithBeacon((url, data) => navigator.sendBeacon(url, data)));
+
+  const generator = createGeneratorClient();
+  generator.warm();
+  const puzzles = new Map<number, Puzzle>();
+  const run = new StudyRun({
+    def,
+    token: params.token!,
+    identity: {
+      participantId: params.participantId,
+      prolificStudyId: params.prolificStudyId,
+      prolificSessionId: params.prolificSessionId,
+      participantNumber: params.participantNumber,
+      forcedCondition: params.condition,
+    },
+    outbox,
+    storage,
+    now: () => Date.now(),
+    newId: () => crypto.randomUUID(),
+    device: { userAgent: navigator.userAgent, screen: screenOf() },
+    makeTrial: async (trial) => {
+      const { puzzle, story } = await generator.request('story', storyRequest(def, trial.item)).promise;
+      puzzles.set(trial.trialIndex, puzzle);
+      return trialContent(puzzle, story, trial.item);
+    },
+  });
+  return { kind: 'ready', run, env: { def, preview, jatos, outbox, puzzles, memoryOnly } };
+}

@@ -1,0 +1,534 @@
+/**
+ * A participant's run (issue 9) as a small state machine without React: which screen shows,
+ * what each answer records, and when. The participant page renders `run.state` and calls the
+ * methods below; the tests drive the same class with MemoryStorage and a fake clock.
+ *
+ * Order of a run: `openRun` (session identity, single-writer lock, resume policy, schedule) →
+ * `prepare` (every trial's puzzle generated up front, so an answer is followed at once by the next
+ * story) → consent → instructions → trials (practice with feedback; breaks every `breakEvery`
+ * main trials) → completion. A reopened session skips consent and instructions and carries on at
+ * its first unanswered trial; a trial that was shown but not answered is shown again and its row
+ * says `resumed: true`.
+ *
+ * Rows: a trial's row is committed (`await outbox.put`) before the next screen is set. Time limits:
+ * a per-puzzle deadline counts from when the trial was first shown (a reload does not restart the
+ * clock); the overall limit counts from the first main trial's first showing and covers main and
+ * check trials. When it runs out, the trial on screen is recorded as `timeout` and every trial
+ * not yet answered as `skipped` (response "", difficulty null, rt 0, started_at = answered_at = the
+ * moment of the skip), so a session's file always has one row per trial; then completion.
+ */
+import type { RelationWord } from '../core/kinship/relations';
+import { hashSeed } from '../core/random/rng';
+import type { StudyCondition, StudyDefinition } from './definition';
+import type { Outbox, OutboxStorage } from './outbox';
+import type { EndedOn, ResultRow, SessionInfo } from './results';
+import {
+  firstUnanswered,
+  resumeDecision,
+  scheduleParticipant,
+  StudyScheduleError,
+  type ParticipantSchedule,
+  type Step,
+  type Trial,
+} from './schedule';
+import type { TrialContent } from './trialContent';
+
+/** Who is taking part, from the URL (or JATOS). */
+export interface RunIdentity {
+  /** PROLIFIC_PID or the JATOS worker id; empty for an anonymous browser. */
+  readonly participantId: string;
+  readonly prolificStudyId: string;
+  readonly prolificSessionId: string;
+  /** `participant=<n>`; null: drawn from the session id (see participantNumberOf). */
+  readonly participantNumber: number | null;
+  /** `condition=<id>`, or null. */
+  readonly forcedCondition: string | null;
+}
+
+/** What the run needs from its surroundings (the browser, or the tests' fakes). */
+export interface RunDeps {
+  readonly def: StudyDefinition;
+  /** The link token: sessions are per (token, participant). */
+  readonly token: string;
+  readonly identity: RunIdentity;
+  readonly outbox: Outbox;
+  /** The same storage the outbox uses (for the session pointer of this browser). */
+  readonly storage: OutboxStorage;
+  /** Wall-clock milliseconds (Date.now). */
+  readonly now: () => number;
+  /** A fresh random id for an anonymous browser's session (crypto.randomUUID). */
+  readonly newId: () => string;
+  /** `user_agent` and `screen` for SessionInfo. */
+  readonly device: { readonly userAgent: string; readonly screen: string };
+  /** The trial for an item (generates its puzzle). */
+  readonly makeTrial: (trial: Trial) => Promise<TrialContent>;
+  /** Performance marks and measures (`performance` in the browser and in Node). */
+  readonly perf?: Pick<Performance, 'mark' | 'measure' | 'now'>;
+}
+
+export type SinkState = 'none' | 'sending' | 'sent' | 'failed';
+
+export interface TrialScreen {
+  readonly kind: 'trial';
+  readonly trial: Trial;
+  readonly content: TrialContent;
+  readonly picked: RelationWord | null;
+  readonly difficulty: number | null;
+  /** Wall-clock ms when the per-puzzle limit ends, or null when untimed. */
+  readonly deadline: number | null;
+  /** Wall-clock ms when the overall limit ends (main and check trials), or null. */
+  readonly overallDeadline: number | null;
+  readonly resumed: boolean;
+}
+
+export type RunScreen =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'blocked'; readonly reason: string }
+  | { readonly kind: 'preparing'; readonly done: number; readonly total: number }
+  | { readonly kind: 'consent' }
+  | { readonly kind: 'instructions' }
+  | TrialScreen
+  | {
+      readonly kind: 'feedback';
+      readonly content: TrialContent;
+      readonly response: string;
+      readonly correct: boolean;
+      readonly timedOut: boolean;
+    }
+  | { readonly kind: 'break'; readonly done: number; readonly total: number }
+  | {
+      readonly kind: 'complete';
+      readonly rows: readonly ResultRow[];
+      readonly session: SessionInfo;
+      /** The overall time limit ended the run. */
+      readonly timedOut: boolean;
+    };
+
+/** The mark `study:answer-to-next` is measured from (the submit click). */
+export const SUBMIT_MARK = 'study:submit';
+
+/** Keys of the run's own records in the outbox storage (the outbox uses row/, session/, started/, lock/). */
+const pointerKey = (token: string, who: string) => `pointer/${hashHex(token)}/${encodeURIComponent(who)}`;
+
+function hashHex(text: string): string {
+  // Two independent 32-bit hashes: 64 bits, so two links or participants practically never collide.
+  return [hashSeed(text, 'a'), hashSeed(text, 'b')].map((h) => h.toString(16).padStart(8, '0')).join('');
+}
+
+interface Pointer {
+  readonly base: string;
+  readonly restarts: number;
+}
+
+/**
+ * The session id for (token, participant): a participant with an id (Prolific, JATOS) gets one
+ * derived from it, so the same person on another device continues the same session; an anonymous
+ * browser gets a random id kept in its storage. A restart (resume policy `restart`) appends `-r<n>`.
+ */
+export async function sessionIdFor(deps: Pick<RunDeps, 'storage' | 'token' | 'identity' | 'newId'>): Promise<string> {
+  const who = deps.identity.participantId === '' ? 'browser' : `pid:${deps.identity.participantId}`;
+  const key = pointerKey(deps.token, who);
+  const stored = (await deps.storage.update(key, (old) =>
+    old === undefined
+      ? ({
+          base:
+            deps.identity.participantId === ''
+              ? deps.newId()
+              : hashHex(`${deps.token}\n${deps.identity.participantId}`),
+          restarts: 0,
+        } satisfies Pointer)
+      : undefined,
+  )) as Pointer;
+  return stored.restarts === 0 ? stored.base : `${stored.base}-r${stored.restarts}`;
+}
+
+async function nextRestart(deps: Pick<RunDeps, 'storage' | 'token' | 'identity'>): Promise<void> {
+  const who = deps.identity.participantId === '' ? 'browser' : `pid:${deps.identity.participantId}`;
+  await deps.storage.update(pointerKey(deps.token, who), (old) => {
+    const p = old as Pointer;
+    return { base: p.base, restarts: p.restarts + 1 } satisfies Pointer;
+  });
+}
+
+/**
+ * The balanced counter's value when the URL gives none. Without a central counter the browser
+ * cannot know how many took part before; a number drawn from the session id makes the
+ * assignment random and unbiased (each cell of a balanced block is equally likely), which is
+ * what a study without `participant=` numbering can have.
+ */
+export function participantNumberOf(sessionId: string): number {
+  return hashSeed(sessionId, 'participant-number') % 1_000_000_000;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export class StudyRun {
+  state: RunScreen = { kind: 'loading' };
+  sessionId = '';
+  schedule: ParticipantSchedule | null = null;
+  /** Why the last put failed, if one did (the page shows it and offers the download). */
+  storageProblem: string | null = null;
+
+  private readonly listeners = new Set<() => void>();
+  private contents: TrialContent[] = [];
+  private answered = new Set<number>();
+  private session: SessionInfo | null = null;
+  private stepIndex = 0;
+  private resumedRun = false;
+  private overallStartMs: number | null = null;
+  private shownAtMs = 0;
+  private hiddenSinceMs: number | null = null;
+  private hiddenMs = 0;
+  private changes = 0;
+  private started: Promise<void> = Promise.resolve();
+  private busy = false;
+
+  constructor(readonly deps: RunDeps) {}
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(state: RunScreen): void {
+    this.state = state;
+    for (const l of this.listeners) l();
+  }
+
+  private get perf() {
+    return this.deps.perf ?? performance;
+  }
+
+  get condition(): StudyCondition | null {
+    return this.schedule?.condition ?? null;
+  }
+
+  /** Progress over main and check trials: [answered, total]. */
+  progress(): [number, number] {
+    const counted = this.schedule?.trials.filter((t) => t.item.phase !== 'practice') ?? [];
+    return [counted.filter((t) => this.answered.has(t.trialIndex)).length, counted.length];
+  }
+
+  /**
+   * Finds or starts the session, takes its lock, applies the resume policy and schedules the
+   * participant. Ends on `blocked` or `error`, or ready for `prepare`.
+   */
+  async open(): Promise<boolean> {
+    const { deps } = this;
+    let sessionId = await sessionIdFor(deps);
+    if (!(await deps.outbox.claim(sessionId))) {
+      this.set({
+        kind: 'blocked',
+        reason: 'This study is already open in another tab or window of this browser. Carry on there.',
+      });
+      return false;
+    }
+    let info = await deps.outbox.getSession(sessionId);
+    if (info) {
+      const rows = await deps.outbox.rows(sessionId);
+      const complete = this.trialCount(sessionId) === rows.length;
+      const decision = complete ? 'resume' : resumeDecision(deps.def, Date.parse(info.started_at), deps.now());
+      if (decision === 'expired') {
+        return this.block(
+          `This session started more than ${deps.def.maxAgeMinutes} minutes ago and can no longer be continued.`,
+        );
+      }
+      if (decision === 'refuse') {
+        return this.block('This study was already started in this browser and cannot be taken again.');
+      }
+      if (decision === 'restart') {
+        await deps.outbox.release(sessionId);
+        await nextRestart(deps);
+        sessionId = await sessionIdFor(deps);
+        if (!(await deps.outbox.claim(sessionId))) return this.block('This study is already open in another tab.');
+        info = undefined;
+      }
+    }
+    this.sessionId = sessionId;
+    try {
+      this.schedule = scheduleParticipant(deps.def, {
+        participantNumber: deps.identity.participantNumber ?? participantNumberOf(sessionId),
+        sessionSeed: sessionId,
+        forcedCondition: deps.identity.forcedCondition ?? undefined,
+      });
+    } catch (e) {
+      if (e instanceof StudyScheduleError) {
+        this.set({ kind: 'error', message: e.message });
+        return false;
+      }
+      throw e;
+    }
+    if (info) {
+      this.session = info;
+      this.resumedRun = true;
+      for (const row of await deps.outbox.rows(sessionId)) this.answered.add(row.trial_index);
+    }
+    return true;
+  }
+
+  private trialCount(sessionId: string): number {
+    try {
+      return scheduleParticipant(this.deps.def, {
+        participantNumber: this.deps.identity.participantNumber ?? participantNumberOf(sessionId),
+        sessionSeed: sessionId,
+        forcedCondition: this.deps.identity.forcedCondition ?? undefined,
+      }).trials.length;
+    } catch {
+      return -1;
+    }
+  }
+
+  private block(reason: string): false {
+    this.set({ kind: 'blocked', reason });
+    return false;
+  }
+
+  /** Generates every trial's puzzle (progress on screen), then shows consent, or carries on a resumed run. */
+  async prepare(): Promise<void> {
+    const trials = this.schedule!.trials;
+    this.contents = [];
+    for (const trial of trials) {
+      this.set({ kind: 'preparing', done: this.contents.length, total: trials.length });
+      this.contents.push(await this.deps.makeTrial(trial));
+    }
+    if (this.resumedRun) await this.goToResumePoint();
+    else this.set({ kind: 'consent' });
+  }
+
+  acceptConsent(): void {
+    if (this.state.kind === 'consent') this.set({ kind: 'instructions' });
+  }
+
+  /** `continue` on instructions, feedback and breaks. */
+  async continue(): Promise<void> {
+    const s = this.state.kind;
+    if (s === 'instructions') {
+      await this.startSession();
+      this.stepIndex = 0;
+      await this.showStep();
+    } else if (s === 'feedback' || s === 'break') {
+      this.stepIndex++;
+      await this.showStep();
+    }
+  }
+
+  private async startSession(): Promise<void> {
+    const { deps } = this;
+    const info: SessionInfo = {
+      study_id: deps.def.studyId,
+      session_id: this.sessionId,
+      participant_id: deps.identity.participantId,
+      condition: this.schedule!.condition.id,
+      user_agent: deps.device.userAgent,
+      screen: deps.device.screen,
+      started_at: iso(deps.now()),
+    };
+    await deps.outbox.putSession(info);
+    this.session = (await deps.outbox.getSession(this.sessionId)) ?? info;
+  }
+
+  private async goToResumePoint(): Promise<void> {
+    const next = firstUnanswered(this.schedule!.trials, this.answered);
+    if (!next) return this.complete(false);
+    this.stepIndex = this.schedule!.steps.findIndex(
+      (s) => s.kind === 'trial' && s.trial.trialIndex === next.trialIndex,
+    );
+    await this.showStep();
+  }
+
+  private get steps(): readonly Step[] {
+    return this.schedule!.steps;
+  }
+
+  /** Shows the step at stepIndex, skipping trials already answered (and breaks before them on resume). */
+  private async showStep(): Promise<void> {
+    while (this.stepIndex < this.steps.length) {
+      const step = this.steps[this.stepIndex]!;
+      if (step.kind === 'trial' && !this.answered.has(step.trial.trialIndex)) return this.showTrial(step.trial);
+      if (step.kind === 'break') {
+        const [done, total] = this.progress();
+        return this.set({ kind: 'break', done, total });
+      }
+      this.stepIndex++;
+    }
+    return this.complete(false);
+  }
+
+  private async showTrial(trial: Trial): Promise<void> {
+    const { deps } = this;
+    const now = deps.now();
+    const earlier = await deps.outbox.startedAt(this.sessionId, trial.trialIndex);
+    const firstShown = earlier ? Date.parse(earlier) : now;
+    const condition = this.schedule!.condition;
+    if (trial.item.phase !== 'practice' && condition.overallLimitS !== null && this.overallStartMs === null) {
+      const first = this.schedule!.trials.find((t) => t.item.phase !== 'practice')!;
+      const mark = await deps.outbox.startedAt(this.sessionId, first.trialIndex);
+      this.overallStartMs = mark ? Date.parse(mark) : now;
+    }
+    this.shownAtMs = now;
+    this.hiddenMs = 0;
+    this.hiddenSinceMs = null;
+    this.changes = 0;
+    this.set({
+      kind: 'trial',
+      trial,
+      content: this.contents[trial.trialIndex]!,
+      picked: null,
+      difficulty: null,
+      deadline: condition.perPuzzleLimitS === null ? null : firstShown + condition.perPuzzleLimitS * 1000,
+      overallDeadline:
+        trial.item.phase === 'practice' || condition.overallLimitS === null
+          ? null
+          : this.overallStartMs! + condition.overallLimitS * 1000,
+      resumed: earlier !== undefined,
+    });
+    // After the screen is set, so the story shows without waiting for this write; submit waits for it.
+    this.started = deps.outbox.markStarted(this.sessionId, trial.trialIndex, iso(firstShown));
+    // A deadline already past (a reload after the limit) ends the trial at once.
+    await this.tick();
+  }
+
+  /** The tab was hidden or shown again (visibilitychange): hidden time is recorded per trial. */
+  visibility(hidden: boolean): void {
+    const now = this.deps.now();
+    if (hidden && this.hiddenSinceMs === null) this.hiddenSinceMs = now;
+    if (!hidden && this.hiddenSinceMs !== null) {
+      this.hiddenMs += now - this.hiddenSinceMs;
+      this.hiddenSinceMs = null;
+    }
+  }
+
+  pick(word: RelationWord): void {
+    const s = this.state;
+    if (s.kind !== 'trial' || this.busy) return;
+    if (s.picked !== null && s.picked !== word) this.changes++;
+    this.set({ ...s, picked: word });
+  }
+
+  rate(difficulty: number): void {
+    const s = this.state;
+    if (s.kind !== 'trial' || this.busy || !Number.isInteger(difficulty) || difficulty < 1 || difficulty > 5) return;
+    this.set({ ...s, difficulty });
+  }
+
+  /** Records the answer (an answer and a rating are needed) and moves on once the row is durable. */
+  async submit(): Promise<void> {
+    const s = this.state;
+    if (s.kind !== 'trial' || s.picked === null || s.difficulty === null || this.busy) return;
+    this.perf.mark(SUBMIT_MARK);
+    await this.finish(s, 'response');
+  }
+
+  /** Checks the deadlines (the page calls it every few hundred ms, and a fake clock in tests). */
+  async tick(): Promise<void> {
+    const s = this.state;
+    if (s.kind !== 'trial' || this.busy) return;
+    const now = this.deps.now();
+    if (s.overallDeadline !== null && now >= s.overallDeadline) return this.endOverall(s);
+    if (s.deadline !== null && now >= s.deadline) await this.finish(s, 'timeout');
+  }
+
+  private row(s: TrialScreen, endedOn: EndedOn, startedAt: string, answeredMs: number): ResultRow {
+    const { deps } = this;
+    const hidden = this.hiddenMs + (this.hiddenSinceMs === null ? 0 : answeredMs - this.hiddenSinceMs);
+    const response = endedOn === 'response' ? (s.picked ?? '') : '';
+    const item = s.trial.item;
+    return {
+      study_id: deps.def.studyId,
+      session_id: this.sessionId,
+      participant_id: deps.identity.participantId,
+      condition: this.schedule!.condition.id,
+      trial_index: s.trial.trialIndex,
+      phase: item.phase,
+      puzzle_id: item.puzzleId,
+      seed: item.seed,
+      k: item.k,
+      task: item.task,
+      strict: deps.def.strict,
+      query_a: s.content.queryA,
+      query_b: s.content.queryB,
+      gold: s.content.gold,
+      response,
+      correct: response === s.content.gold,
+      difficulty: endedOn === 'response' ? s.difficulty : null,
+      rt_ms: endedOn === 'skipped' ? 0 : Math.max(0, Math.round(answeredMs - this.shownAtMs)),
+      ended_on: endedOn,
+      time_limit_s: this.schedule!.condition.perPuzzleLimitS,
+      answer_changes: endedOn === 'skipped' ? 0 : this.changes,
+      hidden_ms: endedOn === 'skipped' ? 0 : Math.max(0, Math.round(hidden)),
+      resumed: endedOn === 'skipped' ? false : s.resumed,
+      started_at: startedAt,
+      answered_at: iso(answeredMs),
+      story: s.content.story,
+      prolific_study_id: deps.identity.prolificStudyId,
+      prolific_session_id: deps.identity.prolificSessionId,
+    };
+  }
+
+  /** Commits a row, measured as `study:put`. */
+  private async put(row: ResultRow): Promise<void> {
+    const t0 = this.perf.now();
+    await this.deps.outbox.put(row);
+    this.perf.measure('study:put', { start: t0, end: this.perf.now() });
+    this.answered.add(row.trial_index);
+  }
+
+  private async finish(s: TrialScreen, endedOn: EndedOn): Promise<void> {
+    this.busy = true;
+    try {
+      const answeredMs = this.deps.now();
+      await this.started;
+      const startedAt = (await this.deps.outbox.startedAt(this.sessionId, s.trial.trialIndex)) ?? iso(this.shownAtMs);
+      const row = this.row(s, endedOn, startedAt, answeredMs);
+      await this.put(row);
+      if (s.trial.item.phase === 'practice') {
+        this.set({
+          kind: 'feedback',
+          content: s.content,
+          response: row.response,
+          correct: row.correct,
+          timedOut: endedOn === 'timeout',
+        });
+      } else {
+        this.stepIndex++;
+        await this.showStep();
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** The overall limit ran out: the trial on screen times out, the rest are recorded as skipped. */
+  private async endOverall(s: TrialScreen): Promise<void> {
+    this.busy = true;
+    try {
+      const now = this.deps.now();
+      await this.started;
+      const startedAt = (await this.deps.outbox.startedAt(this.sessionId, s.trial.trialIndex)) ?? iso(this.shownAtMs);
+      await this.put(this.row(s, 'timeout', startedAt, now));
+      for (const trial of this.schedule!.trials) {
+        if (this.answered.has(trial.trialIndex)) continue;
+        const content = this.contents[trial.trialIndex]!;
+        const screen: TrialScreen = { ...s, trial, content, picked: null, difficulty: null, resumed: false };
+        await this.put(this.row(screen, 'skipped', iso(now), now));
+      }
+      await this.complete(true);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async complete(timedOut: boolean): Promise<void> {
+    const rows = await this.deps.outbox.rows(this.sessionId);
+    const session = this.session ?? (await this.deps.outbox.getSession(this.sessionId))!;
+    this.set({ kind: 'complete', rows, session, timedOut });
+  }
+
+  /** Where the sinks stand: `failed` once `sendingSinceMs` has waited more than `patienceMs` without every acknowledgement. */
+  sinkState(sendingSinceMs: number, patienceMs = 15_000): SinkState {
+    if (this.deps.def.sinks.length === 0) return 'none';
+    if (this.deps.outbox.allAcknowledged()) return 'sent';
+    return this.deps.now() - sendingSinceMs > patienceMs ? 'failed' : 'sending';
+  }
+}
