@@ -49,12 +49,15 @@ export const LAYERS = [
   { dir: 'src/main.tsx', may: ['src/app', 'src/state', 'src/study'], packages: true, node: false },
   {
     dir: 'cli',
-    may: ['src/core', 'src/study'],
+    // server: `results export` and `study register` open the results database through its store.
+    may: ['src/core', 'src/study', 'server/store', 'server/schema'],
     packages: true,
     node: true,
     // The CLI's messages are compared with the dataset builder form's.
     testMay: ['src/features/dataset/form'],
   },
+  // The results server; the CLI's `results export` and `study register` open its database.
+  { dir: 'server', may: ['src/core', 'src/study'], packages: true, node: true },
   { dir: 'e2e', may: ['src/core', 'src/study'], packages: true, node: true },
   { dir: 'scripts', may: [], packages: true, node: true },
   { dir: '.', may: [], packages: true, node: true },
@@ -144,7 +147,18 @@ const impureGlobals = [...new Set([...Object.keys(globals.browser), ...Object.ke
 const pureDirs = LAYERS.filter((l) => l.pure).map((l) => `${l.dir}/**`);
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-cli', 'node_modules', 'test-results', 'playwright-report', 'e2e/artifacts', 'public'] },
+  {
+    ignores: [
+      'dist',
+      'dist-cli',
+      'dist-server',
+      'node_modules',
+      'test-results',
+      'playwright-report',
+      'e2e/artifacts',
+      'public',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

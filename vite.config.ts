@@ -22,3 +22,4 @@ export default defineConfig({
     testTimeout: 60_000,
   },
 });
+      'server/**/*.test.ts',

@@ -3,6 +3,7 @@ import { GenerationError } from '../src/core/puzzle/puzzle';
 import { benchCommand } from './commands/bench';
 import { checkCommand } from './commands/check';
 import { generateCommand } from './commands/generate';
+import { resultsCommand } from './commands/results';
 import { statsCommand } from './commands/stats';
 import { studyCommand } from './commands/study';
 import { templatesCommand } from './commands/templates';
@@ -21,6 +22,10 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; summa
   study: {
     run: studyCommand,
     summary: 'study link: the participant link of a human study (?study=<token> as the last line)',
+  },
+  results: {
+    run: resultsCommand,
+    summary: 'results export: the rows of a results server (npm run serve) as CSV or JSON, offline',
   },
   bench: { run: benchCommand, summary: 'puzzles per second for k = 2..10 and each task, and peak memory' },
   templates: {

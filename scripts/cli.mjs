@@ -23,7 +23,8 @@ const newest = (dirs) => {
   for (const d of dirs) walk(path.join(root, d));
   return t;
 };
-const fresh = existsSync(outfile) && statSync(outfile).mtimeMs > newest(['cli', 'src/core', 'scripts']);
+const fresh =
+  existsSync(outfile) && statSync(outfile).mtimeMs > newest(['cli', 'src/core', 'src/study', 'server', 'scripts']);
 if (!fresh) {
   // Written aside and renamed into place: several CLI processes may start at once (tests do).
   const result = await build({
@@ -34,6 +35,8 @@ if (!fresh) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // A native addon: loaded from node_modules at run time (results export, study register).
+    external: ['better-sqlite3'],
     sourcemap: 'inline',
     logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

@@ -1,0 +1,64 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { rowsToCsv, rowsToJson } from '../../src/study/results';
+import { DATABASE_FILE, ResultStore, StoreError } from '../../server/store';
+import { type FlagSpec, helpText, parseArgs } from '../args';
+import { CliError, UsageError } from '../errors';
+
+/**
+ * `results export`: the results server's rows, read straight from its database (the server may
+ * be running or not), written as CSV or JSON exactly as the server's export endpoints write them.
+ */
+const FLAGS: Record<string, FlagSpec> = {
+  data: { type: 'string', help: "the results server's data folder", default: './data' },
+  out: { type: 'string', help: 'the file to write: .csv or .json (the extension picks the format)' },
+  study: { type: 'string', help: 'only this study id (default: every study)' },
+};
+
+const HELP = helpText(
+  'usage: npm run cli -- results export --data ./data --out FILE.csv [--study ID]',
+  `Exports the rows a results server stored (npm run serve), offline, from <data>/results.sqlite.
+CSV cells that a spreadsheet would run as formulas are escaped; JSON keeps values as recorded.
+The last line is "sessions=<n> rows=<n>".`,
+  FLAGS,
+);
+
+export async function resultsCommand(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const [sub, ...rest] = argv;
+  if (sub !== 'export') {
+    throw new UsageError(
+      sub === undefined ? 'name a subcommand: results export (see results --help)' : `unknown subcommand "${sub}"`,
+    );
+  }
+  const { flags, positional } = parseArgs('results export', rest, FLAGS);
+  if (positional.length > 0) throw new UsageError(`unexpected argument "${positional[0]}"`);
+  if (typeof flags.out !== 'string') throw new UsageError('--out FILE.csv (or FILE.json) is needed');
+  const format = path.extname(flags.out).toLowerCase();
+  if (format !== '.csv' && format !== '.json') {
+    throw new UsageError(`--out must end in .csv or .json (got "${flags.out}")`);
+  }
+  const file = path.resolve(String(flags.data), DATABASE_FILE);
+  let store: ResultStore;
+  try {
+    store = ResultStore.open(file, { mustExist: true });
+  } catch (e) {
+    if (e instanceof StoreError) throw new CliError(e.message);
+    throw e;
+  }
+  try {
+    const study = typeof flags.study === 'string' ? flags.study : undefined;
+    if (study !== undefined && !store.hasStudy(study)) throw new CliError(`study: no study "${study}" in ${file}`);
+    const rows = store.rows(study);
+    const sessions = store.sessionInfos(study);
+    const count = store.sessions(study).length;
+    writeFileSync(flags.out, format === '.csv' ? rowsToCsv(rows, sessions) : rowsToJson(rows, sessions));
+    process.stdout.write(`wrote ${flags.out}\nsessions=${count} rows=${rows.length}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}

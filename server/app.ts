@@ -1,0 +1,238 @@
+/**
+ * The HTTP side of the results server (Hono): the app's production build, the participants'
+ * append-only endpoint and the researchers' endpoints. Every reply of the API is JSON (or the
+ * export file); errors are one short sentence in `{ "error": … }`, never a stack trace.
+ *
+ *   POST /api/rows              participants: `{ sessions, rows }` (text/plain, as fetch and sendBeacon send it)
+ *   GET  /api/health            anyone: `{ ok, schema }`
+ *   GET  /api/studies           token: the registered studies
+ *   POST /api/studies           token: register `{ token }` (a study link token or URL) or `{ definition }`
+ *   GET  /api/sessions[?study]  token: the sessions and how far each got
+ *   GET  /api/results.csv[?study], /api/results.json[?study]   token: the export
+ */
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { rowsToCsv, rowsToJson } from '../src/study/results';
+import { RateLimiter, type RateLimitOptions } from './rateLimit';
+import { parseIngestBody } from './schema';
+import { SCHEMA_VERSION, StoreError, type ResultStore } from './store';
+import { bearerMatches } from './token';
+
+export interface AppOptions {
+  readonly store: ResultStore;
+  readonly token: string;
+  /** The production build to serve (index.html and assets/), or null for the API alone. */
+  readonly distDir: string | null;
+  /**
+   * Origins besides the server's own that may call the API from a browser (the app served from
+   * elsewhere). Same-origin requests are always allowed.
+   */
+  readonly allowedOrigins: readonly string[];
+  readonly maxBodyBytes: number;
+  readonly rate: RateLimitOptions;
+  /** One structured event (a conflict, a refusal, an error), written as a log line. */
+  readonly log: (event: Record<string, unknown>) => void;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 512 * 1024;
+
+const error = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500, message: string, extra = {}) =>
+  c.json({ error: message, ...extra }, status);
+
+export function createApp(o: AppOptions): Hono {
+  const app = new Hono();
+  const limiter = new RateLimiter(o.rate);
+  const allowed = new Set(o.allowedOrigins.map((s) => s.replace(/\/+$/, '')));
+
+  app.onError((err, c) => {
+    o.log({ event: 'error', method: c.req.method, path: c.req.path, message: err.message });
+    return error(c, 500, 'internal error (logged on the server)');
+  });
+
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+  });
+
+  // ---- the API: origin check, CORS for the configured origins only ----
+  app.use('/api/*', async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origin !== undefined) {
+      const own = ownOrigin(origin, c.req.header('host'));
+      if (!own && !allowed.has(origin)) {
+        o.log({ event: 'refused-origin', origin, path: c.req.path });
+        return error(c, 403, `requests from ${origin} are not accepted here`);
+      }
+      if (!own) {
+        c.header('Access-Control-Allow-Origin', origin);
+        c.header('Vary', 'Origin');
+        if (c.req.method === 'OPTIONS') {
+          c.header('Access-Control-Allow-Methods', 'GET, POST');
+          c.header('Access-Control-Allow-Headers', 'authorization, content-type');
+          c.header('Access-Control-Max-Age', '600');
+          return c.body(null, 204);
+        }
+      }
+    }
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+
+  app.get('/api/health', (c) => c.json({ ok: true, schema: SCHEMA_VERSION }));
+
+  // ---- participants: append only ----
+  app.post('/api/rows', async (c) => {
+    const body = await readLimited(c.req.raw, o.maxBodyBytes);
+    if (body === undefined) {
+      return error(c, 413, `the body is larger than ${o.maxBodyBytes} bytes; send fewer rows at a time`);
+    }
+    const parsed = parseIngestBody(body);
+    if (!parsed.ok) return error(c, 400, parsed.message);
+    for (const session of new Set(parsed.value.rows.map((r) => r.session_id))) {
+      const wait = limiter.take(session);
+      if (wait > 0) {
+        c.header('Retry-After', String(wait));
+        return error(c, 429, `too many requests for session ${session}; retry in ${wait} s`);
+      }
+    }
+    const outcome = o.store.ingest(parsed.value);
+    switch (outcome.status) {
+      case 'stored':
+        return c.json({ stored: outcome.added, unchanged: outcome.unchanged });
+      case 'unknown-study':
+        o.log({ event: 'unknown-study', study_id: outcome.studyId });
+        return error(c, 403, `the study "${outcome.studyId}" is not registered on this server`);
+      case 'invalid':
+        return error(c, 400, outcome.message);
+      case 'conflict':
+        for (const conflict of outcome.conflicts) o.log({ event: 'conflict', ...conflict });
+        return error(c, 409, `${outcome.conflicts.length} conflicting record(s); nothing was stored`, {
+          conflicts: outcome.conflicts,
+        });
+    }
+  });
+
+  // ---- researchers: the token ----
+  const researcher = async (c: Context, next: () => Promise<void>) => {
+    if (!bearerMatches(c.req.header('authorization'), o.token)) {
+      o.log({ event: 'refused-token', method: c.req.method, path: c.req.path });
+      c.header('WWW-Authenticate', 'Bearer realm="clutrr-results"');
+      return error(c, 401, 'a valid researcher token is needed (Authorization: Bearer <token>)');
+    }
+    await next();
+  };
+  for (const p of ['/api/studies', '/api/sessions', '/api/results.csv', '/api/results.json']) app.use(p, researcher);
+
+  app.get('/api/studies', (c) => c.json({ studies: o.store.studies() }));
+
+  app.post(
+    '/api/studies',
+    bodyLimit({ maxSize: 1024 * 1024, onError: (c) => error(c, 413, 'the study is larger than 1 MiB') }),
+    async (c) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(await c.req.text());
+      } catch {
+        return error(c, 400, 'the body is not JSON');
+      }
+      const input =
+        body && typeof body === 'object' && typeof (body as { token?: unknown }).token === 'string'
+          ? { token: (body as { token: string }).token }
+          : body && typeof body === 'object' && 'definition' in body
+            ? { definition: (body as { definition: unknown }).definition }
+            : undefined;
+      if (!input) return error(c, 400, 'send { "token": "<study link token>" } or { "definition": { … } }');
+      try {
+        const r = o.store.registerStudy(input);
+        return c.json({ study_id: r.studyId, token: r.token, outcome: r.outcome }, r.outcome === 'added' ? 201 : 200);
+      } catch (e) {
+        if (!(e instanceof StoreError)) throw e;
+        return error(c, /already has results/.test(e.message) ? 409 : 400, e.message);
+      }
+    },
+  );
+
+  const studyParam = (c: Context): { ok: true; study?: string } | { ok: false; response: Response } => {
+    const study = c.req.query('study');
+    if (study === undefined || study === '') return { ok: true };
+    if (!o.store.hasStudy(study)) return { ok: false, response: error(c, 404, `no study "${study}" here`) };
+    return { ok: true, study };
+  };
+
+  app.get('/api/sessions', (c) => {
+    const s = studyParam(c);
+    return s.ok ? c.json({ sessions: o.store.sessions(s.study) }) : s.response;
+  });
+
+  for (const format of ['csv', 'json'] as const) {
+    app.get(`/api/results.${format}`, (c) => {
+      const s = studyParam(c);
+      if (!s.ok) return s.response;
+      const rows = o.store.rows(s.study);
+      const sessions = o.store.sessionInfos(s.study);
+      const text = format === 'csv' ? rowsToCsv(rows, sessions) : rowsToJson(rows, sessions);
+      c.header('Content-Disposition', `attachment; filename="results-${s.study ?? 'all'}.${format}"`);
+      c.header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+      return c.body(text);
+    });
+  }
+
+  app.all('/api/*', (c) => error(c, 404, `no such endpoint: ${c.req.method} ${c.req.path}`));
+
+  // ---- the app itself ----
+  if (o.distDir && existsSync(path.join(o.distDir, 'index.html'))) {
+    const root = o.distDir;
+    app.use('*', async (c, next) => {
+      await next();
+      // Hashed file names under assets/ never change; index.html must be fetched fresh.
+      if (c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+      else c.header('Cache-Control', 'no-cache');
+    });
+    app.use('*', serveStatic({ root }));
+  } else {
+    app.get('/', (c) =>
+      c.text('The results API runs here; the app is not built (run `npm run build`, then restart the server).\n'),
+    );
+  }
+  return app;
+}
+
+/** Is `origin` the origin of this very server? Compared by host and port: a TLS proxy in front changes the scheme. */
+function ownOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The body as text, or undefined when it is longer than `max` bytes. An oversized body is still
+ * read to its end (up to a hard cap) before the 413 goes out: a client still sending when the
+ * server answers and closes sees a broken connection instead of the status.
+ */
+async function readLimited(req: Request, max: number): Promise<string | undefined> {
+  const declared = Number(req.headers.get('content-length') ?? Number.NaN);
+  const cap = max * 8;
+  if (declared > cap || !req.body) return declared > cap ? undefined : '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel();
+      return undefined;
+    }
+    if (total <= max) chunks.push(value);
+  }
+  if (total > max) return undefined;
+  return Buffer.concat(chunks).toString('utf8');
+}

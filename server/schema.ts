@@ -1,0 +1,94 @@
+/**
+ * What a participant's browser may send (the body of `httpTransport` and of its beacons):
+ * `{ "sessions": SessionInfo[], "rows": ResultRow[] }`, checked field by field before anything
+ * touches the database. Unknown keys are refused rather than dropped: a row that does not have
+ * exactly the export's columns is a client we do not understand, and silently storing part of
+ * it would lose data without anyone noticing.
+ */
+import { z } from 'zod';
+import type { ResultRow, SessionInfo } from '../src/study/results';
+
+/** Rows one request may carry: the outbox sends batches of 50, beacons fewer. */
+export const MAX_ROWS_PER_REQUEST = 200;
+export const MAX_SESSIONS_PER_REQUEST = 200;
+
+const id = z.string().min(1).max(200);
+const text = (max: number) => z.string().max(max);
+const whole = (min: number, max: number) => z.number().int().min(min).max(max);
+const time = z.string().max(40);
+
+export const resultRowSchema = z.strictObject({
+  study_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a study id'),
+  session_id: id,
+  participant_id: text(200),
+  condition: text(64),
+  trial_index: whole(0, 100_000),
+  phase: z.enum(['practice', 'main', 'check']),
+  puzzle_id: text(200),
+  seed: whole(0, 0xffff_ffff),
+  k: whole(1, 20),
+  task: z.literal([1, 2, 3, 4, 5, 6, 7]),
+  strict: z.boolean(),
+  query_a: text(200),
+  query_b: text(200),
+  gold: text(100),
+  response: text(100),
+  correct: z.boolean(),
+  difficulty: whole(1, 5).nullable(),
+  rt_ms: whole(0, 1e10),
+  ended_on: z.enum(['response', 'timeout', 'skipped']),
+  time_limit_s: whole(1, 1e7).nullable(),
+  answer_changes: whole(0, 1e6),
+  hidden_ms: whole(0, 1e10),
+  resumed: z.boolean(),
+  started_at: time,
+  answered_at: time,
+  story: text(20_000),
+  prolific_study_id: text(200),
+  prolific_session_id: text(200),
+});
+
+export const sessionInfoSchema = z.strictObject({
+  study_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a study id'),
+  session_id: id,
+  participant_id: text(200),
+  condition: text(64),
+  user_agent: text(1000),
+  screen: text(100),
+  started_at: time,
+});
+
+export const ingestBodySchema = z.strictObject({
+  sessions: z.array(sessionInfoSchema).max(MAX_SESSIONS_PER_REQUEST),
+  rows: z.array(resultRowSchema).min(1).max(MAX_ROWS_PER_REQUEST),
+});
+
+export interface IngestBody {
+  readonly sessions: readonly SessionInfo[];
+  readonly rows: readonly ResultRow[];
+}
+
+// The schemas must describe exactly the shared types: either side changing alone fails to compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _rowsMatch: Same<z.infer<typeof resultRowSchema>, { -readonly [K in keyof ResultRow]: ResultRow[K] }> = true;
+const _sessionsMatch: Same<
+  z.infer<typeof sessionInfoSchema>,
+  { -readonly [K in keyof SessionInfo]: SessionInfo[K] }
+> = true;
+
+/** A body as text → the checked body, or one short sentence saying what is wrong and where. */
+export function parseIngestBody(body: string): { ok: true; value: IngestBody } | { ok: false; message: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { ok: false, message: 'the body is not JSON' };
+  }
+  const result = ingestBodySchema.safeParse(json);
+  if (result.success) {
+    return { ok: true, value: result.data };
+  }
+  const issue = result.error.issues[0]!;
+  const where = issue.path.length > 0 ? issue.path.join('.') : 'the body';
+  return { ok: false, message: `${where}: ${issue.message}` };
+}

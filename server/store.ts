@@ -1,0 +1,482 @@
+/**
+ * The results database: one SQLite file (`<data>/results.sqlite`) holding the registered
+ * studies, the sessions' facts and one row per (session_id, trial_index). The server and the
+ * offline CLI (`results export`, `study register`) both open it through this module, so there
+ * is one schema and one set of rules.
+ *
+ * Durability: WAL journal with `synchronous = FULL`, so a transaction that has returned is on
+ * disk (the WAL is synced at every commit) and survives a killed process or a lost machine;
+ * the server acknowledges a request only after its transaction has returned.
+ *
+ * Append-only: nothing here updates or deletes a row. A row sent again unchanged is a no-op;
+ * a row sent again with different content is a conflict and the first one stands.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { encodeStudyLink, decodeStudyLink } from '../src/study/link';
+import { checkStudyDefinition, type StudyDefinition } from '../src/study/definition';
+import { readParticipantParams } from '../src/study/route';
+import { RESULT_COLUMNS, sortRows, type ResultRow, type SessionInfo } from '../src/study/results';
+import type { IngestBody } from './schema';
+
+export const DATABASE_FILE = 'results.sqlite';
+
+/** How a column is stored: SQLite has no booleans (0/1) and the nullable numbers may be NULL. */
+type ColumnKind = 'text' | 'integer' | 'boolean' | 'integer?';
+
+const ROW_COLUMNS = {
+  study_id: 'text',
+  session_id: 'text',
+  participant_id: 'text',
+  condition: 'text',
+  trial_index: 'integer',
+  phase: 'text',
+  puzzle_id: 'text',
+  seed: 'integer',
+  k: 'integer',
+  task: 'integer',
+  strict: 'boolean',
+  query_a: 'text',
+  query_b: 'text',
+  gold: 'text',
+  response: 'text',
+  correct: 'boolean',
+  difficulty: 'integer?',
+  rt_ms: 'integer',
+  ended_on: 'text',
+  time_limit_s: 'integer?',
+  answer_changes: 'integer',
+  hidden_ms: 'integer',
+  resumed: 'boolean',
+  started_at: 'text',
+  answered_at: 'text',
+  story: 'text',
+  prolific_study_id: 'text',
+  prolific_session_id: 'text',
+} as const satisfies Record<keyof ResultRow, ColumnKind>;
+
+const SQL_TYPE: Record<ColumnKind, string> = {
+  text: 'TEXT NOT NULL',
+  integer: 'INTEGER NOT NULL',
+  boolean: 'INTEGER NOT NULL CHECK (%s IN (0, 1))',
+  'integer?': 'INTEGER',
+};
+
+/**
+ * The schema, one step per version: step i takes `PRAGMA user_version` from i to i + 1. A step,
+ * once released, never changes (databases in the field have run it); changes are new steps.
+ */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE studies (
+     study_id TEXT PRIMARY KEY,
+     token TEXT NOT NULL,
+     definition TEXT NOT NULL,
+     registered_at TEXT NOT NULL
+   ) STRICT;
+   CREATE TABLE sessions (
+     session_id TEXT PRIMARY KEY,
+     study_id TEXT NOT NULL REFERENCES studies (study_id),
+     participant_id TEXT NOT NULL,
+     condition TEXT NOT NULL,
+     user_agent TEXT NOT NULL,
+     screen TEXT NOT NULL,
+     started_at TEXT NOT NULL,
+     received_at TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX sessions_by_study ON sessions (study_id);
+   CREATE TABLE trials (
+     ${RESULT_COLUMNS.map((c) => `${c} ${SQL_TYPE[ROW_COLUMNS[c]].replace('%s', c)}`).join(',\n     ')},
+     received_at TEXT NOT NULL,
+     PRIMARY KEY (session_id, trial_index),
+     FOREIGN KEY (study_id) REFERENCES studies (study_id)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX trials_by_study ON trials (study_id, session_id, trial_index);`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** A problem the caller can tell the user about (no stack trace needed). */
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
+export interface RegisterOutcome {
+  readonly studyId: string;
+  readonly token: string;
+  /** `added`: new; `unchanged`: the same study again; `replaced`: a changed study that had no rows yet. */
+  readonly outcome: 'added' | 'unchanged' | 'replaced';
+}
+
+/** One key whose stored content differs from what was sent (or belongs to another study). */
+export interface Conflict {
+  readonly kind: 'row' | 'session';
+  readonly study_id: string;
+  readonly session_id: string;
+  readonly trial_index?: number;
+  readonly reason: string;
+}
+
+export type IngestOutcome =
+  | { readonly status: 'stored'; readonly added: number; readonly unchanged: number }
+  | { readonly status: 'unknown-study'; readonly studyId: string }
+  | { readonly status: 'invalid'; readonly message: string }
+  | { readonly status: 'conflict'; readonly conflicts: readonly Conflict[] };
+
+export interface StudySummary {
+  readonly study_id: string;
+  readonly token: string;
+  readonly registered_at: string;
+  readonly conditions: readonly string[];
+  readonly sessions: number;
+  readonly rows: number;
+}
+
+export interface SessionSummary {
+  readonly session_id: string;
+  readonly study_id: string;
+  readonly participant_id: string;
+  readonly condition: string;
+  /** Rows stored, and of them main trials. */
+  readonly rows: number;
+  readonly main_rows: number;
+  readonly started_at: string;
+  /** The latest answered_at among the session's rows; empty before the first row. */
+  readonly last_answered_at: string;
+  readonly last_received_at: string;
+}
+
+type SqlRow = Record<string, string | number | null>;
+
+const toSql = (row: ResultRow): SqlRow =>
+  Object.fromEntries(
+    RESULT_COLUMNS.map((c) => {
+      const v = row[c];
+      return [c, typeof v === 'boolean' ? (v ? 1 : 0) : v];
+    }),
+  );
+
+const fromSql = (r: SqlRow): ResultRow =>
+  Object.fromEntries(
+    RESULT_COLUMNS.map((c) => [c, ROW_COLUMNS[c] === 'boolean' ? r[c] === 1 : r[c]]),
+  ) as unknown as ResultRow;
+
+const SESSION_FIELDS = [
+  'study_id',
+  'session_id',
+  'participant_id',
+  'condition',
+  'user_agent',
+  'screen',
+  'started_at',
+] as const;
+
+const sameRow = (a: ResultRow, b: ResultRow) => RESULT_COLUMNS.every((c) => a[c] === b[c]);
+const sameSession = (a: SessionInfo, b: SessionInfo) => SESSION_FIELDS.every((f) => a[f] === b[f]);
+
+/** A study token from what a researcher pastes: the token, `?study=<token>`, or a whole participant URL. */
+export function tokenFrom(text: string): string {
+  const t = text.trim();
+  const q = t.indexOf('?');
+  if (q < 0) return t;
+  return readParticipantParams(t.slice(q)).token ?? t;
+}
+
+export class ResultStore {
+  private readonly statements;
+  private readonly conditionsCache = new Map<string, { token: string; conditions: Set<string> }>();
+
+  private constructor(readonly db: Database.Database) {
+    this.statements = {
+      study: db.prepare<[string], { token: string; definition: string }>(
+        'SELECT token, definition FROM studies WHERE study_id = ?',
+      ),
+      insertStudy: db.prepare(
+        'INSERT INTO studies (study_id, token, definition, registered_at) VALUES (@study_id, @token, @definition, @registered_at)',
+      ),
+      replaceStudy: db.prepare(
+        'UPDATE studies SET token = @token, definition = @definition, registered_at = @registered_at WHERE study_id = @study_id',
+      ),
+      studyHasData: db.prepare<[string, string]>(
+        'SELECT 1 FROM trials WHERE study_id = ? UNION ALL SELECT 1 FROM sessions WHERE study_id = ? LIMIT 1',
+      ),
+      session: db.prepare<[string], SessionInfo>(
+        `SELECT ${SESSION_FIELDS.join(', ')} FROM sessions WHERE session_id = ?`,
+      ),
+      insertSession: db.prepare(
+        `INSERT INTO sessions (${SESSION_FIELDS.join(', ')}, received_at) VALUES (${SESSION_FIELDS.map((f) => `@${f}`).join(', ')}, @received_at)`,
+      ),
+      sessionStudyFromRows: db.prepare<[string], { study_id: string }>(
+        'SELECT study_id FROM trials WHERE session_id = ? LIMIT 1',
+      ),
+      row: db.prepare<[string, number], SqlRow>(
+        `SELECT ${RESULT_COLUMNS.join(', ')} FROM trials WHERE session_id = ? AND trial_index = ?`,
+      ),
+      insertRow: db.prepare(
+        `INSERT INTO trials (${RESULT_COLUMNS.join(', ')}, received_at) VALUES (${RESULT_COLUMNS.map((c) => `@${c}`).join(', ')}, @received_at)`,
+      ),
+    };
+  }
+
+  /**
+   * Opens (creating if need be) the database at `file`, in WAL mode with full sync, and brings
+   * its schema up to date. `readonly` opens an existing file without changing it.
+   */
+  static open(file: string, options: { readonly?: boolean; mustExist?: boolean } = {}): ResultStore {
+    const mustExist = (options.readonly ?? false) || (options.mustExist ?? false);
+    if (mustExist && !existsSync(file)) {
+      throw new StoreError(`there is no results database at ${file} (start the server with this --data folder first)`);
+    }
+    if (!mustExist) mkdirSync(path.dirname(file), { recursive: true });
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: mustExist });
+    } catch (e) {
+      throw new StoreError(`cannot open the results database ${file}: ${(e as Error).message}`);
+    }
+    try {
+      // Another process (the CLI, while the server runs) may hold the write lock for a moment.
+      db.pragma('busy_timeout = 5000');
+      if (!options.readonly) {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = FULL');
+      }
+      db.pragma('foreign_keys = ON');
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version > SCHEMA_VERSION) {
+        throw new StoreError(
+          `${file} has schema version ${version}, made by a newer version of this app (this one knows up to ${SCHEMA_VERSION})`,
+        );
+      }
+      if (version < SCHEMA_VERSION) {
+        if (options.readonly) {
+          throw new StoreError(`${file} has schema version ${version}; start the server once to update it`);
+        }
+        db.transaction(() => {
+          for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+          db.pragma(`user_version = ${SCHEMA_VERSION}`);
+        }).immediate();
+      }
+      return new ResultStore(db);
+    } catch (e) {
+      db.close();
+      if (e instanceof StoreError) throw e;
+      throw new StoreError(`cannot use the results database ${file}: ${(e as Error).message}`);
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /**
+   * Registers a study from its link token (or a participant URL holding it) or its definition.
+   * The same study again changes nothing. A different study under a registered id replaces it
+   * only while nothing has been recorded for it; after that the id is taken.
+   */
+  registerStudy(input: { token: string } | { definition: unknown }): RegisterOutcome {
+    let definition: StudyDefinition;
+    let token: string;
+    if ('token' in input) {
+      token = tokenFrom(input.token);
+      const decoded = decodeStudyLink(token);
+      if (!decoded.ok) throw new StoreError(decoded.error.message);
+      definition = decoded.definition;
+      // The canonical token of the definition: the same study registers as the same text.
+      token = encodeStudyLink(definition);
+    } else {
+      const problems = checkStudyDefinition(input.definition);
+      if (problems.length > 0) throw new StoreError(`${problems[0]!.field}: ${problems[0]!.message}`);
+      definition = input.definition as StudyDefinition;
+      token = encodeStudyLink(definition);
+    }
+    const record = {
+      study_id: definition.studyId,
+      token,
+      definition: JSON.stringify(definition),
+      registered_at: new Date().toISOString(),
+    };
+    return this.db
+      .transaction((): RegisterOutcome => {
+        const old = this.statements.study.get(record.study_id);
+        if (!old) {
+          this.statements.insertStudy.run(record);
+          return { studyId: record.study_id, token, outcome: 'added' };
+        }
+        if (old.token === token) return { studyId: record.study_id, token, outcome: 'unchanged' };
+        if (this.statements.studyHasData.get(record.study_id, record.study_id)) {
+          throw new StoreError(
+            `the study id "${record.study_id}" is registered with another definition and already has results; give the changed study another id`,
+          );
+        }
+        this.statements.replaceStudy.run(record);
+        this.conditionsCache.delete(record.study_id);
+        return { studyId: record.study_id, token, outcome: 'replaced' };
+      })
+      .immediate();
+  }
+
+  /** The condition ids of a registered study, or undefined when it is not registered. */
+  private conditionsOf(studyId: string): Set<string> | undefined {
+    const row = this.statements.study.get(studyId);
+    if (!row) return undefined;
+    const cached = this.conditionsCache.get(studyId);
+    if (cached && cached.token === row.token) return cached.conditions;
+    const def = JSON.parse(row.definition) as StudyDefinition;
+    const conditions = new Set(def.conditions.map((c) => c.id));
+    this.conditionsCache.set(studyId, { token: row.token, conditions });
+    return conditions;
+  }
+
+  /**
+   * Stores a participant's request in one transaction, all or nothing: every row and session
+   * must name a registered study and a condition of it; a key already stored with other content
+   * (or under another study) makes the whole request a conflict and nothing is written.
+   * Returns once the transaction has committed (durable).
+   */
+  ingest(body: IngestBody, receivedAt = new Date().toISOString()): IngestOutcome {
+    class Abort extends Error {
+      constructor(readonly outcome: IngestOutcome) {
+        super('abort');
+      }
+    }
+    try {
+      return this.db
+        .transaction((): IngestOutcome => {
+          const studies = new Set([...body.rows, ...body.sessions].map((r) => r.study_id));
+          for (const studyId of studies) {
+            if (!this.conditionsOf(studyId)) throw new Abort({ status: 'unknown-study', studyId });
+          }
+          const check = (where: string, r: { study_id: string; condition: string }) => {
+            if (!this.conditionsOf(r.study_id)!.has(r.condition)) {
+              throw new Abort({
+                status: 'invalid',
+                message: `${where}.condition: "${r.condition}" is not a condition of study "${r.study_id}"`,
+              });
+            }
+          };
+          const conflicts: Conflict[] = [];
+          // Sessions first, so that a row can be checked against its session's study.
+          body.sessions.forEach((s, i) => {
+            check(`sessions.${i}`, s);
+            const old = this.statements.session.get(s.session_id);
+            const studyOfRows = this.statements.sessionStudyFromRows.get(s.session_id)?.study_id;
+            if (old && !sameSession(old, s)) {
+              conflicts.push({
+                kind: 'session',
+                study_id: s.study_id,
+                session_id: s.session_id,
+                reason:
+                  old.study_id === s.study_id
+                    ? 'the session was recorded with other facts'
+                    : `the session belongs to study "${old.study_id}"`,
+              });
+            } else if (!old && studyOfRows !== undefined && studyOfRows !== s.study_id) {
+              conflicts.push({
+                kind: 'session',
+                study_id: s.study_id,
+                session_id: s.session_id,
+                reason: `the session belongs to study "${studyOfRows}"`,
+              });
+            } else if (!old) this.statements.insertSession.run({ ...s, received_at: receivedAt });
+          });
+          let added = 0;
+          let unchanged = 0;
+          body.rows.forEach((row, i) => {
+            check(`rows.${i}`, row);
+            const sessionStudy =
+              this.statements.session.get(row.session_id)?.study_id ??
+              this.statements.sessionStudyFromRows.get(row.session_id)?.study_id;
+            const old = this.statements.row.get(row.session_id, row.trial_index);
+            if (sessionStudy !== undefined && sessionStudy !== row.study_id) {
+              conflicts.push({
+                kind: 'row',
+                study_id: row.study_id,
+                session_id: row.session_id,
+                trial_index: row.trial_index,
+                reason: `the session belongs to study "${sessionStudy}"`,
+              });
+            } else if (!old) {
+              this.statements.insertRow.run({ ...toSql(row), received_at: receivedAt });
+              added++;
+            } else if (sameRow(fromSql(old), row)) unchanged++;
+            else {
+              conflicts.push({
+                kind: 'row',
+                study_id: row.study_id,
+                session_id: row.session_id,
+                trial_index: row.trial_index,
+                reason: 'the trial was recorded with other content; the first row stands',
+              });
+            }
+          });
+          if (conflicts.length > 0) throw new Abort({ status: 'conflict', conflicts });
+          return { status: 'stored', added, unchanged };
+        })
+        .immediate();
+    } catch (e) {
+      if (e instanceof Abort) return e.outcome;
+      throw e;
+    }
+  }
+
+  studies(): StudySummary[] {
+    const rows = this.db
+      .prepare<
+        [],
+        { study_id: string; token: string; definition: string; registered_at: string; sessions: number; rows: number }
+      >(
+        `SELECT st.study_id, st.token, st.definition, st.registered_at,
+           (SELECT COUNT(*) FROM (SELECT session_id FROM sessions WHERE study_id = st.study_id
+                                  UNION SELECT session_id FROM trials WHERE study_id = st.study_id)) AS sessions,
+           (SELECT COUNT(*) FROM trials WHERE study_id = st.study_id) AS rows
+         FROM studies st ORDER BY st.study_id`,
+      )
+      .all();
+    return rows.map(({ definition, ...r }) => ({
+      ...r,
+      conditions: (JSON.parse(definition) as StudyDefinition).conditions.map((c) => c.id),
+    }));
+  }
+
+  /** Every session (of one study, or all), with how far it got. */
+  sessions(studyId?: string): SessionSummary[] {
+    const where = studyId === undefined ? '' : 'WHERE ids.study_id = @studyId';
+    return this.db
+      .prepare<{ studyId?: string }, SessionSummary>(
+        `WITH ids AS (SELECT session_id, study_id FROM sessions UNION SELECT session_id, study_id FROM trials)
+         SELECT ids.session_id, ids.study_id,
+           COALESCE(s.participant_id, MIN(r.participant_id), '') AS participant_id,
+           COALESCE(s.condition, MIN(r.condition), '') AS condition,
+           COUNT(r.trial_index) AS rows,
+           COALESCE(SUM(r.phase = 'main'), 0) AS main_rows,
+           COALESCE(s.started_at, MIN(r.started_at), '') AS started_at,
+           COALESCE(MAX(r.answered_at), '') AS last_answered_at,
+           COALESCE(MAX(r.received_at), s.received_at, '') AS last_received_at
+         FROM ids LEFT JOIN sessions s ON s.session_id = ids.session_id
+                  LEFT JOIN trials r ON r.session_id = ids.session_id
+         ${where}
+         GROUP BY ids.session_id ORDER BY ids.session_id`,
+      )
+      .all(studyId === undefined ? {} : { studyId });
+  }
+
+  /** The rows (of one study, or all), sorted as the exports are: by session, then trial. */
+  rows(studyId?: string): ResultRow[] {
+    const sql = `SELECT ${RESULT_COLUMNS.join(', ')} FROM trials${studyId === undefined ? '' : ' WHERE study_id = ?'}`;
+    const stmt = this.db.prepare<unknown[], SqlRow>(sql);
+    return sortRows((studyId === undefined ? stmt.all() : stmt.all(studyId)).map(fromSql));
+  }
+
+  /** The sessions' facts (of one study, or all), for the export's user_agent and screen columns. */
+  sessionInfos(studyId?: string): SessionInfo[] {
+    const sql = `SELECT ${SESSION_FIELDS.join(', ')} FROM sessions${studyId === undefined ? '' : ' WHERE study_id = ?'} ORDER BY session_id`;
+    const stmt = this.db.prepare<unknown[], SessionInfo>(sql);
+    return studyId === undefined ? stmt.all() : stmt.all(studyId);
+  }
+
+  /** Is this a registered study? */
+  hasStudy(studyId: string): boolean {
+    return this.statements.study.get(studyId) !== undefined;
+  }
+}

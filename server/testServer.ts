@@ -1,0 +1,142 @@
+/**
+ * For the tests: the real server as a child process (`node scripts/serve.mjs`) on a free
+ * loopback port, and rows that look like a participant's. Every wait is bounded.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ResultRow, SessionInfo } from '../src/study/results';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface RunningServer {
+  readonly url: string;
+  readonly token: string;
+  readonly child: ChildProcess;
+  /** Everything the server printed so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM, then the exit code (SIGKILL after `ms`). */
+  stop(ms?: number): Promise<number | null>;
+  /** SIGKILL, resolved once the process is gone. */
+  kill(): Promise<void>;
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+
+export async function startServer(dataDir: string, args: string[] = [], timeoutMs = 60_000): Promise<RunningServer> {
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'scripts', 'serve.mjs'), '--port', '0', '--host', '127.0.0.1', '--data', dataDir, ...args],
+    { cwd: ROOT, env: { ...process.env, INIT_CWD: ROOT }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server did not start within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const onData = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code}) before listening:\n${out}`));
+    });
+  });
+  const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
+  return {
+    url,
+    token,
+    child,
+    output: () => out,
+    async stop(ms = 10_000) {
+      const done = exited(child);
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+      const code = await done;
+      clearTimeout(timer);
+      return code;
+    },
+    async kill() {
+      const done = exited(child);
+      child.kill('SIGKILL');
+      await done;
+    },
+  };
+}
+
+/** A participant's row for trial `trial` of `session`; `over` changes any field. */
+export function makeRow(studyId: string, session: string, trial: number, over: Partial<ResultRow> = {}): ResultRow {
+  return {
+    study_id: studyId,
+    session_id: session,
+    participant_id: `P-${session}`,
+    condition: 'untimed',
+    trial_index: trial,
+    phase: trial < 1 ? 'practice' : 'main',
+    puzzle_id: `puzzle-${trial}`,
+    seed: 1000 + trial,
+    k: 2 + (trial % 3),
+    task: 1,
+    strict: true,
+    query_a: 'Anna',
+    query_b: 'Ben',
+    gold: 'nephew',
+    response: trial % 4 === 0 ? 'uncle' : 'nephew',
+    correct: trial % 4 !== 0,
+    difficulty: trial % 5 === 0 ? null : trial % 5,
+    rt_ms: 4000 + trial * 13,
+    ended_on: trial % 5 === 0 ? 'timeout' : 'response',
+    time_limit_s: null,
+    answer_changes: trial % 2,
+    hidden_ms: 0,
+    resumed: false,
+    started_at: `2026-11-26T07:00:${String(trial % 60).padStart(2, '0')}.000Z`,
+    answered_at: `2026-11-26T07:01:${String(trial % 60).padStart(2, '0')}.000Z`,
+    // A cell a spreadsheet would run as a formula, and a quote and a line break, in every story.
+    story: `=HYPERLINK("x") Anna is Ben's aunt.\nTrial ${trial}, "quoted".`,
+    prolific_study_id: '',
+    prolific_session_id: '',
+    ...over,
+  };
+}
+
+export function makeSession(studyId: string, session: string): SessionInfo {
+  return {
+    study_id: studyId,
+    session_id: session,
+    participant_id: `P-${session}`,
+    condition: 'untimed',
+    user_agent: 'Mozilla/5.0 (test)',
+    screen: '1280x800@1',
+    started_at: '2026-11-26T06:59:00.000Z',
+  };
+}
+
+/** POSTs rows as the browser's httpTransport does (text/plain JSON). */
+export async function postRows(
+  url: string,
+  body: { sessions: readonly SessionInfo[]; rows: readonly ResultRow[] } | string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${url}/api/rows`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain;charset=UTF-8', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
