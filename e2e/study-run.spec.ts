@@ -244,6 +244,8 @@ test('a second tab of the same session is blocked; the first carries on', async 
   await expect(second.consentAccept).toHaveCount(0);
   await expect(second.story).toHaveCount(0);
 
+  // Back in the first tab (a tab in the background is throttled).
+  await page.bringToFront();
   await first.runUntil('completion');
   const { rows } = await first.results();
   expect(rows).toHaveLength(trialCount(definitionOf(path)));
