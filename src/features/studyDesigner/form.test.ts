@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_STUDY, type StudyDefinition, withDefaults } from '../../study/definition';
+import {
+  cliCommand,
+  DEFAULT_FORM,
+  definitionFromForm,
+  formFromDefinition,
+  formFromFile,
+  inputForProblem,
+  problemsByInput,
+  shellWord,
+  studySummary,
+} from './form';
+
+const rich: StudyDefinition = withDefaults({
+  studyId: 'pilot-2',
+  seed: 77,
+  k: [2, 4],
+  tasks: [1, 2],
+  itemsPerK: 3,
+  strict: false,
+  templateSplit: 'test',
+  practice: 1,
+  attentionChecks: 2,
+  order: { mode: 'counterbalanced', lists: 3 },
+  conditions: [
+    { id: 'fast', perPuzzleLimitS: 30, overallLimitS: null, display: 'text', scratchpad: false },
+    { id: 'drawn', perPuzzleLimitS: null, overallLimitS: 600, display: 'text+drawing', scratchpad: true },
+  ],
+  assignment: 'url',
+  consentText: "You **agree**; it's fine.\nSecond line.",
+  breakEvery: 4,
+  completionCode: 'C0DE',
+  redirectUrl: 'https://example.org/done?x=1',
+  resumePolicy: 'refuse',
+  maxAgeMinutes: 60,
+  sinks: [{ kind: 'jatos' }, { kind: 'http', url: 'https://a.example/rows' }],
+});
+
+describe('the designer form', () => {
+  it('shows the defaults and reads back to DEFAULT_STUDY', () => {
+    expect(definitionFromForm(DEFAULT_FORM)).toEqual(DEFAULT_STUDY);
+    expect(problemsByInput(DEFAULT_FORM).all).toEqual([]);
+  });
+
+  it('reads back every setting of a study it shows', () => {
+    expect(definitionFromForm(formFromDefinition(rich))).toEqual(rich);
+  });
+
+  it('puts each problem beside its input', () => {
+    const form = {
+      ...DEFAULT_FORM,
+      k: '2, 11',
+      consentText: '  ',
+      seed: 'abc',
+      orderMode: 'counterbalanced' as const,
+      orderLists: '1',
+      jatos: true,
+      httpSinks: ['https://ok.example', 'nowhere'],
+      conditions: [...DEFAULT_FORM.conditions, { ...DEFAULT_FORM.conditions[0]!, key: 9, perPuzzleLimitS: '-5' }],
+    };
+    const { byInput, all } = problemsByInput(form);
+    expect(byInput.get('k')).toEqual(['k must be whole numbers from 1 to 10 (at least one)']);
+    expect(byInput.get('consentText')).toEqual(['the consent text must not be empty']);
+    expect(byInput.get('seed')).toHaveLength(1);
+    expect(byInput.get('orderLists')).toHaveLength(1);
+    expect(byInput.get('httpSinks.1')).toEqual(['an HTTP sink needs an http(s) address']);
+    expect(byInput.get('conditions.1.id')![0]).toMatch(/used twice/);
+    expect(byInput.get('conditions.1.perPuzzleLimitS')).toHaveLength(1);
+    expect([...byInput.values()].flat()).toHaveLength(all.length);
+  });
+
+  it('maps sink problems past the JATOS sink onto the HTTP addresses', () => {
+    expect(inputForProblem('sinks.1.url', { jatos: true })).toBe('httpSinks.0');
+    expect(inputForProblem('sinks.1.url', { jatos: false })).toBe('httpSinks.1');
+    expect(inputForProblem('sinks.0', { jatos: true })).toBe('jatos');
+    expect(inputForProblem('order.lists', { jatos: false })).toBe('orderLists');
+    expect(inputForProblem('conditions.2.display', { jatos: false })).toBe('conditions.2.display');
+  });
+
+  it('an empty limit is no limit; a blank k list is refused', () => {
+    const def = definitionFromForm({ ...DEFAULT_FORM, k: ' ' });
+    expect(def.conditions[0]!.perPuzzleLimitS).toBeNull();
+    expect(problemsByInput({ ...DEFAULT_FORM, k: ' ' }).byInput.get('k')).toHaveLength(1);
+  });
+});
+
+describe('summary', () => {
+  it('counts items per k and task, trials and minutes at 1.4 per puzzle', () => {
+    const s = studySummary(rich);
+    expect(s.cells).toEqual([
+      { k: 2, task: 1, items: 3 },
+      { k: 2, task: 2, items: 3 },
+      { k: 4, task: 1, items: 3 },
+      { k: 4, task: 2, items: 3 },
+    ]);
+    expect(s).toMatchObject({ main: 12, practice: 1, checks: 2, trials: 15, minutes: 21 });
+  });
+});
+
+describe('the command line', () => {
+  it('names only what differs from the defaults (plus the items), with single-condition flags when they fit', () => {
+    const def = withDefaults({
+      k: [2, 3],
+      itemsPerK: 2,
+      seed: 5,
+      practice: 0,
+      conditions: [{ id: 'timed', perPuzzleLimitS: 60, overallLimitS: null, display: 'text', scratchpad: false }],
+    });
+    expect(cliCommand(def)).toBe('npm run cli -- study link --k 2,3 --per-k 2 --seed 5 --practice 0 --time-limit 60');
+  });
+
+  it('spells out several conditions, texts and sinks, quoted for the shell', () => {
+    const line = cliCommand(rich);
+    expect(line).toContain('--condition fast,limit=30 --condition drawn,overall=600,display=text+drawing,scratchpad');
+    expect(line).toContain(`--consent 'You **agree**; it'\\''s fine.\nSecond line.'`);
+    expect(line).toContain("--redirect 'https://example.org/done?x=1'");
+    expect(line).toContain('--jatos --http-sink https://a.example/rows');
+    expect(line).toContain('--no-strict');
+    expect(line).toContain('--order counterbalanced:3');
+  });
+
+  it('quotes words the shell would read otherwise', () => {
+    expect(shellWord('2,3')).toBe('2,3');
+    expect(shellWord('a b')).toBe("'a b'");
+    expect(shellWord("it's")).toBe(`'it'\\''s'`);
+    expect(shellWord('$HOME')).toBe("'$HOME'");
+    expect(shellWord('')).toBe("''");
+  });
+});
+
+describe('loading a definition file', () => {
+  it('loads a saved definition, with defaults for what it leaves out', () => {
+    const r = formFromFile(JSON.stringify(rich));
+    expect(r.ok && definitionFromForm(r.form)).toEqual(rich);
+    const partial = formFromFile('{"seed": 3}');
+    expect(partial.ok && definitionFromForm(partial.form)).toEqual({ ...DEFAULT_STUDY, seed: 3 });
+  });
+
+  it('refuses a file that is not JSON, not an object, or not a runnable study, saying why', () => {
+    expect(formFromFile('nope')).toEqual({ ok: false, message: expect.stringMatching(/not JSON/) });
+    expect(formFromFile('[1]')).toEqual({ ok: false, message: expect.stringMatching(/not hold a study definition/) });
+    const bad = formFromFile('{"k": [11], "colour": "red"}');
+    expect(bad).toEqual({ ok: false, message: expect.stringMatching(/^This study cannot run: colour: .*and 1 more/) });
+  });
+});
