@@ -220,6 +220,11 @@ test("Prolific's ids from the link are on every row", async ({ page }) => {
   expect(fetched.filter((u) => !u.startsWith(new URL(page.url()).origin) && !u.startsWith('data:'))).toEqual([]);
   const { rows } = await p.results();
   expect(rows).toHaveLength(trialCount(definitionOf(path)));
+  // The JSON download has the same rows, values as recorded.
+  const json = JSON.parse((await p.downloadText(p.downloadJson)).text) as { format: string; rows: unknown[] };
+  expect(json.format).toBe('clutrr-lab-study-results/1');
+  expect(json.rows).toHaveLength(rows.length);
+  expect(json.rows[0]).toMatchObject({ participant_id: 'pp1', trial_index: 0, strict: true });
   for (const r of rows) {
     expect(r).toMatchObject({
       study_id: 'prolific-e2e',
@@ -243,6 +248,12 @@ test('a second tab of the same session is blocked; the first carries on', async 
   await expect(second.blocked).toContainText(/\S/);
   await expect(second.consentAccept).toHaveCount(0);
   await expect(second.story).toHaveCount(0);
+
+  // Another Prolific participant in the same browser is another session: not blocked.
+  const third = new Participant(await context.newPage());
+  await third.page.goto(`/${path}&PROLIFIC_PID=someone-else`);
+  expect(await third.screen()).toBe('consent');
+  await third.page.close();
 
   // Back in the first tab (a tab in the background is throttled).
   await page.bringToFront();

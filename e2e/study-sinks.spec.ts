@@ -152,3 +152,24 @@ test('a results server that fails, then recovers: every row arrives once, and on
   expect([...perTrial.values()].every((n) => n === 1)).toBe(true);
   expect(receivedAtRedirect).toBe(trialCount(def));
 });
+
+test('a preview run sends nothing and leaves the real session untouched', async ({ page }) => {
+  const path = cliLink(['--k', '2', '--per-k', '2', '--seed', '33', '--practice', '0', '--http-sink', SINK]);
+  const def = definitionOf(path);
+  let requests = 0;
+  await page.route(SINK, (route) => {
+    requests++;
+    return route.fulfill({ status: 200, headers: CORS, body: '{}' });
+  });
+  const p = new Participant(page);
+  await page.goto(`/${path}&preview=1`);
+  await p.runUntil('completion');
+  const { rows } = await p.results();
+  expect(rows).toHaveLength(trialCount(def));
+  // Rows go out right after each put, so a run that sent anything has done so by now.
+  expect(requests).toBe(0);
+
+  // The real link starts afresh: the preview's rows live in a store of their own.
+  await page.goto(`/${path}`);
+  expect(await p.screen()).toBe('consent');
+});
