@@ -70,10 +70,16 @@ test('inside JATOS: one appended row per trial, ids from JATOS, then endStudy on
     studyResultId: '9001',
     urlQueryParameters: { STUDY_ID: 'js1', SESSION_ID: 'jse1' },
   });
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('jatos.js')) scripts.push(new URL(r.url()).pathname);
+  });
   const p = new Participant(page);
   await page.goto(PUBLIX);
   await p.answerAll(trialCount(def));
   await page.waitForURL(/\/publix\/sr-5f2a9c\/end/);
+  // jatos.js comes from beside the component's page, once.
+  expect(scripts).toEqual([`${PUBLIX}jatos.js`]);
 
   const rows = appendedRows(calls);
   expect(rows).toHaveLength(trialCount(def));
