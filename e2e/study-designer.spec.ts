@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
 import { cliLink, definitionOf, tokenOf } from './fixtures/study';
@@ -191,4 +192,25 @@ test('designer: conditions and sinks, on a phone', async ({ page }) => {
   await page.screenshot({ path: 'e2e/artifacts/designer-phone.png' });
   await page.getByRole('heading', { name: 'Participant link' }).evaluate((h) => h.scrollIntoView());
   await page.screenshot({ path: 'e2e/artifacts/designer-phone-link.png' });
+});
+
+test('designer: no serious or critical accessibility violation, with and without problems', async ({ page }) => {
+  const serious = async () =>
+    (await new AxeBuilder({ page }).include('.sd').analyze()).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  await openDesigner(page);
+  await page.getByTestId('study-add-sink').click();
+  await field(page, 'httpSinks.0').fill('https://results.example/rows');
+  expect(await serious()).toEqual([]);
+  await field(page, 'k').fill('0');
+  await field(page, 'httpSinks.0').fill('nowhere');
+  await expect(page.getByTestId('study-problems')).toBeVisible();
+  expect(await serious()).toEqual([]);
+  // A problem in the list takes the keyboard to its field.
+  await page
+    .getByTestId('study-problems')
+    .getByRole('button', { name: /http\(s\) address/ })
+    .click();
+  await expect(field(page, 'httpSinks.0')).toBeFocused();
 });
