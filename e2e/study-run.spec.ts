@@ -139,6 +139,20 @@ test('a whole study on a phone: practice, breaks, a reload and a closed tab mid-
   expect(keyboard.response).not.toBe('');
   expect(keyboard.difficulty).not.toBe('');
   expect(rows.every((r) => r.ended_on === 'response' && r.time_limit_s === '')).toBe(true);
+  for (const r of rows) {
+    expect(r.correct, `trial ${r.trial_index}`).toBe(String(r.response === r.gold));
+    expect(
+      [r.gold, r.query_a, r.query_b, r.story].every((v) => v !== ''),
+      `trial ${r.trial_index}`,
+    ).toBe(true);
+    expect(Number(r.rt_ms), `trial ${r.trial_index}`).toBeGreaterThan(0);
+    expect(Date.parse(r.answered_at!)).toBeGreaterThanOrEqual(Date.parse(r.started_at!));
+  }
+
+  // Reloading the completion shows it again, with the same file.
+  await again.reload();
+  expect(await q.screen()).toBe('completion');
+  expect((await q.results()).rows).toEqual(rows);
 });
 
 test('a timed study records a trial that runs out as a timeout and moves on', async ({ page }) => {
