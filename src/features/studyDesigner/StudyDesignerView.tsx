@@ -520,7 +520,7 @@ function Outputs({ def, token }: { def: StudyDefinition; token: string }) {
       <p id="sd-jzip-hint" className="sd-hint" data-testid="study-jzip-hint">
         {dev
           ? DEV_SERVER_MESSAGE
-          : 'The .jzip holds this app and the study: import it in JATOS (Studies → Import); the one component runs the study.'}
+          : 'The .jzip holds this app and this study: import it in JATOS (Import study); participants then open a JATOS study link (for Prolific, a General Single link), not the link above.'}
       </p>
       {archive.state === 'error' && (
         <p className="sd-error" role="alert" data-testid="study-jzip-error">
