@@ -16,6 +16,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { rowsToCsv, rowsToJson } from '../src/study/results';
+import { GroupCommit } from './groupCommit';
 import { RateLimiter, type RateLimitOptions } from './rateLimit';
 import { parseIngestBody } from './schema';
 import { SCHEMA_VERSION, StoreError, type ResultStore } from './store';
@@ -45,6 +46,7 @@ const error = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500
 export function createApp(o: AppOptions): Hono {
   const app = new Hono();
   const limiter = new RateLimiter(o.rate);
+  const committer = new GroupCommit(o.store);
   const allowed = new Set(o.allowedOrigins.map((s) => s.replace(/\/+$/, '')));
 
   app.onError((err, c) => {
@@ -99,7 +101,7 @@ export function createApp(o: AppOptions): Hono {
         return error(c, 429, `too many requests for session ${session}; retry in ${wait} s`);
       }
     }
-    const outcome = o.store.ingest(parsed.value);
+    const outcome = await committer.ingest(parsed.value);
     switch (outcome.status) {
       case 'stored':
         return c.json({ stored: outcome.added, unchanged: outcome.unchanged });
