@@ -275,3 +275,34 @@ test('a second tab of the same session is blocked; the first carries on', async 
   const { rows } = await first.results();
   expect(rows).toHaveLength(trialCount(definitionOf(path)));
 });
+
+test('a session refused by its resume policy, or past its maximum age, shows study-blocked', async ({
+  page,
+  context,
+}) => {
+  const p = new Participant(page);
+  // Refuse: a reopened session is not taken again.
+  const refusing = cliLink(['--k', '2', '--per-k', '2', '--seed', '61', '--practice', '0', '--resume', 'refuse']);
+  await page.goto(`/${refusing}`);
+  await p.runUntil('trial');
+  await p.answer();
+  await page.reload();
+  expect(await p.screen()).toBe('blocked');
+  await expect(p.blocked).toContainText(/\S/);
+  await expect(p.story).toHaveCount(0);
+
+  // Expired: reopened more than --max-age minutes after its start (the browser's clock moved on).
+  await context.clock.install({ time: new Date('2026-03-02T09:00:00Z') });
+  const ageing = cliLink(['--k', '2', '--per-k', '2', '--seed', '62', '--practice', '0', '--max-age', '30']);
+  await page.goto(`/${ageing}`);
+  await p.runUntil('trial');
+  await p.answer();
+  await context.clock.setSystemTime(new Date('2026-03-02T09:29:00Z'));
+  await page.reload();
+  expect(await p.screen()).toBe('trial');
+  await context.clock.setSystemTime(new Date('2026-03-02T09:31:00Z'));
+  await page.reload();
+  expect(await p.screen()).toBe('blocked');
+  await expect(p.blocked).toContainText(/30\s*min/);
+  await expect(p.story).toHaveCount(0);
+});
