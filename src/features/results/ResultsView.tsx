@@ -1,10 +1,44 @@
-/** Placeholder until the results dashboard lands (issue 10). */
+import { DropZone } from './DropZone';
+import { FileList } from './FileList';
+import { Figures } from './Figures';
+import { ItemsTable } from './ItemsTable';
+import { ParticipantsTable } from './ParticipantsTable';
+import { ServerFetch } from './ServerFetch';
+import { useResults } from './store';
+import './results.css';
+
+/**
+ * The results dashboard (`#/results`): load result files (or fetch them from a results server),
+ * then accuracy, response time and difficulty with 95% intervals beside the paper's Table 3, the
+ * participants (flagged ones marked) and the items.
+ */
 export function ResultsView() {
+  const hasRows = useResults((s) => s.merged.rows.length > 0);
   return (
-    <section>
-      <h1 tabIndex={-1} data-view-heading>
-        Results
-      </h1>
-    </section>
+    <div className="rs" data-testid="results-view">
+      <header>
+        <h1 tabIndex={-1} data-view-heading>
+          Results
+        </h1>
+        <p className="rs-hint">
+          Figures from your study&apos;s result files, held against the human study of the CLUTRR paper (Sinha et al.
+          2019, Table 3). Files are read in this page; nothing is sent anywhere.
+        </p>
+      </header>
+      <DropZone />
+      <ServerFetch />
+      <FileList />
+      {hasRows ? (
+        <>
+          <Figures />
+          <ParticipantsTable />
+          <ItemsTable />
+        </>
+      ) : (
+        <p className="rs-hint" data-testid="results-empty">
+          No rows yet: load a file to see the figures.
+        </p>
+      )}
+    </div>
   );
 }

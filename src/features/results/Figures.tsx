@@ -1,0 +1,239 @@
+import { useId, useMemo } from 'react';
+import { formatCount } from '../../ui/format';
+import {
+  aggregate,
+  GROUP_BY_LABEL,
+  participants,
+  tableToCsv,
+  type Figure,
+  type GroupBy,
+  type GroupRow,
+} from './aggregate';
+import { fixed, range } from './format';
+import { IntervalChart, type ChartPoint } from './IntervalChart';
+import { useResults } from './store';
+import { CLUSTER_NOTE_RATIO } from '../../study/stats';
+
+const GROUPINGS: readonly GroupBy[] = ['k', 'task', 'condition'];
+
+const points = (groups: readonly GroupRow[], pick: (g: GroupRow) => Figure): ChartPoint[] =>
+  groups.map((g) => {
+    const f = pick(g);
+    return {
+      key: g.key,
+      estimate: f.interval.estimate,
+      lo: f.interval.lo,
+      hi: f.interval.hi,
+      clusteredLo: f.clustered.lo,
+      clusteredHi: f.clustered.hi,
+    };
+  });
+
+function describe(
+  what: string,
+  groups: readonly GroupRow[],
+  pick: (g: GroupRow) => Figure,
+  digits: number,
+  by: GroupBy,
+) {
+  const parts = groups.map((g) => {
+    const f = pick(g);
+    return `${by} ${g.key}: ${fixed(f.interval.estimate, digits)} ${range(f.interval.lo, f.interval.hi, digits)}`;
+  });
+  return `${what} by ${GROUP_BY_LABEL[by]}, with 95% intervals: ${parts.join('; ')}. The table below lists every figure.`;
+}
+
+/** A figure's cell: estimate and trial-level interval, then the participant-clustered interval. */
+function FigureCell({ f, digits, testId }: { f: Figure; digits: number; testId: string }) {
+  return (
+    <td data-testid={testId} data-value={f.interval.estimate} data-n={f.n}>
+      <span className="rs-est">{fixed(f.interval.estimate, digits)}</span>{' '}
+      <span className="rs-ci">{range(f.interval.lo, f.interval.hi, digits)}</span>
+      <br />
+      <span className={`rs-ci rs-ci-cluster${f.clusteringMatters ? ' rs-ci-wide' : ''}`}>
+        by participant {range(f.clustered.lo, f.clustered.hi, digits)}
+        {f.clusteringMatters ? ' †' : ''}
+      </span>
+    </td>
+  );
+}
+
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Accuracy, response time and difficulty by the chosen grouping: three charts and the table. */
+export function Figures() {
+  const id = useId();
+  const rows = useResults((s) => s.merged.rows);
+  const by = useResults((s) => s.groupBy);
+  const setGroupBy = useResults((s) => s.setGroupBy);
+  const excludeFlagged = useResults((s) => s.excludeFlagged);
+  const setExcludeFlagged = useResults((s) => s.setExcludeFlagged);
+  const flagged = useMemo(
+    () => new Set(participants(rows).flatMap((p) => (p.flags.length ? [p.session_id] : []))),
+    [rows],
+  );
+  const groups = useMemo(
+    () => aggregate(rows, by, excludeFlagged ? flagged : undefined),
+    [rows, by, excludeFlagged, flagged],
+  );
+  if (rows.length === 0) return null;
+  const paperAcc =
+    by === 'k' ? new Map(groups.flatMap((g) => (g.paper ? [[g.key, g.paper.accuracy] as const] : []))) : undefined;
+  const paperDiff =
+    by === 'k' ? new Map(groups.flatMap((g) => (g.paper ? [[g.key, g.paper.difficulty] as const] : []))) : undefined;
+  const anyWide = groups.some(
+    (g) => g.accuracy.clusteringMatters || g.rt.clusteringMatters || g.difficulty.clusteringMatters,
+  );
+  const maxRt = Math.max(10, ...groups.map((g) => g.rt.clustered.hi).filter(Number.isFinite));
+  const label = GROUP_BY_LABEL[by];
+
+  return (
+    <section className="rs-figures" aria-labelledby={`${id}-h`} data-testid="results-figures" data-group-by={by}>
+      <h2 id={`${id}-h`}>Accuracy, response time and difficulty</h2>
+      <div className="rs-controls">
+        <div className="rs-field">
+          <label htmlFor={`${id}-by`}>Group by</label>
+          <select
+            id={`${id}-by`}
+            data-testid="results-group-by"
+            value={by}
+            onChange={(e) => setGroupBy(e.target.value as GroupBy)}
+          >
+            {GROUPINGS.map((g) => (
+              <option key={g} value={g}>
+                {GROUP_BY_LABEL[g]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label className="rs-check">
+          <input
+            type="checkbox"
+            data-testid="results-exclude-flagged"
+            checked={excludeFlagged}
+            onChange={(e) => setExcludeFlagged(e.target.checked)}
+          />
+          Leave out flagged participants ({formatCount(flagged.size)})
+        </label>
+        <button
+          type="button"
+          data-testid="results-export"
+          onClick={() => download(`results-by-${by}.csv`, tableToCsv(groups, by))}
+        >
+          Export table (CSV)
+        </button>
+      </div>
+      <p className="rs-hint">
+        Main trials only (practice and attention checks left out); a timeout counts as wrong and has no time or rating.
+      </p>
+      <ul className="rs-legend">
+        <li>
+          <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
+            <line className="rs-bar" x1="8" x2="8" y1="5" y2="19" />
+            <circle cx="8" cy="12" r="4" className="rs-legend-dot" />
+            <line className="rs-legend-whisker" x1="18" x2="18" y1="2" y2="22" />
+          </svg>
+          this study: thick bar, 95% interval over trials (Wilson for accuracy, t for means); thin whisker, 95%
+          bootstrap interval resampling whole participants (2,000 draws, seeded)
+        </li>
+        {by === 'k' && (
+          <li>
+            <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
+              <path className="rs-paper" d="M12,6L18,12L12,18L6,12Z" />
+            </svg>
+            the paper&apos;s Table 3 (time-limited crowd workers)
+          </li>
+        )}
+      </ul>
+      <div className="rs-charts">
+        <IntervalChart
+          testId="results-chart-accuracy"
+          title={`Accuracy by ${label}`}
+          description={describe('Accuracy', groups, (g) => g.accuracy, 3, by)}
+          xLabel={label}
+          yLabel="accuracy"
+          domain={[0, 1]}
+          format={(v) => v.toFixed(1)}
+          points={points(groups, (g) => g.accuracy)}
+          paper={paperAcc}
+        />
+        <IntervalChart
+          testId="results-chart-rt"
+          title={`Response time by ${label} (s)`}
+          description={describe('Mean response time in seconds', groups, (g) => g.rt, 1, by)}
+          xLabel={label}
+          yLabel="seconds"
+          domain={[0, maxRt]}
+          format={(v) => String(Math.round(v))}
+          points={points(groups, (g) => g.rt)}
+        />
+        <IntervalChart
+          testId="results-chart-difficulty"
+          title={`Difficulty rating by ${label} (1–5)`}
+          description={describe('Mean difficulty rating', groups, (g) => g.difficulty, 2, by)}
+          xLabel={label}
+          yLabel="rating"
+          domain={[1, 5]}
+          format={(v) => String(v)}
+          points={points(groups, (g) => g.difficulty)}
+          paper={paperDiff}
+        />
+      </div>
+      <div className="rs-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+        <table className="rs-table" data-testid="results-table">
+          <caption id={`${id}-cap`}>
+            Figures by {label}, 95% intervals{by === 'k' ? ', with the paper’s Table 3' : ''}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{by}</th>
+              <th scope="col">Participants</th>
+              <th scope="col">Trials</th>
+              <th scope="col">Accuracy</th>
+              {by === 'k' && <th scope="col">Paper accuracy</th>}
+              <th scope="col">Response time (s)</th>
+              <th scope="col">Difficulty (1–5)</th>
+              {by === 'k' && <th scope="col">Paper difficulty</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map((g) => (
+              <tr key={g.key} data-testid="results-row" data-key={g.key}>
+                <th scope="row">{g.key}</th>
+                <td>{formatCount(g.participants)}</td>
+                <td>
+                  {formatCount(g.trials)}
+                  {g.timeouts > 0 && <span className="rs-ci"> ({formatCount(g.timeouts)} timed out)</span>}
+                </td>
+                <FigureCell f={g.accuracy} digits={3} testId="results-accuracy" />
+                {by === 'k' && (
+                  <td data-testid="results-paper-accuracy">{g.paper ? g.paper.accuracy.toFixed(3) : '–'}</td>
+                )}
+                <FigureCell f={g.rt} digits={1} testId="results-rt" />
+                <FigureCell f={g.difficulty} digits={2} testId="results-difficulty" />
+                {by === 'k' && (
+                  <td data-testid="results-paper-difficulty">
+                    {g.paper ? `${g.paper.difficulty.toFixed(2)} ± ${g.paper.difficultySd.toFixed(2)}` : '–'}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="rs-hint" data-testid="results-cluster-note">
+        {anyWide
+          ? `† Clustering matters here: the interval over participants is at least ${CLUSTER_NOTE_RATIO}× as wide as the one over trials, because participants differ; read the wider one.`
+          : `Clustering by participant changes no interval by ${CLUSTER_NOTE_RATIO}× or more here.`}{' '}
+        The paper reports no intervals or trial counts for Table 3 (difficulty there is mean ± sd).
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { formatCount } from '../../ui/format';
+import { useResults } from './store';
+
+/** The files loaded (rows, sessions, remove) and one alert per file refused, naming row and column. */
+export function FileList() {
+  const files = useResults((s) => s.files);
+  const merged = useResults((s) => s.merged);
+  const lastLoadMs = useResults((s) => s.lastLoadMs);
+  const remove = useResults((s) => s.remove);
+  const clear = useResults((s) => s.clear);
+  if (files.length === 0) return null;
+  const good = files.filter((f) => f.ok);
+  const sessions = new Set(merged.rows.map((r) => r.session_id)).size;
+  return (
+    <section className="rs-files" aria-labelledby="rs-files-h">
+      <h2 id="rs-files-h">Files</h2>
+      {files.map((f) =>
+        f.ok ? null : (
+          <div
+            key={f.name}
+            className="rs-alert"
+            role="alert"
+            data-testid="results-error"
+            data-file={f.problem.file}
+            data-row={f.problem.row ?? ''}
+            data-column={f.problem.column ?? ''}
+          >
+            <p>
+              <strong>{f.problem.file}</strong> was not loaded (none of its rows count).
+            </p>
+            <p className="rs-mono">{f.problem.message}</p>
+          </div>
+        ),
+      )}
+      {good.length > 0 && (
+        <ul className="rs-file-list">
+          {good.map((f) =>
+            f.ok ? (
+              <li key={f.name} data-testid="results-file" data-file={f.name} data-rows={f.file.rows.length}>
+                <span className="rs-mono">{f.name}</span> — {f.file.format.toUpperCase()},{' '}
+                {formatCount(f.file.rows.length)} rows, {formatCount(f.file.sessions.length)} sessions{' '}
+                <button type="button" onClick={() => remove(f.name)} aria-label={`Remove ${f.name}`}>
+                  Remove
+                </button>
+              </li>
+            ) : null,
+          )}
+        </ul>
+      )}
+      <p
+        className="rs-hint"
+        data-testid="results-summary"
+        data-sessions={sessions}
+        data-rows={merged.rows.length}
+        data-duplicates={merged.duplicates}
+        data-conflicts={merged.conflicts.length}
+      >
+        {formatCount(sessions)} sessions, {formatCount(merged.rows.length)} rows after merging
+        {merged.duplicates > 0
+          ? `; ${formatCount(merged.duplicates)} duplicate rows (same session and trial) counted once`
+          : ''}
+        {lastLoadMs !== null ? ` (read and merged in ${Math.round(lastLoadMs)} ms)` : ''}.
+      </p>
+      {merged.conflicts.length > 0 && (
+        <div className="rs-alert" role="alert" data-testid="results-conflicts">
+          <p>
+            {formatCount(merged.conflicts.length)} rows appear in two files with different content; the first
+            file&apos;s row is used. First:{' '}
+            <span className="rs-mono">
+              session {merged.conflicts[0]!.session_id}, trial {merged.conflicts[0]!.trial_index} (
+              {merged.conflicts[0]!.column} differs; kept {merged.conflicts[0]!.kept}, dropped{' '}
+              {merged.conflicts[0]!.dropped})
+            </span>
+          </p>
+        </div>
+      )}
+      <button type="button" onClick={clear} data-testid="results-clear">
+        Clear all files
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,140 @@
+import { line, scaleBand, scaleLinear } from 'd3';
+import { useId } from 'react';
+
+/** One group's estimate with its trial-level (thick) and participant-clustered (thin) intervals. */
+export interface ChartPoint {
+  readonly key: string;
+  readonly estimate: number;
+  readonly lo: number;
+  readonly hi: number;
+  readonly clusteredLo: number;
+  readonly clusteredHi: number;
+}
+
+export interface IntervalChartProps {
+  readonly testId: string;
+  readonly title: string;
+  /** A sentence for screen readers: the figures the chart shows (the table has them all). */
+  readonly description: string;
+  readonly xLabel: string;
+  readonly yLabel: string;
+  /** The y axis range; widened to the data when an interval leaves it. */
+  readonly domain: readonly [number, number];
+  readonly format: (v: number) => string;
+  readonly points: readonly ChartPoint[];
+  /** The paper's figure per group key (Table 3), drawn as hollow diamonds. */
+  readonly paper?: ReadonlyMap<string, number>;
+}
+
+const W = 360;
+const H = 230;
+const M = { top: 14, right: 12, bottom: 40, left: 46 };
+
+const finite = (v: number) => Number.isFinite(v);
+
+/**
+ * A small chart of estimates with 95% intervals per group. d3 computes the scales and the path
+ * strings; React draws the SVG. Thick bar: the trial-level interval (Wilson or t); thin whisker:
+ * the interval from resampling participants. The chart is an image with a title and a
+ * description; the table next to it is the full text alternative.
+ */
+export function IntervalChart(p: IntervalChartProps) {
+  const id = useId();
+  const keys = p.points.map((d) => d.key);
+  const values = p.points.flatMap((d) => [d.lo, d.hi, d.clusteredLo, d.clusteredHi, d.estimate]).filter(finite);
+  const paperValues = [...(p.paper?.values() ?? [])];
+  const lo = Math.min(p.domain[0], ...values, ...paperValues);
+  const hi = Math.max(p.domain[1], ...values, ...paperValues);
+  const x = scaleBand<string>()
+    .domain(keys)
+    .range([M.left, W - M.right])
+    .padding(0.25);
+  const y = scaleLinear()
+    .domain([lo, hi])
+    .nice()
+    .range([H - M.bottom, M.top]);
+  const cx = (key: string) => (x(key) ?? 0) + x.bandwidth() / 2;
+  // Study points joined only when the groups are ordered (k or task), not for conditions.
+  const join = line<ChartPoint>()
+    .defined((d) => finite(d.estimate))
+    .x((d) => cx(d.key) - x.bandwidth() * 0.12)
+    .y((d) => y(d.estimate));
+  const paperPoints = keys.filter((k) => p.paper?.has(k)).map((k) => ({ key: k, v: p.paper!.get(k)! }));
+  const paperLine = line<{ key: string; v: number }>()
+    .x((d) => cx(d.key) + x.bandwidth() * 0.12)
+    .y((d) => y(d.v));
+  const ordered = keys.every((k) => Number.isFinite(Number(k)));
+
+  return (
+    <figure className="rs-chart" data-testid={p.testId}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-labelledby={`${id}-t ${id}-d`}
+        preserveAspectRatio="xMidYMid meet"
+        className="rs-chart-svg"
+      >
+        <title id={`${id}-t`}>{p.title}</title>
+        <desc id={`${id}-d`}>{p.description}</desc>
+        <g className="rs-grid" aria-hidden="true">
+          {y.ticks(5).map((t) => (
+            <g key={t} transform={`translate(0,${y(t)})`}>
+              <line x1={M.left} x2={W - M.right} />
+              <text x={M.left - 6} dy="0.32em" textAnchor="end">
+                {p.format(t)}
+              </text>
+            </g>
+          ))}
+          {keys.map((k) => (
+            <text key={k} x={cx(k)} y={H - M.bottom + 16} textAnchor="middle">
+              {k.length > 12 ? `${k.slice(0, 11)}…` : k}
+            </text>
+          ))}
+          <text x={(M.left + W - M.right) / 2} y={H - 6} textAnchor="middle" className="rs-axis-label">
+            {p.xLabel}
+          </text>
+          <text
+            transform={`translate(12,${(M.top + H - M.bottom) / 2}) rotate(-90)`}
+            textAnchor="middle"
+            className="rs-axis-label"
+          >
+            {p.yLabel}
+          </text>
+        </g>
+        <g aria-hidden="true">
+          {paperPoints.length > 1 && ordered && <path className="rs-paper-line" d={paperLine(paperPoints) ?? ''} />}
+          {ordered && <path className="rs-study-line" d={join([...p.points]) ?? ''} />}
+          {p.points.map((d) => {
+            const sx = cx(d.key) - x.bandwidth() * 0.12;
+            return (
+              <g key={d.key} className="rs-point" data-key={d.key}>
+                {finite(d.clusteredLo) && (
+                  <g className="rs-whisker">
+                    <line x1={sx} x2={sx} y1={y(d.clusteredLo)} y2={y(d.clusteredHi)} />
+                    <line x1={sx - 4} x2={sx + 4} y1={y(d.clusteredLo)} y2={y(d.clusteredLo)} />
+                    <line x1={sx - 4} x2={sx + 4} y1={y(d.clusteredHi)} y2={y(d.clusteredHi)} />
+                  </g>
+                )}
+                {finite(d.lo) && <line className="rs-bar" x1={sx} x2={sx} y1={y(d.lo)} y2={y(d.hi)} />}
+                {finite(d.estimate) && <circle cx={sx} cy={y(d.estimate)} r={4} />}
+              </g>
+            );
+          })}
+          {paperPoints.map((d) => {
+            const px = cx(d.key) + x.bandwidth() * 0.12;
+            const py = y(d.v);
+            return (
+              <path
+                key={d.key}
+                className="rs-paper"
+                data-key={d.key}
+                d={`M${px},${py - 5}L${px + 5},${py}L${px},${py + 5}L${px - 5},${py}Z`}
+              />
+            );
+          })}
+        </g>
+      </svg>
+      <figcaption>{p.title}</figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,65 @@
+import { useId, useMemo } from 'react';
+import { items, participants } from './aggregate';
+import { fixed, range } from './format';
+import { useResults } from './store';
+
+/** One line per puzzle: how many answered it, accuracy with its Wilson interval, the usual wrong answer. */
+export function ItemsTable() {
+  const id = useId();
+  const rows = useResults((s) => s.merged.rows);
+  const excludeFlagged = useResults((s) => s.excludeFlagged);
+  const list = useMemo(() => {
+    const flagged = excludeFlagged
+      ? new Set(participants(rows).flatMap((p) => (p.flags.length ? [p.session_id] : [])))
+      : undefined;
+    return items(rows, flagged);
+  }, [rows, excludeFlagged]);
+  if (list.length === 0) return null;
+  return (
+    <section className="rs-items" aria-labelledby={`${id}-h`} data-testid="results-items">
+      <h2 id={`${id}-h`}>Items</h2>
+      <p className="rs-hint">
+        Main items by k, hardest first; attention checks at the end. Practice items are left out
+        {excludeFlagged ? ', and so are flagged participants' : ''}.
+      </p>
+      <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+        <table className="rs-table">
+          <caption id={`${id}-cap`}>Items ({list.length})</caption>
+          <thead>
+            <tr>
+              <th scope="col">Puzzle</th>
+              <th scope="col">k</th>
+              <th scope="col">Task</th>
+              <th scope="col">Answer</th>
+              <th scope="col">Answers</th>
+              <th scope="col">Accuracy [95%]</th>
+              <th scope="col">Mean time (s)</th>
+              <th scope="col">Difficulty</th>
+              <th scope="col">Most common wrong answer</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((it) => (
+              <tr key={it.puzzle_id} data-testid="results-item" data-puzzle={it.puzzle_id}>
+                <th scope="row" className="rs-mono">
+                  {it.puzzle_id}
+                </th>
+                <td>{it.k}</td>
+                <td>{it.task}</td>
+                <td>{it.gold}</td>
+                <td>{it.n}</td>
+                <td>
+                  {fixed(it.accuracy.estimate, 3)}{' '}
+                  <span className="rs-ci">{range(it.accuracy.lo, it.accuracy.hi, 3)}</span>
+                </td>
+                <td>{fixed(it.meanRt, 1)}</td>
+                <td>{fixed(it.meanDifficulty, 2)}</td>
+                <td>{it.commonError ? `${it.commonError.word} (${it.commonError.count})` : '–'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import { useId, useState } from 'react';
+import { exportUrl, useResults } from './store';
+
+function targetOf(address: string, study: string): string {
+  try {
+    return exportUrl(address, study);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Fetch the rows from a results server (`npm run serve`) with the researcher token: the server's
+ * JSON export, `GET <server>/api/results.json[?study=<id>]` with `Authorization: Bearer <token>`.
+ * The token is kept in this form only (never stored, never put in a URL).
+ */
+export function ServerFetch() {
+  const id = useId();
+  const fetchFromServer = useResults((s) => s.fetchFromServer);
+  const server = useResults((s) => s.server);
+  const [address, setAddress] = useState(() => location.origin);
+  const [token, setToken] = useState('');
+  const [study, setStudy] = useState('');
+  const target = targetOf(address, study);
+  return (
+    <details className="rs-server" data-testid="results-server">
+      <summary>Fetch from a results server</summary>
+      <form
+        data-testid="results-server-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void fetchFromServer(address, token, study);
+        }}
+      >
+        <div className="rs-field">
+          <label htmlFor={`${id}-a`}>Server address</label>
+          <input
+            id={`${id}-a`}
+            data-testid="results-server-url"
+            type="url"
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            required
+          />
+        </div>
+        <div className="rs-field">
+          <label htmlFor={`${id}-t`}>Researcher token</label>
+          <input
+            id={`${id}-t`}
+            data-testid="results-server-token"
+            type="password"
+            autoComplete="off"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            required
+          />
+        </div>
+        <div className="rs-field">
+          <label htmlFor={`${id}-s`}>Study id (empty: every study)</label>
+          <input
+            id={`${id}-s`}
+            data-testid="results-server-study"
+            value={study}
+            onChange={(e) => setStudy(e.target.value)}
+          />
+        </div>
+        <p className="rs-hint">
+          Asks <code>{target || '(not an address)'}</code> with the token as <code>Authorization: Bearer</code>.
+        </p>
+        <button type="submit" data-testid="results-fetch" disabled={server.status === 'fetching'}>
+          Fetch rows
+        </button>
+        {server.status !== 'idle' && (
+          <p
+            className={server.status === 'error' ? 'rs-alert' : 'rs-hint'}
+            role={server.status === 'error' ? 'alert' : 'status'}
+            data-testid="results-server-status"
+            data-status={server.status}
+          >
+            {server.message}
+          </p>
+        )}
+      </form>
+    </details>
+  );
+}

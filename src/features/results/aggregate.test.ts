@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../core/formats/csv';
+import type { ResultRow } from '../../study/results';
+import { meanT, wilson } from '../../study/stats';
+import { aggregate, FLAG_RULES, items, participants, tableToCsv, TABLE_CSV_COLUMNS } from './aggregate';
+
+let trial = 0;
+/** A main trial of session `s`; `over` changes fields. */
+function row(s: string, over: Partial<ResultRow> = {}): ResultRow {
+  return {
+    study_id: 'st',
+    session_id: s,
+    participant_id: `p-${s}`,
+    condition: 'untimed',
+    trial_index: trial++,
+    phase: 'main',
+    puzzle_id: 'main-k2-t1-0',
+    seed: 1,
+    k: 2,
+    task: 1,
+    strict: false,
+    query_a: 'A',
+    query_b: 'B',
+    gold: 'aunt',
+    response: 'aunt',
+    correct: true,
+    difficulty: 2,
+    rt_ms: 10_000,
+    ended_on: 'response',
+    time_limit_s: null,
+    answer_changes: 0,
+    hidden_ms: 0,
+    resumed: false,
+    started_at: '2026-01-01T00:00:00.000Z',
+    answered_at: '2026-01-01T00:00:10.000Z',
+    story: '',
+    prolific_study_id: '',
+    prolific_session_id: '',
+    ...over,
+  };
+}
+
+const wrong = { correct: false, response: 'uncle' } as const;
+const timeout = { correct: false, response: '', ended_on: 'timeout', difficulty: null, rt_ms: 90_000 } as const;
+
+const rows: ResultRow[] = [
+  row('a', { phase: 'practice', correct: false }),
+  row('a'),
+  row('a', { ...wrong, rt_ms: 20_000, difficulty: 4 }),
+  row('a', { k: 3, puzzle_id: 'main-k3-t1-0', rt_ms: 30_000 }),
+  row('a', { phase: 'check', puzzle_id: 'check-0', ...wrong }),
+  row('b', { rt_ms: 12_000, difficulty: 1 }),
+  row('b', { ...timeout }),
+  row('b', { k: 3, puzzle_id: 'main-k3-t1-0', ...wrong, response: 'niece' }),
+  row('b', { phase: 'check', puzzle_id: 'check-0', hidden_ms: FLAG_RULES.hiddenMs }),
+];
+
+describe('aggregate', () => {
+  it('counts main trials only, timeouts as wrong and without a time or rating', () => {
+    const [k2, k3] = aggregate(rows, 'k');
+    expect(k2!.key).toBe('2');
+    expect([k2!.trials, k2!.participants, k2!.timeouts]).toEqual([4, 2, 1]);
+    expect(k2!.accuracy.interval).toEqual(wilson(2, 4));
+    expect(k2!.rt.n).toBe(3);
+    expect(k2!.rt.interval).toEqual(meanT([10, 20, 12]));
+    expect(k2!.difficulty.interval).toEqual(meanT([2, 4, 1]));
+    expect(k3!.accuracy.interval.estimate).toBe(0.5);
+    expect(k2!.paper).toEqual({ accuracy: 0.848, difficulty: 1.49, difficultySd: 1.25 });
+  });
+
+  it('is the same every time (seeded bootstrap), and leaves out excluded sessions', () => {
+    expect(aggregate(rows, 'k')).toEqual(aggregate(rows, 'k'));
+    const onlyA = aggregate(rows, 'k', new Set(['b']));
+    expect(onlyA[0]!.trials).toBe(2);
+    // One participant: no clustered interval.
+    expect(Number.isNaN(onlyA[0]!.accuracy.clustered.lo)).toBe(true);
+  });
+
+  it('groups by condition with no paper figures', () => {
+    const groups = aggregate([...rows, row('c', { condition: 'timed' })], 'condition');
+    expect(groups.map((g) => g.key)).toEqual(['timed', 'untimed']);
+    expect(groups.every((g) => g.paper === null)).toBe(true);
+  });
+});
+
+describe('participants', () => {
+  it('flags failed checks, many timeouts and long hidden time', () => {
+    const [a, b] = participants(rows);
+    expect(a).toMatchObject({
+      session_id: 'a',
+      mainTrials: 3,
+      correct: 2,
+      checks: 1,
+      checksFailed: 1,
+      flags: ['checks'],
+    });
+    // b: 1 timeout in 4 non-practice trials = 0.25, and the hidden limit reached exactly.
+    expect(b).toMatchObject({ timeouts: 1, timeoutShare: 0.25, hiddenMs: 60_000, flags: ['timeouts', 'hidden'] });
+    // Answered main trials of b: 12 s and 10 s (the timeout has no time).
+    expect(b!.medianRt).toBe(11);
+  });
+});
+
+describe('items', () => {
+  it('one line per puzzle, main before checks, hardest first within k, the common wrong answer', () => {
+    const list = items(rows);
+    expect(list.map((i) => i.puzzle_id)).toEqual(['main-k2-t1-0', 'main-k3-t1-0', 'check-0']);
+    expect(list[0]!.n).toBe(4);
+    expect(list[0]!.commonError).toEqual({ word: 'uncle', count: 1 });
+    expect(list[1]!.commonError).toEqual({ word: 'niece', count: 1 });
+  });
+});
+
+describe('tableToCsv', () => {
+  it('writes the columns, the figures as shown, and escapes formula-like groups', () => {
+    const groups = aggregate([row('x', { condition: '=cmd' }), row('y', { condition: '=cmd', ...wrong })], 'condition');
+    const [header, line] = parseCsv(tableToCsv(groups, 'condition'));
+    expect(header).toEqual([...TABLE_CSV_COLUMNS]);
+    const cell = (c: (typeof TABLE_CSV_COLUMNS)[number]) => line![TABLE_CSV_COLUMNS.indexOf(c)];
+    expect(cell('group')).toBe("'=cmd");
+    expect(cell('accuracy')).toBe('0.5000');
+    expect(cell('accuracy_lo')).toBe(wilson(1, 2).lo.toFixed(4));
+    expect(cell('paper_accuracy')).toBe('');
+  });
+});

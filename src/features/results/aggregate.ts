@@ -1,0 +1,327 @@
+/**
+ * The dashboard's figures, pure: accuracy, response time and difficulty per group (k, task or
+ * condition) with trial-level and participant-clustered 95% intervals, per-participant summaries
+ * with flags, per-item summaries, and the aggregated table as CSV.
+ *
+ * What counts: main trials only. Practice trials teach the task and attention checks test
+ * attention, so neither goes into a figure (checks feed the flags). A timeout counts as a wrong
+ * answer for accuracy (the participant did not solve the puzzle in the time given) and has no
+ * response time or rating.
+ */
+import { writeCsv } from '../../core/formats/csv';
+import { createRng } from '../../core/random/rng';
+import { spreadsheetSafe, type ResultRow } from '../../study/results';
+import {
+  clusterBootstrap,
+  clusteringMatters,
+  clustersOf,
+  clusterWidthRatio,
+  median,
+  meanT,
+  wilson,
+  type Interval,
+} from '../../study/stats';
+import { PAPER_TABLE3 } from './paper';
+
+export type GroupBy = 'k' | 'task' | 'condition';
+
+export const GROUP_BY_LABEL: Record<GroupBy, string> = { k: 'k (story length)', task: 'task', condition: 'condition' };
+
+/** One measure of one group. */
+export interface Figure {
+  /** Trials behind it. */
+  readonly n: number;
+  /** Wilson (accuracy) or t (means), treating trials as independent. */
+  readonly interval: Interval;
+  /** Percentile bootstrap over participants (whole participants resampled). */
+  readonly clustered: Interval;
+  /** Width of the clustered interval over the trial-level one. */
+  readonly ratio: number;
+  /** The clustered interval is at least CLUSTER_NOTE_RATIO times as wide: read that one. */
+  readonly clusteringMatters: boolean;
+}
+
+export interface GroupRow {
+  readonly key: string;
+  /** The group's value as a number when grouping by k or task (sorting, the paper's row). */
+  readonly value: number | null;
+  readonly participants: number;
+  readonly trials: number;
+  readonly timeouts: number;
+  /** Proportion correct (timeouts wrong). */
+  readonly accuracy: Figure;
+  /** Response time in seconds, answered trials. */
+  readonly rt: Figure;
+  /** Difficulty rating 1–5, rated trials. */
+  readonly difficulty: Figure;
+  /** Table 3's figures for this k (grouping by k only, k = 2..6). */
+  readonly paper: { readonly accuracy: number; readonly difficulty: number; readonly difficultySd: number } | null;
+}
+
+const keyOf = (row: ResultRow, by: GroupBy): string => String(row[by]);
+
+/** Main trials, without the sessions in `exclude`. */
+export function mainRows(rows: readonly ResultRow[], exclude: ReadonlySet<string> = new Set()): ResultRow[] {
+  return rows.filter((r) => r.phase === 'main' && !exclude.has(r.session_id));
+}
+
+function figure(
+  items: readonly ResultRow[],
+  value: (r: ResultRow) => number,
+  trialLevel: (values: number[]) => Interval,
+  seed: readonly (string | number)[],
+): Figure {
+  const values = items.map(value);
+  const interval = trialLevel(values);
+  const clustered = clusterBootstrap(
+    clustersOf(items, (r) => r.session_id, value),
+    createRng('results-dashboard', ...seed),
+  );
+  const ratio = clusterWidthRatio(interval, clustered);
+  return { n: values.length, interval, clustered, ratio, clusteringMatters: clusteringMatters(ratio) };
+}
+
+const proportion = (values: number[]) =>
+  wilson(
+    values.reduce((s, v) => s + v, 0),
+    values.length,
+  );
+
+/**
+ * The figures per group, groups in natural order (numbers ascending, text alphabetically). Each
+ * bootstrap draws from its own stream (seeded by grouping, group and measure), so the same files
+ * give the same intervals every time, whatever else is on the page.
+ */
+export function aggregate(rows: readonly ResultRow[], by: GroupBy, exclude?: ReadonlySet<string>): GroupRow[] {
+  const groups = new Map<string, ResultRow[]>();
+  for (const r of mainRows(rows, exclude)) {
+    const key = keyOf(r, by);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
+    g.push(r);
+  }
+  const numeric = by !== 'condition';
+  const keys = [...groups.keys()].sort((a, b) => (numeric ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0));
+  return keys.map((key) => {
+    const g = groups.get(key)!;
+    const answered = g.filter((r) => r.ended_on === 'response');
+    const rated = g.filter((r) => r.difficulty !== null);
+    const value = numeric ? Number(key) : null;
+    const paper = by === 'k' && value !== null ? (PAPER_TABLE3.find((p) => p.k === value) ?? null) : null;
+    return {
+      key,
+      value,
+      participants: new Set(g.map((r) => r.session_id)).size,
+      trials: g.length,
+      timeouts: g.filter((r) => r.ended_on === 'timeout').length,
+      accuracy: figure(g, (r) => (r.correct ? 1 : 0), proportion, [by, key, 'accuracy']),
+      rt: figure(answered, (r) => r.rt_ms / 1000, meanT, [by, key, 'rt']),
+      difficulty: figure(rated, (r) => r.difficulty!, meanT, [by, key, 'difficulty']),
+      paper: paper
+        ? { accuracy: paper.accuracy, difficulty: paper.difficulty, difficultySd: paper.difficultySd }
+        : null,
+    };
+  });
+}
+
+/** When a participant is flagged. Shown on the page next to the flags. */
+export const FLAG_RULES = {
+  /** Any attention check answered wrong (or not answered). */
+  failedChecks: 1,
+  /** At least this share of main and check trials ended by the time limit. */
+  timeoutShare: 0.25,
+  /** At least this much time in another tab over the whole run. */
+  hiddenMs: 60_000,
+} as const;
+
+export type Flag = 'checks' | 'timeouts' | 'hidden';
+
+export const FLAG_TEXT: Record<Flag, string> = {
+  checks: 'failed attention check',
+  timeouts: 'timed out often',
+  hidden: 'left the tab for long',
+};
+
+export interface ParticipantRow {
+  readonly session_id: string;
+  readonly participant_id: string;
+  readonly condition: string;
+  readonly mainTrials: number;
+  readonly correct: number;
+  readonly accuracy: number;
+  /** Median response time of answered main trials, seconds. */
+  readonly medianRt: number;
+  readonly meanDifficulty: number;
+  readonly checks: number;
+  readonly checksFailed: number;
+  /** Timeouts over main and check trials. */
+  readonly timeouts: number;
+  readonly timeoutShare: number;
+  readonly hiddenMs: number;
+  readonly resumed: number;
+  readonly flags: readonly Flag[];
+}
+
+const meanOf = (xs: readonly number[]) => (xs.length ? xs.reduce((s, v) => s + v, 0) / xs.length : NaN);
+
+/** One line per session (practice left out), in session order. */
+export function participants(rows: readonly ResultRow[]): ParticipantRow[] {
+  const by = new Map<string, ResultRow[]>();
+  for (const r of rows) {
+    if (r.phase === 'practice') continue;
+    let g = by.get(r.session_id);
+    if (!g) by.set(r.session_id, (g = []));
+    g.push(r);
+  }
+  return [...by.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([session_id, g]) => {
+      const main = g.filter((r) => r.phase === 'main');
+      const checks = g.filter((r) => r.phase === 'check');
+      const checksFailed = checks.filter((r) => !r.correct).length;
+      const timeouts = g.filter((r) => r.ended_on === 'timeout').length;
+      const timeoutShare = g.length ? timeouts / g.length : 0;
+      const hiddenMs = g.reduce((s, r) => s + r.hidden_ms, 0);
+      const flags: Flag[] = [];
+      if (checksFailed >= FLAG_RULES.failedChecks) flags.push('checks');
+      if (timeoutShare >= FLAG_RULES.timeoutShare) flags.push('timeouts');
+      if (hiddenMs >= FLAG_RULES.hiddenMs) flags.push('hidden');
+      const correct = main.filter((r) => r.correct).length;
+      return {
+        session_id,
+        participant_id: g[0]!.participant_id,
+        condition: g[0]!.condition,
+        mainTrials: main.length,
+        correct,
+        accuracy: main.length ? correct / main.length : NaN,
+        medianRt: median(main.filter((r) => r.ended_on === 'response').map((r) => r.rt_ms / 1000)),
+        meanDifficulty: meanOf(main.flatMap((r) => (r.difficulty === null ? [] : [r.difficulty]))),
+        checks: checks.length,
+        checksFailed,
+        timeouts,
+        timeoutShare,
+        hiddenMs,
+        resumed: g.filter((r) => r.resumed).length,
+        flags,
+      };
+    });
+}
+
+export interface ItemRow {
+  readonly puzzle_id: string;
+  readonly phase: ResultRow['phase'];
+  readonly k: number;
+  readonly task: number;
+  readonly gold: string;
+  readonly n: number;
+  readonly accuracy: Interval;
+  readonly meanRt: number;
+  readonly meanDifficulty: number;
+  /** The wrong answer given most often, with its count; null when nobody was wrong with an answer. */
+  readonly commonError: { readonly word: string; readonly count: number } | null;
+}
+
+/** One line per puzzle (main and check; practice left out), by k, then accuracy ascending. */
+export function items(rows: readonly ResultRow[], exclude: ReadonlySet<string> = new Set()): ItemRow[] {
+  const by = new Map<string, ResultRow[]>();
+  for (const r of rows) {
+    if (r.phase === 'practice' || exclude.has(r.session_id)) continue;
+    let g = by.get(r.puzzle_id);
+    if (!g) by.set(r.puzzle_id, (g = []));
+    g.push(r);
+  }
+  return [...by.values()]
+    .map((g): ItemRow => {
+      const first = g[0]!;
+      const wrong = new Map<string, number>();
+      for (const r of g) if (!r.correct && r.response) wrong.set(r.response, (wrong.get(r.response) ?? 0) + 1);
+      const top = [...wrong.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+      return {
+        puzzle_id: first.puzzle_id,
+        phase: first.phase,
+        k: first.k,
+        task: first.task,
+        gold: first.gold,
+        n: g.length,
+        accuracy: wilson(g.filter((r) => r.correct).length, g.length),
+        meanRt: meanOf(g.filter((r) => r.ended_on === 'response').map((r) => r.rt_ms / 1000)),
+        meanDifficulty: meanOf(g.flatMap((r) => (r.difficulty === null ? [] : [r.difficulty]))),
+        commonError: top ? { word: top[0], count: top[1] } : null,
+      };
+    })
+    .sort(
+      (a, b) =>
+        (a.phase === b.phase ? 0 : a.phase === 'main' ? -1 : 1) ||
+        a.k - b.k ||
+        a.accuracy.estimate - b.accuracy.estimate ||
+        (a.puzzle_id < b.puzzle_id ? -1 : 1),
+    );
+}
+
+/** A number for the CSV: fixed decimals, empty when undefined. */
+const num = (v: number | null | undefined, digits: number) =>
+  v === null || v === undefined || !Number.isFinite(v) ? '' : v.toFixed(digits);
+
+export const TABLE_CSV_COLUMNS = [
+  'group_by',
+  'group',
+  'participants',
+  'trials',
+  'timeouts',
+  'accuracy',
+  'accuracy_lo',
+  'accuracy_hi',
+  'accuracy_cluster_lo',
+  'accuracy_cluster_hi',
+  'rt_n',
+  'rt_mean_s',
+  'rt_lo',
+  'rt_hi',
+  'rt_cluster_lo',
+  'rt_cluster_hi',
+  'difficulty_n',
+  'difficulty_mean',
+  'difficulty_lo',
+  'difficulty_hi',
+  'difficulty_cluster_lo',
+  'difficulty_cluster_hi',
+  'paper_accuracy',
+  'paper_difficulty',
+  'paper_difficulty_sd',
+] as const;
+
+/**
+ * The aggregated table as CSV: the figures as shown (accuracy to 4 decimals, times to 3, ratings
+ * to 3), intervals as lo/hi pairs, the paper's figures where they apply; every cell through
+ * spreadsheetSafe (a condition id is the researcher's text).
+ */
+export function tableToCsv(groups: readonly GroupRow[], by: GroupBy): string {
+  const fig = (f: Figure, d: number) => [
+    num(f.interval.estimate, d),
+    num(f.interval.lo, d),
+    num(f.interval.hi, d),
+    num(f.clustered.lo, d),
+    num(f.clustered.hi, d),
+  ];
+  const records = [
+    [...TABLE_CSV_COLUMNS],
+    ...groups.map((g) =>
+      [
+        by,
+        g.key,
+        String(g.participants),
+        String(g.trials),
+        String(g.timeouts),
+        ...fig(g.accuracy, 4),
+        String(g.rt.n),
+        ...fig(g.rt, 3),
+        String(g.difficulty.n),
+        ...fig(g.difficulty, 3),
+        num(g.paper?.accuracy, 3),
+        num(g.paper?.difficulty, 2),
+        num(g.paper?.difficultySd, 2),
+      ].map(spreadsheetSafe),
+    ),
+  ];
+  return writeCsv(records, { lineEnding: '\r\n' });
+}
