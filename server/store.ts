@@ -366,78 +366,84 @@ export class ResultStore {
   }
 
   /** One request, as a nested transaction (a savepoint): an Abort undoes exactly this request. */
-  private readonly ingestOne = (body: IngestBody, receivedAt: string): IngestOutcome =>
-    this.db.transaction((): IngestOutcome => {
-      const studies = new Set([...body.rows, ...body.sessions].map((r) => r.study_id));
-      for (const studyId of studies) {
-        if (!this.conditionsOf(studyId)) throw new Abort({ status: 'unknown-study', studyId });
+  private ingestOne(body: IngestBody, receivedAt: string): IngestOutcome {
+    this.ingestOneTx ??= this.db.transaction((b: IngestBody, at: string) => this.ingestChecked(b, at));
+    return this.ingestOneTx(body, receivedAt);
+  }
+
+  private ingestOneTx?: Database.Transaction<(body: IngestBody, receivedAt: string) => IngestOutcome>;
+
+  private ingestChecked(body: IngestBody, receivedAt: string): IngestOutcome {
+    const studies = new Set([...body.rows, ...body.sessions].map((r) => r.study_id));
+    for (const studyId of studies) {
+      if (!this.conditionsOf(studyId)) throw new Abort({ status: 'unknown-study', studyId });
+    }
+    const check = (where: string, r: { study_id: string; condition: string }) => {
+      if (!this.conditionsOf(r.study_id)!.has(r.condition)) {
+        throw new Abort({
+          status: 'invalid',
+          message: `${where}.condition: "${r.condition}" is not a condition of study "${r.study_id}"`,
+        });
       }
-      const check = (where: string, r: { study_id: string; condition: string }) => {
-        if (!this.conditionsOf(r.study_id)!.has(r.condition)) {
-          throw new Abort({
-            status: 'invalid',
-            message: `${where}.condition: "${r.condition}" is not a condition of study "${r.study_id}"`,
-          });
-        }
-      };
-      const conflicts: Conflict[] = [];
-      // Sessions first, so that a row can be checked against its session's study.
-      body.sessions.forEach((s, i) => {
-        check(`sessions.${i}`, s);
-        const old = this.statements.session.get(s.session_id);
-        const studyOfRows = this.statements.sessionStudyFromRows.get(s.session_id)?.study_id;
-        if (old && !sameSession(old, s)) {
-          conflicts.push({
-            kind: 'session',
-            study_id: s.study_id,
-            session_id: s.session_id,
-            reason:
-              old.study_id === s.study_id
-                ? 'the session was recorded with other facts'
-                : `the session belongs to study "${old.study_id}"`,
-          });
-        } else if (!old && studyOfRows !== undefined && studyOfRows !== s.study_id) {
-          conflicts.push({
-            kind: 'session',
-            study_id: s.study_id,
-            session_id: s.session_id,
-            reason: `the session belongs to study "${studyOfRows}"`,
-          });
-        } else if (!old) this.statements.insertSession.run({ ...s, received_at: receivedAt });
-      });
-      let added = 0;
-      let unchanged = 0;
-      body.rows.forEach((row, i) => {
-        check(`rows.${i}`, row);
-        const sessionStudy =
-          this.statements.session.get(row.session_id)?.study_id ??
-          this.statements.sessionStudyFromRows.get(row.session_id)?.study_id;
-        const old = this.statements.row.get(row.session_id, row.trial_index);
-        if (sessionStudy !== undefined && sessionStudy !== row.study_id) {
-          conflicts.push({
-            kind: 'row',
-            study_id: row.study_id,
-            session_id: row.session_id,
-            trial_index: row.trial_index,
-            reason: `the session belongs to study "${sessionStudy}"`,
-          });
-        } else if (!old) {
-          this.statements.insertRow.run({ ...toSql(row), received_at: receivedAt });
-          added++;
-        } else if (sameRow(fromSql(old), row)) unchanged++;
-        else {
-          conflicts.push({
-            kind: 'row',
-            study_id: row.study_id,
-            session_id: row.session_id,
-            trial_index: row.trial_index,
-            reason: 'the trial was recorded with other content; the first row stands',
-          });
-        }
-      });
-      if (conflicts.length > 0) throw new Abort({ status: 'conflict', conflicts });
-      return { status: 'stored', added, unchanged };
-    })();
+    };
+    const conflicts: Conflict[] = [];
+    // Sessions first, so that a row can be checked against its session's study.
+    body.sessions.forEach((s, i) => {
+      check(`sessions.${i}`, s);
+      const old = this.statements.session.get(s.session_id);
+      const studyOfRows = this.statements.sessionStudyFromRows.get(s.session_id)?.study_id;
+      if (old && !sameSession(old, s)) {
+        conflicts.push({
+          kind: 'session',
+          study_id: s.study_id,
+          session_id: s.session_id,
+          reason:
+            old.study_id === s.study_id
+              ? 'the session was recorded with other facts'
+              : `the session belongs to study "${old.study_id}"`,
+        });
+      } else if (!old && studyOfRows !== undefined && studyOfRows !== s.study_id) {
+        conflicts.push({
+          kind: 'session',
+          study_id: s.study_id,
+          session_id: s.session_id,
+          reason: `the session belongs to study "${studyOfRows}"`,
+        });
+      } else if (!old) this.statements.insertSession.run({ ...s, received_at: receivedAt });
+    });
+    let added = 0;
+    let unchanged = 0;
+    body.rows.forEach((row, i) => {
+      check(`rows.${i}`, row);
+      const sessionStudy =
+        this.statements.session.get(row.session_id)?.study_id ??
+        this.statements.sessionStudyFromRows.get(row.session_id)?.study_id;
+      const old = this.statements.row.get(row.session_id, row.trial_index);
+      if (sessionStudy !== undefined && sessionStudy !== row.study_id) {
+        conflicts.push({
+          kind: 'row',
+          study_id: row.study_id,
+          session_id: row.session_id,
+          trial_index: row.trial_index,
+          reason: `the session belongs to study "${sessionStudy}"`,
+        });
+      } else if (!old) {
+        this.statements.insertRow.run({ ...toSql(row), received_at: receivedAt });
+        added++;
+      } else if (sameRow(fromSql(old), row)) unchanged++;
+      else {
+        conflicts.push({
+          kind: 'row',
+          study_id: row.study_id,
+          session_id: row.session_id,
+          trial_index: row.trial_index,
+          reason: 'the trial was recorded with other content; the first row stands',
+        });
+      }
+    });
+    if (conflicts.length > 0) throw new Abort({ status: 'conflict', conflicts });
+    return { status: 'stored', added, unchanged };
+  }
 
   studies(): StudySummary[] {
     const rows = this.db
