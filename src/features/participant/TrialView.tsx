@@ -11,6 +11,27 @@ const DIFFICULTY_WORDS = ['very easy', 'easy', 'medium', 'hard', 'very hard'] as
 /** Whole seconds left until `deadline` (never below 0). */
 const secondsLeft = (deadline: number, now: number) => Math.max(0, Math.ceil((deadline - now) / 1000));
 
+/** `m:ss` for the overall limit (often many minutes). */
+const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+
+/**
+ * Arrow keys among the relation words, by the columns the grid shows: the app's stylesheet lays
+ * the twenty words out in two columns on phones and four on wider screens, so a fixed step of
+ * four (AnswerGrid's own arrow keys) would jump two rows on a phone.
+ */
+function onGridArrows(e: KeyboardEvent<HTMLDivElement>): void {
+  const grid = e.currentTarget.querySelector<HTMLElement>('.answers__grid');
+  if (!grid) return;
+  const columns = getComputedStyle(grid).gridTemplateColumns.split(' ').filter(Boolean).length || 1;
+  const move = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[e.key];
+  if (move === undefined) return;
+  const buttons = [...grid.querySelectorAll<HTMLButtonElement>('button')];
+  const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
+  if (i < 0) return;
+  e.preventDefault();
+  buttons[(i + move + buttons.length) % buttons.length]?.focus();
+}
+
 /** Ticks the run's deadlines and redraws the countdown while a timed trial is on screen. */
 function useClock(run: StudyRun, timed: boolean): number {
   const [now, setNow] = useState(() => Date.now());
@@ -88,7 +109,8 @@ export function TrialView({
         )}
         {state.overallDeadline !== null && (
           <p className="study-countdown study-countdown--overall" role="timer" aria-live="off">
-            All puzzles: <span data-testid="overall-countdown">{secondsLeft(state.overallDeadline, now)}</span> s left
+            All puzzles: <span data-testid="overall-countdown">{clock(secondsLeft(state.overallDeadline, now))}</span>{' '}
+            left
           </p>
         )}
       </div>
@@ -112,12 +134,9 @@ export function TrialView({
       </p>
       <fieldset className="answers">
         <legend>Answer</legend>
-        <AnswerGrid
-          picked={state.picked}
-          onPick={(w) => run.pick(w)}
-          className="answers__grid study-answers"
-          arrowKeys
-        />
+        <div onKeyDown={onGridArrows}>
+          <AnswerGrid picked={state.picked} onPick={(w) => run.pick(w)} className="answers__grid study-answers" />
+        </div>
       </fieldset>
       <fieldset className="answers study-difficulty">
         <legend>How difficult was this puzzle? (keys 1–5)</legend>
