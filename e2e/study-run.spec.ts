@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { decodeStudyLink } from '../src/study/link';
+import { deflateSync, strToU8 } from 'fflate';
+import { crc32, decodeStudyLink } from '../src/study/link';
 import {
   cliLink,
   CONTRACT_COLUMNS,
@@ -197,16 +198,24 @@ test('a timed study records a trial that runs out as a timeout and moves on', as
   expect(answered).toMatchObject({ ended_on: 'response', response: 'mother', difficulty: '5', time_limit_s: '4' });
 });
 
-test('a tampered, a truncated link and an unknown condition show study-error and nothing else', async ({ page }) => {
+test('tampered, truncated, future and invalid links and an unknown condition show study-error and nothing else', async ({
+  page,
+}) => {
   const path = cliLink(['--k', '2', '--per-k', '1', '--seed', '3']);
   const token = tokenOf(path);
   const mid = Math.floor(token.length / 2);
   const tampered = token.slice(0, mid) + (token[mid] === 'A' ? 'B' : 'A') + token.slice(mid + 1);
   const truncated = token.slice(0, token.length - 11);
+  // Well-formed tokens with a right checksum: a format version from the future, a study that cannot run.
+  const signed = (body: string) => `${body}.${crc32(body).toString(16).padStart(8, '0')}`;
+  const future = signed(`s2.${token.split('.')[1]}`);
+  const invalid = signed(`s1.${Buffer.from(deflateSync(strToU8('{"k":[99]}'))).toString('base64url')}`);
   const p = new Participant(page);
   for (const [bad, kind] of [
     [tampered, 'tampered'],
     [truncated, 'truncated'],
+    [future, 'unknown-version'],
+    [invalid, 'invalid-study'],
   ] as const) {
     const decoded = decodeStudyLink(bad);
     expect(decoded.ok ? 'ok' : decoded.error.kind).toBe(kind);
