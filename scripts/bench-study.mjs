@@ -77,6 +77,34 @@ async function startPreview() {
   throw new Error(`vite preview did not start on ${BASE}:\n${log}`);
 }
 
+/** The cross-check, measured by this script rather than by the app. */
+const OUTSIDE = 'submit → next story painted (script)';
+
+/**
+ * In the page: clicks submit, resolves once another story (or the completion) is in the DOM and
+ * the frame showing it has run: the same span as study:answer-to-next, seen from outside the app.
+ */
+const SUBMIT_ONCE = async () => {
+  const story = () => document.querySelector('[data-testid="trial-story"]')?.textContent ?? null;
+  const before = story();
+  const moved = () =>
+    document.querySelector('[data-testid="completion"]') !== null || (story() !== null && story() !== before);
+  const t0 = performance.now();
+  document.querySelector('[data-testid="submit-answer"]').click();
+  await new Promise((resolve) => {
+    if (moved()) return resolve();
+    const mo = new MutationObserver(() => {
+      if (moved()) {
+        mo.disconnect();
+        resolve();
+      }
+    });
+    mo.observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  return { ms: performance.now() - t0, end: document.querySelector('[data-testid="completion"]') !== null };
+};
+
 /** One participant: consent, instructions, every trial answered at once; the run's measures. */
 async function runOnce(browser) {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -86,21 +114,15 @@ async function runOnce(browser) {
   await id('consent-accept').click();
   await id('continue').click();
   let trials = 0;
+  const outside = [];
   for (;;) {
     await id('trial-story').or(id('completion')).first().waitFor();
     if (await id('completion').isVisible()) break;
-    const story = await id('trial-story').textContent();
     await id('answer-option').first().click();
     await page.locator('[data-testid="difficulty-option"][data-value="3"]').click();
-    await id('submit-answer').click();
+    const r = await page.evaluate(SUBMIT_ONCE);
     trials++;
-    // The next trial (another story) or the end.
-    await page.waitForFunction(
-      (before) =>
-        document.querySelector('[data-testid="completion"]') !== null ||
-        (document.querySelector('[data-testid="trial-story"]')?.textContent ?? before) !== before,
-      story,
-    );
+    if (!r.end) outside.push(r.ms);
   }
   const entries = await page.evaluate(() =>
     Object.fromEntries(
@@ -108,7 +130,7 @@ async function runOnce(browser) {
     ),
   );
   await ctx.close();
-  return { trials, entries };
+  return { trials, entries: { ...entries, [OUTSIDE]: outside } };
 }
 
 const preview = await startPreview();
@@ -116,7 +138,7 @@ const browser = await chromium.launch({
   executablePath: existsSync(CHROMIUM) ? CHROMIUM : undefined,
   args: ['--headless', '--no-sandbox', '--disable-gpu'],
 });
-const all = { 'study:put': [], 'study:answer-to-next': [] };
+const all = { 'study:put': [], 'study:answer-to-next': [], [OUTSIDE]: [] };
 let trials = 0;
 try {
   for (let run = 0; run < RUNS; run++) {
