@@ -5,8 +5,10 @@
 //   - study:answer-to-next  from the submit click to the next trial's story on screen.
 // Both are performance.measure entries the run makes; this script answers every trial of a
 // study made by the CLI (`study link`, 20 main trials by default) in fresh browser contexts and
-// reads them with performance.getEntriesByName. Prints a table; asserts nothing (timings belong
-// here, not in tests).
+// reads them with performance.getEntriesByName. A third row measures the answer-to-next span
+// from outside the app (the click to the next story in the DOM, plus the frame that shows it) as
+// a check on the app's own figure, which ends when React has committed the story. Prints a
+// table; asserts nothing (timings belong here, not in tests).
 //
 //   npx vite build && node scripts/bench-study.mjs [--dist dist] [--port 4181] [--runs 3]
 //     [--k 2,3,4,5] [--per-k 5]
