@@ -135,3 +135,31 @@ test('a timed preview: banner, countdowns, nothing sent', async ({ page }) => {
   await expect(p.sinkStatus).toHaveCount(0);
   expect(posted).toEqual([]);
 });
+
+test('keyboard: arrow keys move by the columns shown, digits rate, Enter submits', async ({ page }) => {
+  const path = encodedLink({ studyId: 'smoke-keys', seed: 4, k: [2], itemsPerK: 2, practice: 0, attentionChecks: 0 });
+  const p = new Participant(page);
+  await page.goto(`/${path}`);
+  await p.runUntil('trial');
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-relation') ?? '');
+  await page.locator('[data-testid="answer-option"][data-relation="son"]').focus();
+  // Two columns on a phone: down from "son" is "father", right is "daughter".
+  await page.keyboard.press('ArrowDown');
+  expect(await focused()).toBe('father');
+  await page.keyboard.press('ArrowRight');
+  expect(await focused()).toBe('mother');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('4');
+  await expect(page.locator('[data-testid="difficulty-option"][data-value="4"]')).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  // Enter on a word picks it (the button's own action); Enter elsewhere submits.
+  const before = await p.signature();
+  await page.getByTestId('trial-story').click();
+  await page.keyboard.press('Enter');
+  await p.leaves(before);
+  await p.runUntil('completion');
+  const { rows } = await p.results();
+  expect(rows[0]).toMatchObject({ response: 'mother', difficulty: '4', ended_on: 'response' });
+});

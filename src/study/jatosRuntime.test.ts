@@ -20,13 +20,13 @@ describe('jatosInputs', () => {
     });
   });
 
-  it('prefers PROLIFIC_PID as the participant id when Prolific started the study', () => {
+  it("keeps JATOS's worker id as the participant id when Prolific started the study", () => {
     const got = jatosInputs({
       componentJsonInput: { clutrrStudy: 't' },
       workerId: '7',
       urlQueryParameters: { PROLIFIC_PID: 'pp' },
     });
-    expect([got.participantId, got.prolificPid]).toEqual(['pp', 'pp']);
+    expect([got.participantId, got.prolificPid]).toEqual(['7', 'pp']);
   });
 
   it.each([{}, { clutrrStudy: '' }, { clutrrStudy: 5 }, null, 'x'])(

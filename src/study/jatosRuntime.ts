@@ -47,8 +47,9 @@ export class JatosError extends Error {
 }
 
 /**
- * Reads the token and ids from a loaded jatos.js. The worker id is the participant id unless
- * Prolific's PROLIFIC_PID came with the start URL (then that, to match Prolific's own records).
+ * Reads the token and ids from a loaded jatos.js. The participant id is JATOS's worker id (the
+ * contract; JATOS's own results are keyed by it); Prolific's ids come from the start URL's query
+ * (PROLIFIC_PID is kept in `prolificPid`, STUDY_ID and SESSION_ID go into their columns).
  */
 export function jatosInputs(
   jatos: Pick<JatosApi, 'componentJsonInput' | 'workerId' | 'urlQueryParameters'>,
@@ -67,7 +68,7 @@ export function jatosInputs(
   const n = text('participant');
   return {
     token: token.trim(),
-    participantId: text('PROLIFIC_PID') || worker,
+    participantId: worker,
     prolificPid: text('PROLIFIC_PID'),
     prolificStudyId: text('STUDY_ID'),
     prolificSessionId: text('SESSION_ID'),

@@ -43,6 +43,7 @@ function start(run: StudyRun, fail: (e: unknown) => void): void {
 /** The participant's page: boots the run, then shows whatever screen the run is on. */
 export function ParticipantApp() {
   const [boot, setBoot] = useState<Boot | null>(null);
+  // A failure after the link was accepted (storage, the generator): not a link error.
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -69,7 +70,11 @@ export function ParticipantApp() {
         </p>
       )}
       {failure ? (
-        <StudyError text={failure} />
+        <section className="study-screen" role="alert">
+          <Heading>Something went wrong</Heading>
+          <p data-testid="study-failure">{failure}</p>
+          <p>The answers recorded so far are kept in this browser. Reload the page to carry on.</p>
+        </section>
       ) : boot === null ? (
         <p role="status">Loading the study…</p>
       ) : boot.kind === 'error' ? (
