@@ -144,7 +144,9 @@ test('a results server that fails, then recovers: every row arrives once, and on
   const p = new Participant(page);
   await page.goto(`/${path}`);
   await p.answerAll(trialCount(def));
-  await page.waitForURL(thanks, { timeout: 45_000 });
+  // The completion says everything was sent, then the redirect follows.
+  await expect(p.sinkStatus).toContainText(/\ball\b.*\bsent\b/i, { timeout: 30_000 });
+  await page.waitForURL(thanks, { timeout: 30_000 });
 
   expect(requests).toBeGreaterThanOrEqual(3);
   const perTrial = countBy(received, (r) => `${r.session_id}/${r.trial_index}`);
