@@ -196,6 +196,7 @@ test('the 50-participant study: table and charts show the figures recomputed fro
   const flaggedCount = await page.getByTestId('results-participant').count();
   expect(flaggedCount).toBeGreaterThanOrEqual(4);
   expect(flaggedCount).toBeLessThan(50);
+  await page.getByTestId('results-participants').screenshot({ path: `${ARTIFACTS}/results-participants.png` });
 
   // Items: every main item and check, none of the practice.
   await expect(page.getByTestId('results-item')).toHaveCount(50 + 3);

@@ -39,6 +39,7 @@ export function ParticipantsTable() {
             <tr>
               <th scope="col">Session</th>
               <th scope="col">Participant</th>
+              <th scope="col">Flags</th>
               <th scope="col">Condition</th>
               <th scope="col">Main trials</th>
               <th scope="col">Accuracy</th>
@@ -47,7 +48,6 @@ export function ParticipantsTable() {
               <th scope="col">Checks wrong</th>
               <th scope="col">Timeouts</th>
               <th scope="col">Hidden (s)</th>
-              <th scope="col">Flags</th>
             </tr>
           </thead>
           <tbody>
@@ -65,16 +65,6 @@ export function ParticipantsTable() {
                 <td className="rs-mono" data-testid="results-participant-id">
                   {p.participant_id || '–'}
                 </td>
-                <td>{p.condition}</td>
-                <td>{p.mainTrials}</td>
-                <td>{fixed(p.accuracy, 3)}</td>
-                <td>{fixed(p.medianRt, 1)}</td>
-                <td>{fixed(p.meanDifficulty, 2)}</td>
-                <td>
-                  {p.checksFailed} of {p.checks}
-                </td>
-                <td>{p.timeouts}</td>
-                <td>{fixed(p.hiddenMs / 1000, 0)}</td>
                 <td>
                   {p.flags.length === 0 ? (
                     '–'
@@ -88,6 +78,16 @@ export function ParticipantsTable() {
                     </ul>
                   )}
                 </td>
+                <td>{p.condition}</td>
+                <td>{p.mainTrials}</td>
+                <td>{fixed(p.accuracy, 3)}</td>
+                <td>{fixed(p.medianRt, 1)}</td>
+                <td>{fixed(p.meanDifficulty, 2)}</td>
+                <td>
+                  {p.checksFailed} of {p.checks}
+                </td>
+                <td>{p.timeouts}</td>
+                <td>{fixed(p.hiddenMs / 1000, 0)}</td>
               </tr>
             ))}
           </tbody>

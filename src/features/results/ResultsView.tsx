@@ -22,7 +22,7 @@ export function ResultsView() {
         </h1>
         <p className="rs-hint">
           Figures from your study&apos;s result files, held against the human study of the CLUTRR paper (Sinha et al.
-          2019, Table 3). Files are read in this page; nothing is sent anywhere.
+          2019, Table 3). Files are read in this page and sent nowhere.
         </p>
       </header>
       <DropZone />

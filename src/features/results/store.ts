@@ -70,6 +70,16 @@ function withFiles(files: readonly LoadedFile[], added: readonly LoadedFile[]): 
   return [...files.filter((f) => !names.has(f.name)), ...added];
 }
 
+/** A JSON export with no rows (a study nobody has taken yet): a state to report, not a bad file. */
+function emptyExport(text: string): boolean {
+  try {
+    const doc = JSON.parse(text) as { rows?: unknown };
+    return Array.isArray(doc.rows) && doc.rows.length === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** The URL of the server's JSON export (server/app.ts: `GET /api/results.json[?study=<id>]`). */
 export function exportUrl(server: string, study: string): string {
   const base = new URL(server.endsWith('/') ? server : `${server}/`);
@@ -144,6 +154,15 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
       return;
     }
     const text = await res.text();
+    if (emptyExport(text)) {
+      set({
+        server: {
+          status: 'done',
+          message: `The server has no rows yet for ${study.trim() ? `study ${study.trim()}` : 'any study'}`,
+        },
+      });
+      return;
+    }
     const name = `${new URL(url).host} ${study.trim() ? `study ${study.trim()}` : 'all studies'}.json`;
     get().addText(name, text);
     const entry = get().files.find((f) => f.name === name);
