@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { encodedLink, Participant, PHONE, tokenOf } from './fixtures/study';
 
@@ -70,6 +71,8 @@ test('drawing and scratchpad condition: the drawing shows the stated facts only;
   expect(edges).toBeGreaterThan(0);
   await expect(drawing.locator('text.study-drawing__label')).toHaveCount(edges);
   await page.getByTestId('scratchpad').fill('A is B’s mother');
+  // No accessibility violations axe can find on a trial with every part shown.
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   expect(await p.horizontalOverflow()).toBeLessThanOrEqual(0);
   await page.screenshot({ path: 'e2e/artifacts/participant-drawing.png', fullPage: true });
 
@@ -84,6 +87,7 @@ test('drawing and scratchpad condition: the drawing shows the stated facts only;
   });
   expect(sawCheck).toBe(true);
   await expect(p.completionCode).toHaveText('SMOKE-1');
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   await expect(p.sinkStatus).toHaveCount(0);
   const { rows } = await p.results();
   expect(rows).toHaveLength(1 + 6 + 1);

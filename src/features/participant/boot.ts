@@ -45,7 +45,9 @@ export type Boot =
   | { readonly kind: 'error'; readonly message: string }
   | { readonly kind: 'ready'; readonly run: StudyRun; readonly env: RunEnv };
 
-const browserFetch: FetchLike = (url, init) => fetch(url, { ...init, keepalive: true });
+// No `keepalive`: it caps a body at 64 kB, which a batch of long stories can pass; rows still
+// pending when the page goes are handed to sendBeacon on `pagehide` instead.
+const browserFetch: FetchLike = (url, init) => fetch(url, init);
 
 const screenOf = () => `${screen.width}x${screen.height}@${Math.round(devicePixelRatio * 100) / 100}`;
 
