@@ -67,8 +67,8 @@ describe('trialContent', () => {
       expect(t.gold).not.toBe(puzzle.target.word);
       expect(t.question.startsWith(checkInstruction(t.gold))).toBe(true);
       expect(t.question).toContain(`How is ${t.queryB} related to ${t.queryA}?`);
-      // The story says nothing of the check: it is the puzzle's own.
-      expect(t.story).not.toContain(t.gold === 'aunt' ? 'read carefully' : t.gold);
+      // The story is the puzzle's own: the check changes only the question.
+      expect(t.story).toBe(story.story.replace(/\[([^\]]+)\]/g, '$1'));
     }
   });
 
@@ -82,7 +82,7 @@ describe('trialContent', () => {
 
 describe('checkWord', () => {
   it('never asks for the true answer, whatever the seed', () => {
-    for (let seed = 0; seed < 300; seed++) {
+    for (let seed = 0; seed < 100; seed++) {
       for (const answer of RELATION_WORDS) {
         const w = checkWord({ seed }, answer);
         expect(w).not.toBe(answer);
