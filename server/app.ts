@@ -92,6 +92,8 @@ export function createApp(o: AppOptions): Hono {
     if (body === undefined) {
       return error(c, 413, `the body is larger than ${o.maxBodyBytes} bytes; send fewer rows at a time`);
     }
+    // From the whole body received to the commit: the server's share of the ingest latency.
+    const received = performance.now();
     const parsed = parseIngestBody(body);
     if (!parsed.ok) return error(c, 400, parsed.message);
     for (const session of new Set(parsed.value.rows.map((r) => r.session_id))) {
@@ -104,6 +106,7 @@ export function createApp(o: AppOptions): Hono {
     const outcome = await committer.ingest(parsed.value);
     switch (outcome.status) {
       case 'stored':
+        c.header('Server-Timing', `ingest;dur=${(performance.now() - received).toFixed(1)}`);
         return c.json({ stored: outcome.added, unchanged: outcome.unchanged });
       case 'unknown-study':
         o.log({ event: 'unknown-study', study_id: outcome.studyId });
