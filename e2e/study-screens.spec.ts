@@ -9,8 +9,9 @@ import { cliLink, Participant, PHONE, type Screen, tokenOf } from './fixtures/st
 test.use({ viewport: PHONE });
 
 test('participant screens at 390×844', async ({ page }) => {
+  // One main item (and one attention check before it, for a break): the same screens every run.
   const path = cliLink(
-    ['--k', '2,3', '--per-k', '1', '--seed', '41', '--practice', '1', '--attention-checks', '0'].concat([
+    ['--k', '2', '--per-k', '1', '--seed', '41', '--practice', '1', '--attention-checks', '1'].concat([
       '--break-every',
       '1',
       '--completion-code',
@@ -20,7 +21,7 @@ test('participant screens at 390×844', async ({ page }) => {
   const p = new Participant(page);
   const shot = async (name: string) => {
     expect(await p.horizontalOverflow()).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `e2e/artifacts/participant-${name}.png` });
+    await page.screenshot({ path: `e2e/artifacts/participant-${name}.png`, animations: 'disabled' });
   };
   const taken = new Set<string>();
   const once = async (name: string) => {
@@ -39,8 +40,8 @@ test('participant screens at 390×844', async ({ page }) => {
     if (s === 'feedback') return once('practice-feedback');
     if (s === 'trial') {
       trials++;
-      // The second trial is the first main one (the first is practice).
-      if (trials === 2) {
+      // Practice, the attention check, then the main trial.
+      if (trials === 3) {
         await p.options.nth(2).click();
         await page.locator('[data-testid="difficulty-option"][data-value="2"]').click();
         await once('trial');
