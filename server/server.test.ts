@@ -206,7 +206,9 @@ describe('results server limits and lifecycle', () => {
 
   it('after SIGKILL mid-stream every acknowledged row is there exactly once; the export then equals what was sent', async () => {
     const data = tempDir();
-    let server = await startServer(data);
+    // The rate limit is not under test here: each participant sends as fast as it can.
+    const args = ['--session-burst', '1000'];
+    let server = await startServer(data, args);
     expect((await register(server, tokenA)).status).toBe(201);
     const senders = 8;
     const trials = 60;
@@ -238,7 +240,7 @@ describe('results server limits and lifecycle', () => {
     expect(killed).toBe(true);
     expect(first.child.signalCode).toBe('SIGKILL');
 
-    server = await startServer(data);
+    server = await startServer(data, args);
     try {
       const after = await exported(server);
       const stored = after.rows.map(key);
