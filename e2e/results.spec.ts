@@ -233,6 +233,24 @@ test('the 50-participant study: table and charts show the figures recomputed fro
     const right = at.filter((t) => t.correct).length;
     await expect(rp.cell(condition, 'results-accuracy').locator('.rs-est')).toHaveText((right / at.length).toFixed(3));
   }
+
+  // By condition and k: one series per condition on the k axis, the paper beside each k.
+  await page.getByTestId('results-group-by').selectOption('condition-k');
+  await expect(page.getByTestId('results-row')).toHaveCount(10);
+  await expect(page.getByTestId('results-legend-series')).toHaveCount(2);
+  await expect(page.getByTestId('results-chart-accuracy').locator('.rs-point')).toHaveCount(10);
+  await expect(page.getByTestId('results-chart-accuracy').locator('.rs-paper')).toHaveCount(5);
+  for (const condition of ['untimed', 'timed-90']) {
+    for (const k of [2, 6]) {
+      const at = main.filter((t) => conditionOf.get(t.session) === condition && t.k === k);
+      const right = at.filter((t) => t.correct).length;
+      await expect(rp.cell(`${condition} k=${k}`, 'results-accuracy').locator('.rs-est')).toHaveText(
+        (right / at.length).toFixed(3),
+      );
+      await expect(rp.cell(`${condition} k=${k}`, 'results-paper-accuracy')).toHaveText(paper[k]!);
+    }
+  }
+  await page.getByTestId('results-figures').screenshot({ path: `${ARTIFACTS}/results-condition-k.png` });
 });
 
 test('a bad file is refused with its row and column; the good ones still count', async ({ page }) => {

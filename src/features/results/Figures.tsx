@@ -10,17 +10,19 @@ import {
   type GroupRow,
 } from './aggregate';
 import { fixed, range } from './format';
-import { IntervalChart, type ChartPoint } from './IntervalChart';
+import { IntervalChart, SERIES_STYLES, type ChartPoint } from './IntervalChart';
 import { useResults } from './store';
 import { CLUSTER_NOTE_RATIO } from '../../study/stats';
 
-const GROUPINGS: readonly GroupBy[] = ['k', 'task', 'condition'];
+const GROUPINGS: readonly GroupBy[] = ['k', 'task', 'condition', 'condition-k'];
 
 const points = (groups: readonly GroupRow[], pick: (g: GroupRow) => Figure): ChartPoint[] =>
   groups.map((g) => {
     const f = pick(g);
     return {
       key: g.key,
+      band: g.band,
+      series: g.series,
       estimate: f.interval.estimate,
       lo: f.interval.lo,
       hi: f.interval.hi,
@@ -84,15 +86,18 @@ export function Figures() {
     [rows, by, excludeFlagged, flagged],
   );
   if (rows.length === 0) return null;
-  const paperAcc =
-    by === 'k' ? new Map(groups.flatMap((g) => (g.paper ? [[g.key, g.paper.accuracy] as const] : []))) : undefined;
-  const paperDiff =
-    by === 'k' ? new Map(groups.flatMap((g) => (g.paper ? [[g.key, g.paper.difficulty] as const] : []))) : undefined;
+  const withPaper = by === 'k' || by === 'condition-k';
+  const paperBy = (pick: (g: GroupRow) => number | undefined) =>
+    withPaper ? new Map(groups.flatMap((g) => (g.paper ? [[g.band, pick(g)!] as const] : []))) : undefined;
+  const paperAcc = paperBy((g) => g.paper?.accuracy);
+  const paperDiff = paperBy((g) => g.paper?.difficulty);
+  const series = [...new Set(groups.flatMap((g) => (g.series === null ? [] : [g.series])))];
   const anyWide = groups.some(
     (g) => g.accuracy.clusteringMatters || g.rt.clusteringMatters || g.difficulty.clusteringMatters,
   );
   const maxRt = Math.max(10, ...groups.map((g) => g.rt.clustered.hi).filter(Number.isFinite));
   const label = GROUP_BY_LABEL[by];
+  const axis = by === 'condition-k' ? GROUP_BY_LABEL.k : label;
 
   return (
     <section className="rs-figures" aria-labelledby={`${id}-h`} data-testid="results-figures" data-group-by={by}>
@@ -134,16 +139,20 @@ export function Figures() {
         Main trials only (practice and attention checks left out); a timeout counts as wrong and has no time or rating.
       </p>
       <ul className="rs-legend">
-        <li>
-          <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-            <line className="rs-bar" x1="8" x2="8" y1="5" y2="19" />
-            <circle cx="8" cy="12" r="4" className="rs-legend-dot" />
-            <line className="rs-legend-whisker" x1="18" x2="18" y1="2" y2="22" />
-          </svg>
-          this study: thick bar, 95% interval over trials (Wilson for accuracy, t for means); thin whisker, 95%
-          bootstrap interval resampling whole participants (2,000 draws, seeded)
-        </li>
-        {by === 'k' && (
+        {(series.length ? series : [null]).map((name, i) => (
+          <li key={name ?? ''} className={`rs-series-${i % SERIES_STYLES}`} data-testid="results-legend-series">
+            <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
+              <line className="rs-bar" x1="8" x2="8" y1="5" y2="19" />
+              <circle cx="8" cy="12" r="4" className="rs-legend-dot" />
+              <line className="rs-legend-whisker" x1="18" x2="18" y1="2" y2="22" />
+            </svg>
+            {name === null ? 'this study' : `condition ${name}`}
+            {i === 0
+              ? ': thick bar, 95% interval over trials (Wilson for accuracy, t for means); thin whisker, 95% bootstrap interval resampling whole participants (2,000 draws, seeded)'
+              : ''}
+          </li>
+        ))}
+        {withPaper && (
           <li>
             <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
               <path className="rs-paper" d="M12,6L18,12L12,18L6,12Z" />
@@ -157,7 +166,7 @@ export function Figures() {
           testId="results-chart-accuracy"
           title={`Accuracy by ${label}`}
           description={describe('Accuracy', groups, (g) => g.accuracy, 3, by)}
-          xLabel={label}
+          xLabel={axis}
           yLabel="accuracy"
           domain={[0, 1]}
           format={(v) => v.toFixed(1)}
@@ -168,7 +177,7 @@ export function Figures() {
           testId="results-chart-rt"
           title={`Response time by ${label} (s)`}
           description={describe('Mean response time in seconds', groups, (g) => g.rt, 1, by)}
-          xLabel={label}
+          xLabel={axis}
           yLabel="seconds"
           domain={[0, maxRt]}
           format={(v) => String(Math.round(v))}
@@ -178,7 +187,7 @@ export function Figures() {
           testId="results-chart-difficulty"
           title={`Difficulty rating by ${label} (1–5)`}
           description={describe('Mean difficulty rating', groups, (g) => g.difficulty, 2, by)}
-          xLabel={label}
+          xLabel={axis}
           yLabel="rating"
           domain={[1, 5]}
           format={(v) => String(v)}
@@ -189,18 +198,18 @@ export function Figures() {
       <div className="rs-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
         <table className="rs-table" data-testid="results-table">
           <caption id={`${id}-cap`}>
-            Figures by {label}, 95% intervals{by === 'k' ? ', with the paper’s Table 3' : ''}
+            Figures by {label}, 95% intervals{withPaper ? ', with the paper’s Table 3' : ''}
           </caption>
           <thead>
             <tr>
-              <th scope="col">{by}</th>
+              <th scope="col">{by === 'condition-k' ? 'condition, k' : by}</th>
               <th scope="col">Participants</th>
               <th scope="col">Trials</th>
               <th scope="col">Accuracy</th>
-              {by === 'k' && <th scope="col">Paper accuracy</th>}
+              {withPaper && <th scope="col">Paper accuracy</th>}
               <th scope="col">Response time (s)</th>
               <th scope="col">Difficulty (1–5)</th>
-              {by === 'k' && <th scope="col">Paper difficulty</th>}
+              {withPaper && <th scope="col">Paper difficulty</th>}
             </tr>
           </thead>
           <tbody>
@@ -213,12 +222,12 @@ export function Figures() {
                   {g.timeouts > 0 && <span className="rs-ci"> ({formatCount(g.timeouts)} timed out)</span>}
                 </td>
                 <FigureCell f={g.accuracy} digits={3} testId="results-accuracy" />
-                {by === 'k' && (
+                {withPaper && (
                   <td data-testid="results-paper-accuracy">{g.paper ? g.paper.accuracy.toFixed(3) : '–'}</td>
                 )}
                 <FigureCell f={g.rt} digits={1} testId="results-rt" />
                 <FigureCell f={g.difficulty} digits={2} testId="results-difficulty" />
-                {by === 'k' && (
+                {withPaper && (
                   <td data-testid="results-paper-difficulty">
                     {g.paper ? `${g.paper.difficulty.toFixed(2)} ± ${g.paper.difficultySd.toFixed(2)}` : '–'}
                   </td>

@@ -4,6 +4,10 @@ import { useId } from 'react';
 /** One group's estimate with its trial-level (thick) and participant-clustered (thin) intervals. */
 export interface ChartPoint {
   readonly key: string;
+  /** Its place on the x axis (several series share a band). */
+  readonly band: string;
+  /** Its series, or null when the chart has one. */
+  readonly series: string | null;
   readonly estimate: number;
   readonly lo: number;
   readonly hi: number;
@@ -22,7 +26,7 @@ export interface IntervalChartProps {
   readonly domain: readonly [number, number];
   readonly format: (v: number) => string;
   readonly points: readonly ChartPoint[];
-  /** The paper's figure per group key (Table 3), drawn as hollow diamonds. */
+  /** The paper's figure per band (Table 3), drawn as hollow diamonds. */
   readonly paper?: ReadonlyMap<string, number>;
 }
 
@@ -32,6 +36,9 @@ const M = { top: 14, right: 12, bottom: 40, left: 46 };
 
 const finite = (v: number) => Number.isFinite(v);
 
+/** Series colours in results.css (`.rs-series-0` …); more series reuse them in turn. */
+export const SERIES_STYLES = 4;
+
 /**
  * A small chart of estimates with 95% intervals per group. d3 computes the scales and the path
  * strings; React draws the SVG. Thick bar: the trial-level interval (Wilson or t); thin whisker:
@@ -40,7 +47,8 @@ const finite = (v: number) => Number.isFinite(v);
  */
 export function IntervalChart(p: IntervalChartProps) {
   const id = useId();
-  const keys = p.points.map((d) => d.key);
+  const keys = [...new Set(p.points.map((d) => d.band))];
+  const series = [...new Set(p.points.map((d) => d.series))];
   const values = p.points.flatMap((d) => [d.lo, d.hi, d.clusteredLo, d.clusteredHi, d.estimate]).filter(finite);
   const paperValues = [...(p.paper?.values() ?? [])];
   const lo = Math.min(p.domain[0], ...values, ...paperValues);
@@ -48,22 +56,29 @@ export function IntervalChart(p: IntervalChartProps) {
   const x = scaleBand<string>()
     .domain(keys)
     .range([M.left, W - M.right])
-    .padding(0.25);
+    .padding(0.2);
   const y = scaleLinear()
     .domain([lo, hi])
     .nice()
     .range([H - M.bottom, M.top]);
-  const cx = (key: string) => (x(key) ?? 0) + x.bandwidth() / 2;
-  // Study points joined only when the groups are ordered (k or task), not for conditions.
+  const w = x.bandwidth();
+  const cx = (band: string) => (x(band) ?? 0) + w / 2;
+  // Series side by side in the left part of the band, the paper's diamond at its right.
+  const sx = (d: ChartPoint) => {
+    const i = series.indexOf(d.series);
+    return cx(d.band) + (series.length === 1 ? -0.12 * w : -0.34 * w + (i * 0.44 * w) / (series.length - 1));
+  };
+  // Points are joined only when the bands are ordered (k or task), not for conditions.
+  const ordered = keys.every((k) => Number.isFinite(Number(k)));
   const join = line<ChartPoint>()
     .defined((d) => finite(d.estimate))
-    .x((d) => cx(d.key) - x.bandwidth() * 0.12)
+    .x(sx)
     .y((d) => y(d.estimate));
   const paperPoints = keys.filter((k) => p.paper?.has(k)).map((k) => ({ key: k, v: p.paper!.get(k)! }));
+  const paperX = (band: string) => cx(band) + (series.length === 1 ? 0.12 : 0.3) * w;
   const paperLine = line<{ key: string; v: number }>()
-    .x((d) => cx(d.key) + x.bandwidth() * 0.12)
+    .x((d) => paperX(d.key))
     .y((d) => y(d.v));
-  const ordered = keys.every((k) => Number.isFinite(Number(k)));
 
   return (
     <figure className="rs-chart" data-testid={p.testId}>
@@ -103,25 +118,36 @@ export function IntervalChart(p: IntervalChartProps) {
         </g>
         <g aria-hidden="true">
           {paperPoints.length > 1 && ordered && <path className="rs-paper-line" d={paperLine(paperPoints) ?? ''} />}
-          {ordered && <path className="rs-study-line" d={join([...p.points]) ?? ''} />}
+          {ordered &&
+            series.map((name, i) => (
+              <path
+                key={name ?? ''}
+                className={`rs-study-line rs-series-${i % SERIES_STYLES}`}
+                d={join(p.points.filter((d) => d.series === name)) ?? ''}
+              />
+            ))}
           {p.points.map((d) => {
-            const sx = cx(d.key) - x.bandwidth() * 0.12;
+            const px = sx(d);
             return (
-              <g key={d.key} className="rs-point" data-key={d.key}>
+              <g
+                key={d.key}
+                className={`rs-point rs-series-${series.indexOf(d.series) % SERIES_STYLES}`}
+                data-key={d.key}
+              >
                 {finite(d.clusteredLo) && (
                   <g className="rs-whisker">
-                    <line x1={sx} x2={sx} y1={y(d.clusteredLo)} y2={y(d.clusteredHi)} />
-                    <line x1={sx - 4} x2={sx + 4} y1={y(d.clusteredLo)} y2={y(d.clusteredLo)} />
-                    <line x1={sx - 4} x2={sx + 4} y1={y(d.clusteredHi)} y2={y(d.clusteredHi)} />
+                    <line x1={px} x2={px} y1={y(d.clusteredLo)} y2={y(d.clusteredHi)} />
+                    <line x1={px - 4} x2={px + 4} y1={y(d.clusteredLo)} y2={y(d.clusteredLo)} />
+                    <line x1={px - 4} x2={px + 4} y1={y(d.clusteredHi)} y2={y(d.clusteredHi)} />
                   </g>
                 )}
-                {finite(d.lo) && <line className="rs-bar" x1={sx} x2={sx} y1={y(d.lo)} y2={y(d.hi)} />}
-                {finite(d.estimate) && <circle cx={sx} cy={y(d.estimate)} r={4} />}
+                {finite(d.lo) && <line className="rs-bar" x1={px} x2={px} y1={y(d.lo)} y2={y(d.hi)} />}
+                {finite(d.estimate) && <circle cx={px} cy={y(d.estimate)} r={4} />}
               </g>
             );
           })}
           {paperPoints.map((d) => {
-            const px = cx(d.key) + x.bandwidth() * 0.12;
+            const px = paperX(d.key);
             const py = y(d.v);
             return (
               <path

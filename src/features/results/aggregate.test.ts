@@ -76,6 +76,20 @@ describe('aggregate', () => {
     expect(Number.isNaN(onlyA[0]!.accuracy.clustered.lo)).toBe(true);
   });
 
+  it('groups by condition and k: conditions in order, k within, the paper by k', () => {
+    const groups = aggregate(
+      [...rows, row('c', { condition: 'timed', k: 3, puzzle_id: 'main-k3-t1-0' })],
+      'condition-k',
+    );
+    expect(groups.map((g) => [g.key, g.band, g.series])).toEqual([
+      ['timed k=3', '3', 'timed'],
+      ['untimed k=2', '2', 'untimed'],
+      ['untimed k=3', '3', 'untimed'],
+    ]);
+    expect(groups.map((g) => g.paper?.accuracy)).toEqual([0.773, 0.848, 0.773]);
+    expect(groups[1]!.accuracy.interval).toEqual(wilson(2, 4));
+  });
+
   it('groups by condition with no paper figures', () => {
     const groups = aggregate([...rows, row('c', { condition: 'timed' })], 'condition');
     expect(groups.map((g) => g.key)).toEqual(['timed', 'untimed']);

@@ -23,9 +23,14 @@ import {
 } from '../../study/stats';
 import { PAPER_TABLE3 } from './paper';
 
-export type GroupBy = 'k' | 'task' | 'condition';
+export type GroupBy = 'k' | 'task' | 'condition' | 'condition-k';
 
-export const GROUP_BY_LABEL: Record<GroupBy, string> = { k: 'k (story length)', task: 'task', condition: 'condition' };
+export const GROUP_BY_LABEL: Record<GroupBy, string> = {
+  k: 'k (story length)',
+  task: 'task',
+  condition: 'condition',
+  'condition-k': 'condition and k',
+};
 
 /** One measure of one group. */
 export interface Figure {
@@ -43,6 +48,10 @@ export interface Figure {
 
 export interface GroupRow {
   readonly key: string;
+  /** Where the group sits on a chart's x axis: the key, or k when split by condition. */
+  readonly band: string;
+  /** The chart series the group belongs to (the condition when grouping by condition and k). */
+  readonly series: string | null;
   /** The group's value as a number when grouping by k or task (sorting, the paper's row). */
   readonly value: number | null;
   readonly participants: number;
@@ -54,11 +63,12 @@ export interface GroupRow {
   readonly rt: Figure;
   /** Difficulty rating 1–5, rated trials. */
   readonly difficulty: Figure;
-  /** Table 3's figures for this k (grouping by k only, k = 2..6). */
+  /** Table 3's figures for this k (grouping by k, or by condition and k; k = 2..6). */
   readonly paper: { readonly accuracy: number; readonly difficulty: number; readonly difficultySd: number } | null;
 }
 
-const keyOf = (row: ResultRow, by: GroupBy): string => String(row[by]);
+const keyOf = (row: ResultRow, by: GroupBy): string =>
+  by === 'condition-k' ? `${row.condition} k=${row.k}` : String(row[by]);
 
 /** Main trials, without the sessions in `exclude`. */
 export function mainRows(rows: readonly ResultRow[], exclude: ReadonlySet<string> = new Set()): ResultRow[] {
@@ -100,16 +110,27 @@ export function aggregate(rows: readonly ResultRow[], by: GroupBy, exclude?: Rea
     if (!g) groups.set(key, (g = []));
     g.push(r);
   }
-  const numeric = by !== 'condition';
-  const keys = [...groups.keys()].sort((a, b) => (numeric ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0));
+  const numeric = by === 'k' || by === 'task';
+  const first = new Map([...groups].map(([key, g]) => [key, g[0]!]));
+  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const keys = [...groups.keys()].sort((a, b) =>
+    numeric
+      ? Number(a) - Number(b)
+      : by === 'condition-k'
+        ? text(first.get(a)!.condition, first.get(b)!.condition) || first.get(a)!.k - first.get(b)!.k
+        : text(a, b),
+  );
   return keys.map((key) => {
     const g = groups.get(key)!;
     const answered = g.filter((r) => r.ended_on === 'response');
     const rated = g.filter((r) => r.difficulty !== null);
-    const value = numeric ? Number(key) : null;
-    const paper = by === 'k' && value !== null ? (PAPER_TABLE3.find((p) => p.k === value) ?? null) : null;
+    const value = numeric ? Number(key) : by === 'condition-k' ? first.get(key)!.k : null;
+    const paper =
+      (by === 'k' || by === 'condition-k') && value !== null ? (PAPER_TABLE3.find((p) => p.k === value) ?? null) : null;
     return {
       key,
+      band: by === 'condition-k' ? String(value) : key,
+      series: by === 'condition-k' ? first.get(key)!.condition : null,
       value,
       participants: new Set(g.map((r) => r.session_id)).size,
       trials: g.length,
