@@ -21,7 +21,8 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; summa
   },
   study: {
     run: studyCommand,
-    summary: 'study link: the participant link of a human study (?study=<token> as the last line)',
+    summary:
+      'study link: the participant link of a human study (?study=<token> as the last line); study register: register it with a results server',
   },
   results: {
     run: resultsCommand,

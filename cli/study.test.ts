@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ResultStore } from '../server/store';
 import { DEFAULT_STUDY, type StudyDefinition } from '../src/study/definition';
 import { decodeStudyLink } from '../src/study/link';
 import { readParticipantParams } from '../src/study/route';
@@ -163,6 +164,8 @@ describe('study link', () => {
     expect(await main(['study', '--help'])).toBe(0);
     expect(io.out).toContain('Studies are strict by default');
     expect(io.out).toContain('--http-sink');
+    expect(io.out).toContain('npm run cli -- study register --data DIR');
+    expect(io.out).toMatch(/--sink <value> +server: send rows to the results server .*must be registered there/);
   });
 
   it('runs from the npm script: the last stdout line is the path', () => {
@@ -181,5 +184,94 @@ describe('study link', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^clutrr study: k: /);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('study link --sink server, and study register', () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const d = mkdtempSync(path.join(tmpdir(), 'clutrr-study-sink-'));
+    dirs.push(d);
+    return path.join(d, 'data');
+  };
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const registered = (data: string) => {
+    const store = ResultStore.open(path.join(data, 'results.sqlite'));
+    try {
+      return store.studies().map((s) => [s.study_id, s.token]);
+    } finally {
+      store.close();
+    }
+  };
+
+  it('--sink server without --data only adds the sink (JATOS first, then the server, then HTTP)', async () => {
+    expect((await link('--sink', 'server')).def.sinks).toEqual([{ kind: 'server' }]);
+    const { def } = await link('--http-sink', 'https://x.org/r', '--sink=server', '--jatos');
+    expect(def.sinks).toEqual([{ kind: 'jatos' }, { kind: 'server' }, { kind: 'http', url: 'https://x.org/r' }]);
+    expect(io.out).toContain('sinks: jatos, the results server (api/rows beside the page), https://x.org/r');
+  });
+
+  it('--sink server --data registers the study in that data folder, the path still last', async () => {
+    const data = dataDir();
+    const { line, def } = await link(
+      '--k',
+      '2',
+      '--per-k',
+      '1',
+      '--study-id',
+      'srv',
+      '--sink',
+      'server',
+      '--data',
+      data,
+    );
+    expect(def.sinks).toEqual([{ kind: 'server' }]);
+    expect(io.out).toContain(`results server: registered in ${data}`);
+    expect(registered(data)).toEqual([['srv', readParticipantParams(line).token]]);
+    // Again: unchanged, still one study.
+    await link('--k', '2', '--per-k', '1', '--study-id', 'srv', '--sink', 'server', '--data', data);
+    expect(io.out).toContain('results server: already registered (unchanged)');
+    expect(registered(data)).toHaveLength(1);
+  });
+
+  it('refuses --data without the server sink, and other --sink values, before touching the folder', async () => {
+    const data = dataDir();
+    expect(await refused('--data', data)).toMatch(/^clutrr study: data: .*give --sink server as well$/);
+    expect(await refused('--sink', 'jatos')).toMatch(/^clutrr study: sinks: --sink takes "server"/);
+    expect(existsSync(data)).toBe(false);
+  });
+
+  it('study register takes the study link options, --link or --definition', async () => {
+    const data = dataDir();
+    expect(await main(['study', 'register', '--data', data, '--k', '3', '--per-k', '1', '--sink', 'server'])).toBe(0);
+    const path1 = lastLine(io.out);
+    const token = readParticipantParams(path1).token!;
+    const decoded = decodeStudyLink(token);
+    expect(decoded.ok && decoded.definition.k).toEqual([3]);
+    expect(decoded.ok && decoded.definition.sinks).toEqual([{ kind: 'server' }]);
+    expect(registered(data)).toEqual([['study', token]]);
+    io.out = '';
+    expect(await main(['study', 'register', '--data', data, '--link', path1])).toBe(0);
+    expect(io.out).toMatch(/already registered \(unchanged\)/);
+    io.err = '';
+    expect(await main(['study', 'register', '--data', data, '--k', '0'])).toBe(2);
+    expect(io.err.trim()).toMatch(/^clutrr study: k: /);
+    io.err = '';
+    expect(await main(['study', 'register', '--k', '2'])).toBe(2);
+    expect(io.err).toMatch(/--data <folder> is needed/);
+  });
+
+  it('from the npm script, --sink server --data prints the participant path last', () => {
+    const data = dataDir();
+    const r = spawnSync(
+      process.execPath,
+      ['scripts/cli.mjs', 'study', 'link', '--k', '2', '--per-k', '1', '--sink', 'server', '--data', data],
+      { encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(registered(data)).toEqual([['study', readParticipantParams(lastLine(r.stdout)).token]]);
   });
 });

@@ -13,6 +13,7 @@ import { decodeStudyLink, encodeStudyLink } from '../../src/study/link';
 import { participantPath } from '../../src/study/route';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
+import { registerStudyIn, studyRegister } from './studyRegister';
 
 /**
  * `study link`: the participant URL path of a study, made from flags over DEFAULT_STUDY. Every
@@ -112,6 +113,14 @@ const FLAGS: Record<string, FlagSpec> = {
   },
   'http-sink': { type: 'string', help: 'also POST every row to this address (repeatable)' },
   jatos: { type: 'boolean', help: 'send rows to JATOS (when the study runs inside JATOS)' },
+  sink: {
+    type: 'string',
+    help: 'server: send rows to the results server that serves the app (npm run serve; same origin); the study must be registered there: add --data, or run study register',
+  },
+  data: {
+    type: 'string',
+    help: "with --sink server: register the study in this results server's data folder (the server running or not)",
+  },
   json: { type: 'boolean', help: 'also print the study definition as JSON (before the last line)' },
 };
 
@@ -119,8 +128,8 @@ const FLAGS: Record<string, FlagSpec> = {
 const REPEATABLE = ['condition', 'http-sink'] as const;
 
 const HELP = helpText(
-  'usage: npm run cli -- study link [options]',
-  `Makes the participant link of a human study (issue 9). The study starts from the defaults
+  'usage: npm run cli -- study link [options]\n       npm run cli -- study register --data DIR [options | --link TOKEN | --definition FILE]',
+  `study link makes the participant link of a human study (issue 9). The study starts from the defaults
 (or --from FILE) and the flags change it; the same flags always give the same link. The last
 line is the participant URL path, relative to where the app is served:
 
@@ -129,7 +138,16 @@ line is the participant URL path, relative to where the app is served:
 Open it as <app address>/?study=<token>; add &preview=1 for a run that records nothing, and
 &condition=<id> / &participant=<n> / Prolific's PROLIFIC_PID, STUDY_ID and SESSION_ID as needed.
 Studies are strict by default (only puzzles solvable with the sound rules); --no-strict turns
-that off. A study that cannot run is refused with exit status 2 and "<setting>: <problem>".`,
+that off. A study that cannot run is refused with exit status 2 and "<setting>: <problem>".
+
+With --sink server, participants' rows go to the results server that serves the app
+(npm run serve), which accepts rows of registered studies only: --data DIR registers the study
+in that server's data folder at once (the server running or not); without --data, register it
+later with study register, or from the designer.
+
+study register --data DIR registers a study in a results server's data folder: the study the
+same options describe, or --link <token or participant URL>, or --definition FILE.json. Its last
+line is the participant URL path too.`,
   FLAGS,
 );
 
@@ -139,14 +157,49 @@ export async function studyCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const [sub, ...rest] = argv;
+  if (sub === 'register') return studyRegister(rest, studyFromArgv);
   if (sub !== 'link') {
     throw new UsageError(
       sub === undefined
-        ? 'name a subcommand: study link [options] (see study --help)'
+        ? 'name a subcommand: study link [options] or study register --data DIR [options] (see study --help)'
         : `unknown subcommand "${sub}" (see study --help)`,
     );
   }
-  const { repeated, others } = takeRepeated(rest, REPEATABLE);
+  const { study, flags } = readStudyArgv(rest);
+  const dataDir = flags.data === undefined ? undefined : String(flags.data);
+  if (dataDir !== undefined && !study.sinks.some((s) => s.kind === 'server')) {
+    throw new UsageError('data: --data registers the study with a results server; give --sink server as well');
+  }
+  const token = encodeStudyLink(study);
+  // The token must read back as this very study: the run trusts nothing else.
+  const back = decodeStudyLink(token);
+  if (!back.ok) throw new Error(`the link does not decode: ${back.error.message}`);
+  const path = participantPath(token);
+  process.stdout.write(summary(study, path));
+  if (flags.json) process.stdout.write(`${JSON.stringify(study, null, 2)}\n`);
+  if (dataDir !== undefined) {
+    const r = registerStudyIn(dataDir, { token });
+    const said = {
+      added: 'registered',
+      unchanged: 'already registered (unchanged)',
+      replaced: 'replaced (no results yet)',
+    };
+    process.stdout.write(`results server: ${said[r.outcome]} in ${dataDir}\n`);
+  }
+  process.stdout.write(`${path}\n`);
+  return 0;
+}
+
+/**
+ * The checked study that `study link` options describe (also what `study register` registers);
+ * throws UsageError with "<setting>: <problem>" for a study that cannot run.
+ */
+export function studyFromArgv(argv: string[]): StudyDefinition {
+  return readStudyArgv(argv).study;
+}
+
+function readStudyArgv(argv: readonly string[]): { study: StudyDefinition; flags: Flags } {
+  const { repeated, others } = takeRepeated(argv, REPEATABLE);
   const { flags, positional } = parseArgs('study', others, FLAGS);
   if (positional.length > 0) throw new UsageError(`unexpected argument "${positional[0]}"`);
   const given = new Set(others.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0]!));
@@ -158,16 +211,7 @@ export async function studyCommand(argv: string[]): Promise<number> {
       problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
     throw new UsageError(`${p.field}: ${p.message}${more}`);
   }
-  const study = def as StudyDefinition;
-  const token = encodeStudyLink(study);
-  // The token must read back as this very study: the run trusts nothing else.
-  const back = decodeStudyLink(token);
-  if (!back.ok) throw new Error(`the link does not decode: ${back.error.message}`);
-  const path = participantPath(token);
-  process.stdout.write(summary(study, path));
-  if (flags.json) process.stdout.write(`${JSON.stringify(study, null, 2)}\n`);
-  process.stdout.write(`${path}\n`);
-  return 0;
+  return { study: def as StudyDefinition, flags };
 }
 
 type Flags = Record<string, string | number | boolean | undefined>;
@@ -255,9 +299,15 @@ function studyFromFlags(flags: Flags, given: ReadonlySet<string>, repeated: Reco
   }
 
   // Flags replace the file's sinks only when they name some. One order for the CLI and the
-  // designer: JATOS first, then the HTTP sinks as given.
-  if (!given.has('from') || given.has('jatos') || repeated['http-sink']!.length > 0) {
+  // designer: JATOS first, then the results server, then the HTTP sinks as given.
+  if (given.has('sink') && flags.sink !== 'server') {
+    throw new UsageError(
+      `sinks: --sink takes "server" (the results server that serves the app), not "${String(flags.sink)}"; --jatos and --http-sink name the others`,
+    );
+  }
+  if (!given.has('from') || given.has('jatos') || given.has('sink') || repeated['http-sink']!.length > 0) {
     const sinks: StudySink[] = flags.jatos ? [{ kind: 'jatos' }] : [];
+    if (flags.sink === 'server') sinks.push({ kind: 'server' });
     for (const url of repeated['http-sink']!) sinks.push({ kind: 'http', url });
     base.sinks = sinks;
   }
@@ -316,7 +366,9 @@ function summary(def: StudyDefinition, path: string): string {
     (c) =>
       `  ${c.id}: per puzzle ${limit(c.perPuzzleLimitS)}, overall ${limit(c.overallLimitS)}, ${c.display}${c.scratchpad ? ', scratchpad' : ''}`,
   );
-  const sinks = def.sinks.map((s) => (s.kind === 'jatos' ? 'jatos' : s.url));
+  const sinks = def.sinks.map((s) =>
+    s.kind === 'http' ? s.url : s.kind === 'server' ? 'the results server (api/rows beside the page)' : 'jatos',
+  );
   return [
     `study id ${def.studyId}: seed ${def.seed}, ${def.strict ? 'strict' : 'not strict'}, templates ${def.templateSplit}`,
     `items: ${main} main (k ${def.k.join(',')} × task ${def.tasks.join(',')} × ${def.itemsPerK}), ${def.practice} practice, ${def.attentionChecks} attention check${def.attentionChecks === 1 ? '' : 's'}; ${trials} trials, about ${Math.round(trials * MINUTES_PER_PUZZLE)} minutes`,

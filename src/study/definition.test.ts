@@ -66,6 +66,19 @@ describe('checkStudyDefinition', () => {
     expect(fields(withDefaults({ sinks: [{ kind: 'jatos' }, { kind: 'jatos' }] }))).toEqual(['sinks.1']);
   });
 
+  it('takes the results server that served the page as a sink: no setting, listed once', () => {
+    expect(checkStudyDefinition(withDefaults({ sinks: [{ kind: 'jatos' }, { kind: 'server' }] }))).toEqual([]);
+    expect(fields(withDefaults({ sinks: [{ kind: 'server' }, { kind: 'server' }] }))).toEqual(['sinks.1']);
+    const withUrl = { ...DEFAULT_STUDY, sinks: [{ kind: 'server', url: 'https://x.org/' }] };
+    expect(checkStudyDefinition(withUrl)).toEqual([
+      { field: 'sinks.0', message: 'the results server sink takes no other setting' },
+    ]);
+    const unknown = { ...DEFAULT_STUDY, sinks: [{ kind: 'ftp' }] };
+    expect(checkStudyDefinition(unknown)).toEqual([
+      { field: 'sinks.0.kind', message: 'a sink is "jatos", "http" or "server"' },
+    ]);
+  });
+
   it('rejects what is not a definition: wrong types, unknown and missing fields', () => {
     expect(fields(null)).toEqual(['']);
     expect(fields({ ...DEFAULT_STUDY, extra: 1 })).toEqual(['extra']);
@@ -78,5 +91,6 @@ describe('checkStudyDefinition', () => {
   it('names sinks stably', () => {
     expect(sinkId({ kind: 'jatos' })).toBe('jatos');
     expect(sinkId({ kind: 'http', url: 'https://x.org/a' })).toBe('http:https://x.org/a');
+    expect(sinkId({ kind: 'server' })).toBe('server');
   });
 });

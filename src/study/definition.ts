@@ -40,8 +40,13 @@ export interface StudyCondition {
 /** The order of the main items: each participant's own shuffle, or one of `lists` rotations of a fixed order. */
 export type StudyOrder = { readonly mode: 'session' } | { readonly mode: 'counterbalanced'; readonly lists: number };
 
-/** Where rows go besides the participant's own browser. */
-export type StudySink = { readonly kind: 'jatos' } | { readonly kind: 'http'; readonly url: string };
+/**
+ * Where rows go besides the participant's own browser. `server` is the results server that
+ * served the page (`npm run serve`): rows are POSTed to `api/rows` relative to the page, so one
+ * link works wherever the server is reached (a proxy's sub-folder too) and stays same-origin.
+ */
+export type StudySink =
+  { readonly kind: 'jatos' } | { readonly kind: 'http'; readonly url: string } | { readonly kind: 'server' };
 
 export interface StudyDefinition {
   readonly version: typeof STUDY_FORMAT_VERSION;
@@ -307,7 +312,9 @@ function checkSinks(sinks: unknown, fail: Fail): void {
     } else if (s.kind === 'http') {
       if (Object.keys(s).length !== 2) fail(at, 'an HTTP sink takes only its url');
       if (typeof s.url !== 'string' || !isHttpUrl(s.url)) fail(`${at}.url`, 'an HTTP sink needs an http(s) address');
-    } else return fail(`${at}.kind`, 'a sink is "jatos" or "http"');
+    } else if (s.kind === 'server') {
+      if (Object.keys(s).length !== 1) fail(at, 'the results server sink takes no other setting');
+    } else return fail(`${at}.kind`, 'a sink is "jatos", "http" or "server"');
     const id = sinkId(s as StudySink);
     if (seen.has(id)) fail(at, 'the same sink is listed twice');
     seen.add(id);
@@ -316,7 +323,7 @@ function checkSinks(sinks: unknown, fail: Fail): void {
 
 /** A sink's stable name, used to record which sinks acknowledged a row. */
 export function sinkId(sink: StudySink): string {
-  return sink.kind === 'jatos' ? 'jatos' : `http:${sink.url}`;
+  return sink.kind === 'http' ? `http:${sink.url}` : sink.kind;
 }
 
 /** A definition with the defaults for every setting not given (nested values are replaced, not merged). */

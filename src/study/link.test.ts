@@ -47,7 +47,13 @@ const arbitraryStudy: fc.Arbitrary<StudyDefinition> = fc
     redirectUrl: fc.constantFrom('', 'https://app.prolific.com/submissions/complete?cc=ABC'),
     resumePolicy: fc.constantFrom(...RESUME_POLICIES),
     maxAgeMinutes: fc.integer({ min: 1, max: 10_000 }),
-    sinks: fc.constantFrom([], [{ kind: 'jatos' as const }], [{ kind: 'http' as const, url: 'https://x.org/rows' }]),
+    sinks: fc.constantFrom(
+      [],
+      [{ kind: 'jatos' as const }],
+      [{ kind: 'http' as const, url: 'https://x.org/rows' }],
+      [{ kind: 'server' as const }],
+      [{ kind: 'jatos' as const }, { kind: 'server' as const }],
+    ),
   })
   .map(({ lists, ...rest }) => {
     const total = rest.k.length * rest.tasks.length * rest.itemsPerK;
@@ -101,6 +107,26 @@ describe('study links', () => {
     // Custom consent text is deflated: a paragraph of prose costs far less than its length.
     const consent = 'You are invited to take part in a research study about reasoning. '.repeat(10);
     expect(encodeStudyLink({ ...TYPICAL, consentText: consent }).length - token.length).toBeLessThan(200);
+  });
+
+  it('read links made before the results-server sink existed exactly as before (format 1 is frozen)', () => {
+    // Tokens written down when format 1 had only the JATOS and HTTP sinks.
+    expect(encodeStudyLink(DEFAULT_STUDY)).toBe('s1.q64FAA.f43af818');
+    expect(decodeStudyLink('s1.q64FAA.f43af818')).toEqual({ ok: true, definition: DEFAULT_STUDY });
+    const older = withDefaults({
+      studyId: 'pinned',
+      seed: 7,
+      k: [2, 3],
+      sinks: [{ kind: 'jatos' }, { kind: 'http', url: 'https://x.org/rows' }],
+    });
+    const olderToken =
+      's1.q1bKVrKKNtIxjtVRKk5NTVGyMgcyMvOyi4HCQMnMPKCQUlZiSX6xUq0OXCCjpKRASUeptCgHyim20tev0MsvStcvyi8HKgUZV1KaUukJUl2QmZcHNLoWAA.18ae11f8';
+    expect(encodeStudyLink(older)).toBe(olderToken);
+    expect(decodeStudyLink(olderToken)).toEqual({ ok: true, definition: older });
+    // The new sink is one more setting of the same format, not a new version.
+    const server = withDefaults({ sinks: [{ kind: 'server' }] });
+    expect(encodeStudyLink(server)).toMatch(/^s1\./);
+    expect(decodeStudyLink(encodeStudyLink(server))).toEqual({ ok: true, definition: server });
   });
 
   it('detect any single-character change', () => {

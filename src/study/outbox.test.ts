@@ -345,4 +345,23 @@ describe('transports', () => {
       transportsFor(sinks, { fetch: fetchFn, jatos: { appendResultData: async () => undefined } }).map((t) => t.id),
     ).toEqual(['jatos', 'http:https://x.org/r']);
   });
+
+  it('send the server sink to api/rows beside the page, by fetch and by beacon', async () => {
+    const posted: string[] = [];
+    const fetchFn: FetchLike = async (url) => {
+      posted.push(url);
+      return { ok: true, status: 200 };
+    };
+    const sinks = [{ kind: 'server' as const }];
+    expect(() => transportsFor(sinks, { fetch: fetchFn })).toThrow(/page's address/);
+    // A page in a proxy's sub-folder, with a study query and a hash: only the folder counts.
+    const [t] = transportsFor(sinks, { fetch: fetchFn, pageUrl: 'https://lab.example/studies/?study=s1.x#/a' });
+    expect(t!.id).toBe('server');
+    expect(t!.beaconUrl).toBe('https://lab.example/studies/api/rows');
+    await t!.send([row(0)], []);
+    expect(posted).toEqual(['https://lab.example/studies/api/rows']);
+    expect(transportsFor(sinks, { fetch: fetchFn, pageUrl: 'http://127.0.0.1:8080/?study=s1.x' })[0]!.beaconUrl).toBe(
+      'http://127.0.0.1:8080/api/rows',
+    );
+  });
 });

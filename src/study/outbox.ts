@@ -330,13 +330,31 @@ export function jatosTransport(jatos: JatosLike): Transport {
   };
 }
 
-/** The transports for a definition's sinks, given the browser's means to reach them. */
+/**
+ * The results server that served the page (`npm run serve`): the HTTP sink at `api/rows` relative
+ * to the page's address (`document.baseURI` in the browser), so the same link posts to whichever
+ * address, or proxy sub-folder, the participant reached the server at. Its acknowledgements are
+ * stored as `server`, whatever that address was.
+ */
+export function serverTransport(pageUrl: string, fetchFn: FetchLike): Transport {
+  return { ...httpTransport(new URL('api/rows', pageUrl).href, fetchFn), id: sinkId({ kind: 'server' }) };
+}
+
+/**
+ * The transports for a definition's sinks, given the browser's means to reach them: `fetch`,
+ * jatos.js inside JATOS, and the page's address for the `server` sink.
+ */
 export function transportsFor(
   sinks: readonly StudySink[],
-  means: { fetch: FetchLike; jatos?: JatosLike | undefined },
+  means: { fetch: FetchLike; jatos?: JatosLike | undefined; pageUrl?: string | undefined },
 ): Transport[] {
   return sinks.flatMap((s): Transport[] => {
     if (s.kind === 'http') return [httpTransport(s.url, means.fetch)];
+    if (s.kind === 'server') {
+      // Without it the rows would silently go nowhere: a caller's mistake, not a participant's.
+      if (means.pageUrl === undefined) throw new Error("the results server sink needs the page's address");
+      return [serverTransport(means.pageUrl, means.fetch)];
+    }
     return means.jatos ? [jatosTransport(means.jatos)] : [];
   });
 }

@@ -112,7 +112,8 @@ async function boot(): Promise<Boot> {
   const outbox = await Outbox.open({
     storage,
     lock,
-    transports: transportsFor(def.sinks, { fetch: browserFetch, jatos: jatos ?? undefined }),
+    // The `server` sink posts beside the page that served the run (same origin, any sub-folder).
+    transports: transportsFor(def.sinks, { fetch: browserFetch, jatos: jatos ?? undefined, pageUrl: document.baseURI }),
     onChange: () => window.dispatchEvent(new Event('study:outbox')),
   });
   window.addEventListener('pagehide', () => outbox.flushWithBeacon((url, data) => navigator.sendBeacon(url, data)));

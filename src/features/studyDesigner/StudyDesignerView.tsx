@@ -11,6 +11,7 @@ import { JzipError } from '../../study/jzip';
 import { encodeStudyLink } from '../../study/link';
 import { participantPath } from '../../study/route';
 import { ArchiveError, DEV_SERVER_MESSAGE, makeJzip } from './archive';
+import { registerWithServer, type RegisterReply } from './register';
 import {
   cliCommand,
   definitionFromForm,
@@ -132,7 +133,7 @@ function Markdown(props: {
   );
 }
 
-function Check(props: { field: 'strict' | 'jatos'; label: string; hint: string }) {
+function Check(props: { field: 'strict' | 'jatos' | 'server'; label: string; hint: string }) {
   const id = useId();
   const checked = useStudyDesigner((s) => s.form[props.field]);
   const setField = useStudyDesigner((s) => s.setField);
@@ -297,6 +298,11 @@ function Sinks() {
         label="JATOS"
         hint="when the study runs inside JATOS (import the .jzip below), each row goes to JATOS's result data"
       />
+      <Check
+        field="server"
+        label="This results server"
+        hint="the results server that serves this page (npm run serve): each row is POSTed to api/rows beside the participant's page; register the study with it (beside the link) before participants start"
+      />
       {urls.map((url, i) => (
         <div className="sd-row" key={i}>
           <Field input={`httpSinks.${i}`} label={`HTTP address ${i + 1}`} hint="each row is POSTed here as JSON">
@@ -325,7 +331,7 @@ function Sinks() {
       <button
         type="button"
         data-testid="study-add-sink"
-        disabled={urls.length + 1 >= STUDY_LIMITS.maxSinks}
+        disabled={urls.length + 2 >= STUDY_LIMITS.maxSinks}
         onClick={addHttpSink}
       >
         Add an HTTP address
@@ -527,7 +533,63 @@ function Outputs({ def, token }: { def: StudyDefinition; token: string }) {
           {archive.message}
         </p>
       )}
+      {def.sinks.some((s) => s.kind === 'server') && <RegisterWithServer token={token} />}
     </>
+  );
+}
+
+/**
+ * Registers the study with the results server that serves this page (POST api/studies with the
+ * researcher's token), so that it accepts the participants' rows. The token is kept in this
+ * component only: never stored, never put in the link.
+ */
+function RegisterWithServer({ token }: { token: string }) {
+  const id = useId();
+  const [secret, setSecret] = useState('');
+  const [reply, setReply] = useState<RegisterReply | { kind: 'busy' } | null>(null);
+  const register = async () => {
+    setReply({ kind: 'busy' });
+    setReply(await registerWithServer(token, secret.trim(), document.baseURI, (url, init) => fetch(url, init)));
+  };
+  return (
+    <section className="sd-register" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Results server</h3>
+      <p className="sd-hint" id={`${id}-hint`}>
+        The server accepts rows of registered studies only. Its researcher token is in the <code>token</code> file of
+        its data folder (or run <code>npm run cli -- study register</code>).
+      </p>
+      <div className="sd-field">
+        <label htmlFor={id}>Researcher token</label>
+        <input
+          id={id}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby={`${id}-hint`}
+          value={secret}
+          onChange={(e) => setSecret(e.target.value)}
+        />
+      </div>
+      <div className="sd-actions">
+        <button
+          type="button"
+          data-testid="study-register"
+          disabled={secret.trim() === '' || reply?.kind === 'busy'}
+          onClick={register}
+        >
+          {reply?.kind === 'busy' ? 'Registering…' : 'Register with results server'}
+        </button>
+      </div>
+      {reply && reply.kind !== 'busy' && (
+        <p
+          className={reply.kind === 'ok' ? 'sd-ok' : 'sd-error'}
+          role={reply.kind === 'ok' ? 'status' : 'alert'}
+          data-testid="study-register-result"
+        >
+          {reply.message}
+        </p>
+      )}
+    </section>
   );
 }
 

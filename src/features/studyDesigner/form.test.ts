@@ -34,7 +34,7 @@ const rich: StudyDefinition = withDefaults({
   redirectUrl: 'https://example.org/done?x=1',
   resumePolicy: 'refuse',
   maxAgeMinutes: 60,
-  sinks: [{ kind: 'jatos' }, { kind: 'http', url: 'https://a.example/rows' }],
+  sinks: [{ kind: 'jatos' }, { kind: 'server' }, { kind: 'http', url: 'https://a.example/rows' }],
 });
 
 describe('the designer form', () => {
@@ -70,12 +70,26 @@ describe('the designer form', () => {
     expect([...byInput.values()].flat()).toHaveLength(all.length);
   });
 
-  it('maps sink problems past the JATOS sink onto the HTTP addresses', () => {
-    expect(inputForProblem('sinks.1.url', { jatos: true })).toBe('httpSinks.0');
-    expect(inputForProblem('sinks.1.url', { jatos: false })).toBe('httpSinks.1');
-    expect(inputForProblem('sinks.0', { jatos: true })).toBe('jatos');
-    expect(inputForProblem('order.lists', { jatos: false })).toBe('orderLists');
-    expect(inputForProblem('conditions.2.display', { jatos: false })).toBe('conditions.2.display');
+  it('maps sink problems past the JATOS and results server sinks onto the HTTP addresses', () => {
+    const none = { jatos: false, server: false };
+    expect(inputForProblem('sinks.1.url', { jatos: true, server: false })).toBe('httpSinks.0');
+    expect(inputForProblem('sinks.1.url', none)).toBe('httpSinks.1');
+    expect(inputForProblem('sinks.0', { jatos: true, server: false })).toBe('jatos');
+    expect(inputForProblem('sinks.0', { jatos: false, server: true })).toBe('server');
+    expect(inputForProblem('sinks.1', { jatos: true, server: true })).toBe('server');
+    expect(inputForProblem('sinks.2.url', { jatos: true, server: true })).toBe('httpSinks.0');
+    expect(inputForProblem('sinks.1.url', { jatos: false, server: true })).toBe('httpSinks.0');
+    expect(inputForProblem('order.lists', none)).toBe('orderLists');
+    expect(inputForProblem('conditions.2.display', none)).toBe('conditions.2.display');
+  });
+
+  it('the results server sink: a box that adds { kind: "server" } after JATOS, and --sink server', () => {
+    expect(DEFAULT_FORM.server).toBe(false);
+    const def = definitionFromForm({ ...DEFAULT_FORM, server: true, httpSinks: ['https://b.example/r'] });
+    expect(def.sinks).toEqual([{ kind: 'server' }, { kind: 'http', url: 'https://b.example/r' }]);
+    expect(problemsByInput({ ...DEFAULT_FORM, server: true }).all).toEqual([]);
+    expect(cliCommand(def)).toMatch(/ --sink server --http-sink https:\/\/b\.example\/r$/);
+    expect(formFromDefinition(def).server).toBe(true);
   });
 
   it('an empty limit is no limit; a blank k list is refused', () => {
@@ -115,7 +129,7 @@ describe('the command line', () => {
     expect(line).toContain('--condition fast,limit=30 --condition drawn,overall=600,display=text+drawing,scratchpad');
     expect(line).toContain(`--consent 'You **agree**; it'\\''s fine.\nSecond line.'`);
     expect(line).toContain("--redirect 'https://example.org/done?x=1'");
-    expect(line).toContain('--jatos --http-sink https://a.example/rows');
+    expect(line).toContain('--jatos --sink server --http-sink https://a.example/rows');
     expect(line).toContain('--no-strict');
     expect(line).toContain('--order counterbalanced:3');
   });

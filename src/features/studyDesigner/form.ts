@@ -50,6 +50,8 @@ export interface StudyForm {
   readonly resumePolicy: string;
   readonly maxAgeMinutes: string;
   readonly jatos: boolean;
+  /** The results server that serves this page (`npm run serve`): rows go to `api/rows` beside it. */
+  readonly server: boolean;
   readonly httpSinks: readonly string[];
 }
 
@@ -91,6 +93,7 @@ export function formFromDefinition(def: StudyDefinition): StudyForm {
     resumePolicy: def.resumePolicy,
     maxAgeMinutes: String(def.maxAgeMinutes),
     jatos: def.sinks.some((s) => s.kind === 'jatos'),
+    server: def.sinks.some((s) => s.kind === 'server'),
     httpSinks: def.sinks.flatMap((s) => (s.kind === 'http' ? [s.url] : [])),
   };
 }
@@ -108,8 +111,10 @@ const readLimit = (value: string): number | null => (value.trim() === '' ? null 
 
 /** The definition the form describes: unchecked (it may hold NaN and bad words). */
 export function definitionFromForm(f: StudyForm): StudyDefinition {
-  // JATOS first, then the HTTP sinks in order: the CLI builds sinks in the same order.
+  // JATOS first, then the results server, then the HTTP sinks in order: the CLI builds sinks in
+  // the same order.
   const sinks: StudySink[] = f.jatos ? [{ kind: 'jatos' }] : [];
+  if (f.server) sinks.push({ kind: 'server' });
   for (const url of f.httpSinks) sinks.push({ kind: 'http', url: url.trim() });
   return {
     version: DEFAULT_STUDY.version,
@@ -148,15 +153,18 @@ export function definitionFromForm(f: StudyForm): StudyDefinition {
 
 /**
  * Where a problem is shown: the input's key in the view. A problem's field is the definition's
- * (dotted) key; sinks are numbered JATOS-first, the form lists the HTTP addresses alone.
+ * (dotted) key; sinks are numbered JATOS first, then the results server, and the form lists the
+ * HTTP addresses alone.
  */
-export function inputForProblem(field: string, f: Pick<StudyForm, 'jatos'>): string {
+export function inputForProblem(field: string, f: Pick<StudyForm, 'jatos' | 'server'>): string {
   if (field === 'order.lists') return 'orderLists';
   if (field === 'order') return 'orderMode';
   const sink = /^sinks\.(\d+)(\.url|\.kind)?$/.exec(field);
   if (sink) {
-    const i = Number(sink[1]) - (f.jatos ? 1 : 0);
-    return i < 0 ? 'jatos' : `httpSinks.${i}`;
+    let i = Number(sink[1]);
+    if (f.jatos && i-- === 0) return 'jatos';
+    if (f.server && i-- === 0) return 'server';
+    return `httpSinks.${i}`;
   }
   return field;
 }
@@ -260,6 +268,7 @@ export function cliCommand(def: StudyDefinition): string {
   if (changed('maxAgeMinutes')) flag('max-age', def.maxAgeMinutes);
   for (const s of def.sinks) {
     if (s.kind === 'jatos') flag('jatos');
+    else if (s.kind === 'server') flag('sink', 'server');
     else flag('http-sink', s.url);
   }
   return `npm run cli -- study link ${args.join(' ')}`;

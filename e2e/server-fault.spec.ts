@@ -1,0 +1,299 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { countBy, definitionOf, mainPuzzleIds, Participant, PHONE, readResultsCsv, trialCount } from './fixtures/study';
+
+/**
+ * The results server's fault test through the participant's page (issue 10): the REAL server
+ * process (`node scripts/serve.mjs`, as `npm run serve` runs it) serves the production build on
+ * a free loopback port; a study made by `study link --sink server --data` (registered in that
+ * data folder) is run in Chromium at the server's own address; the server is SIGKILLed in the
+ * middle while the participant keeps answering, restarted on the same port and data folder, and
+ * the run finished. The offline export (`results export`) then holds every main trial once.
+ * Also the designer's "Register with results server" against the same real server.
+ *
+ * Every wait is bounded; every server this file starts is killed in afterAll, pass or fail.
+ */
+
+const DIST = path.resolve(process.env.E2E_DIST ?? 'dist');
+const STARTUP_MS = 90_000;
+const started = new Set<ChildProcess>();
+const folders: string[] = [];
+
+test.afterAll(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A port nothing listens on now (the server then takes it, and takes it again after the kill). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+function tempFolder(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'clutrr-server-fault-'));
+  folders.push(dir);
+  return dir;
+}
+
+interface Server {
+  readonly url: string;
+  readonly child: ChildProcess;
+  output(): string;
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+
+/** `node scripts/serve.mjs --port P --host 127.0.0.1 --data DIR --dist DIST`, once it says it listens. */
+async function startServer(port: number, data: string): Promise<Server> {
+  const child = spawn(
+    process.execPath,
+    ['scripts/serve.mjs', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--dist', DIST],
+    { env: { ...process.env, INIT_CWD: process.cwd() }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  started.add(child);
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server did not listen within ${STARTUP_MS} ms:\n${out}`));
+    }, STARTUP_MS);
+    const onData = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve(m[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code ?? signal}) before listening:\n${out}`));
+    });
+  });
+  return { url, child, output: () => out };
+}
+
+/** SIGKILL: no shutdown handler runs, the database is left as the kill found it. */
+async function killHard(server: Server): Promise<void> {
+  const gone = exited(server.child);
+  server.child.kill('SIGKILL');
+  await gone;
+}
+
+/** SIGTERM, bounded: the exit code (the server closes the database and exits 0). */
+async function stopGently(server: Server, ms = 15_000): Promise<number | null> {
+  const gone = exited(server.child);
+  server.child.kill('SIGTERM');
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), ms);
+  await gone;
+  clearTimeout(timer);
+  return server.child.exitCode;
+}
+
+/** `node scripts/cli.mjs …` (the CLI the README documents), bounded; its stdout. */
+const cli = (args: readonly string[]) =>
+  execFileSync(process.execPath, ['scripts/cli.mjs', ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+
+/** The researcher's view of the sessions (GET /api/sessions with the token), bounded. */
+async function storedRows(url: string, token: string): Promise<number> {
+  const res = await fetch(`${url}/api/sessions`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(5_000),
+  });
+  const body = (await res.json()) as { sessions: { rows: number }[] };
+  return body.sessions.reduce((n, s) => n + s.rows, 0);
+}
+
+/** Main and check trials done, as the progress bar says. */
+const progressNow = async (p: Participant) => Number(await p.progress.first().getAttribute('aria-valuenow'));
+
+/** Answers trials until a trial shows with `done` main and check trials behind it. */
+async function answerUntil(p: Participant, done: number): Promise<void> {
+  for (let guard = 0; guard < 100; guard++) {
+    await p.runUntil('trial');
+    if ((await progressNow(p)) >= done) return;
+    await p.answer();
+  }
+  throw new Error(`never reached ${done} trials done`);
+}
+
+test.beforeAll(() => {
+  if (!existsSync(path.join(DIST, 'index.html'))) {
+    throw new Error(`no app build in ${DIST}: run vite build (E2E_DIST names another folder)`);
+  }
+});
+
+test('SIGKILL of the results server mid-study: the outbox keeps the rows; the export has every main trial once', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const data = path.join(tempFolder(), 'data');
+  const port = await freePort();
+
+  const made = cli([
+    'study',
+    'link',
+    '--study-id',
+    'fault',
+    '--k',
+    '2,3',
+    '--per-k',
+    '4',
+    '--seed',
+    '11',
+    '--practice',
+    '1',
+    '--sink',
+    'server',
+    '--data',
+    data,
+  ]);
+  expect(made).toContain('results server: registered in');
+  const link = lastLine(made);
+  const def = definitionOf(link);
+  expect(def.sinks).toEqual([{ kind: 'server' }]);
+  const trials = trialCount(def); // 1 practice + 8 main + 1 attention check
+  const mainIds = mainPuzzleIds(def);
+  expect(mainIds).toHaveLength(8);
+
+  let server = await startServer(port, data);
+  expect(server.url).toBe(`http://127.0.0.1:${port}`);
+  const token = readFileSync(path.join(data, 'token'), 'utf8').trim();
+
+  const context = await browser.newContext({ viewport: PHONE });
+  const page: Page = await context.newPage();
+  const p = new Participant(page);
+  try {
+    await page.goto(`${server.url}/${link}`);
+    expect(await p.screen()).toBe('consent');
+
+    // The practice trial and two main ones, and the server has stored them.
+    await answerUntil(p, 2);
+    await expect.poll(() => storedRows(server.url, token), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+
+    // The third main answer is submitted and the server killed at once: its POST may be on the
+    // wire, stored without an answer, or never sent.
+    const before = await p.signature();
+    await p.pick();
+    await p.submit.click();
+    await killHard(server);
+    await p.leaves(before);
+
+    // The participant carries on with nobody listening: rows are committed in the browser only.
+    await answerUntil(p, 6);
+    await expect(p.failure).toHaveCount(0);
+    await expect(fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(5_000) })).rejects.toThrow();
+    // The killed server's database opens (offline) with what it acknowledged: the practice and
+    // at least two main rows, and none of those answered while it was down.
+    const atKill = Number(
+      /rows=(\d+)$/.exec(
+        lastLine(cli(['results', 'export', '--data', data, '--out', path.join(path.dirname(data), 'at-kill.csv')])),
+      )?.[1],
+    );
+    expect(atKill).toBeGreaterThanOrEqual(3);
+    expect(atKill).toBeLessThanOrEqual(4);
+
+    server = await startServer(port, data);
+    await p.runUntil('completion');
+    await expect(p.completion).toBeVisible();
+    // The outbox's retries find the server again (backoff of at most a few tens of seconds here).
+    await expect(p.sinkStatus).toHaveAttribute('data-state', 'sent', { timeout: 120_000 });
+    const downloaded = await p.results();
+    expect(downloaded.rows).toHaveLength(trials);
+    expect(await storedRows(server.url, token)).toBe(trials);
+  } finally {
+    await context.close();
+  }
+
+  expect(await stopGently(server)).toBe(0);
+  const out = path.join(path.dirname(data), 'x.csv');
+  const exported = cli(['results', 'export', '--data', data, '--out', out]);
+  expect(lastLine(exported)).toBe(`sessions=1 rows=${trials}`);
+  const { rows } = readResultsCsv(readFileSync(out, 'utf8'));
+  const main = rows.filter((r) => r.phase === 'main');
+  expect([...countBy(main, (r) => r.puzzle_id).entries()].sort()).toEqual(mainIds.map((id) => [id, 1]).sort());
+  expect([...countBy(rows, (r) => r.trial_index).values()].every((n) => n === 1)).toBe(true);
+  expect(new Set(rows.map((r) => r.session_id)).size).toBe(1);
+  expect(rows.every((r) => r.study_id === 'fault' && r.response !== '')).toBe(true);
+});
+
+test('the designer served by the results server registers its study there (401, registered, unchanged, down)', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const data = path.join(tempFolder(), 'data');
+  const server = await startServer(await freePort(), data);
+  const token = readFileSync(path.join(data, 'token'), 'utf8').trim();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${server.url}/#/study`);
+    await page.locator('[name="studyId"]').fill('designed');
+    // Only a study that sends rows to the server offers to register with it.
+    await expect(page.getByTestId('study-register')).toHaveCount(0);
+    await page.locator('[name="server"]').check();
+    const register = page.getByTestId('study-register');
+    const result = page.getByTestId('study-register-result');
+    const secret = page.getByLabel('Researcher token');
+    await expect(register).toBeDisabled();
+    await expect(page.getByTestId('study-cli')).toContainText('--sink server');
+
+    await secret.fill('not-the-token');
+    await register.click();
+    await expect(result).toHaveText(/refused the researcher token \(401\)/);
+    const serious = (await new AxeBuilder({ page }).include('.sd').analyze()).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious).toEqual([]);
+
+    await secret.fill(token);
+    await register.click();
+    await expect(result).toHaveText('Study "designed" registered; the server now accepts its rows.');
+    await page.screenshot({ path: 'e2e/artifacts/designer-register.png', fullPage: true });
+    await register.click();
+    await expect(result).toHaveText(/already registered/);
+
+    // What the server holds is the designer's own link.
+    const link = (await page.getByTestId('study-link').textContent()) ?? '';
+    const res = await fetch(`${server.url}/api/studies`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    const { studies } = (await res.json()) as { studies: { study_id: string; token: string }[] };
+    expect(studies.map((s) => s.study_id)).toEqual(['designed']);
+    expect(link).toContain(`?study=${studies[0]!.token}`);
+    expect(definitionOf(link.slice(link.indexOf('?'))).sinks).toEqual([{ kind: 'server' }]);
+
+    await killHard(server);
+    await register.click();
+    await expect(result).toHaveText(/could not be reached/, { timeout: 30_000 });
+  } finally {
+    await context.close();
+  }
+});
