@@ -129,9 +129,9 @@ const REPEATABLE = ['condition', 'http-sink'] as const;
 
 const HELP = helpText(
   'usage: npm run cli -- study link [options]\n       npm run cli -- study register --data DIR [options | --link TOKEN | --definition FILE]',
-  `study link makes the participant link of a human study (issue 9). The study starts from the defaults
-(or --from FILE) and the flags change it; the same flags always give the same link. The last
-line is the participant URL path, relative to where the app is served:
+  `study link makes the participant link of a human study (issue 9). The study starts from the
+defaults (or --from FILE) and the flags change it; the same flags always give the same link. The
+last line is the participant URL path, relative to where the app is served:
 
   ?study=<token>
 
