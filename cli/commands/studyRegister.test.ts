@@ -67,6 +67,24 @@ describe('study register', () => {
     );
   });
 
+  it('warns when the study it registers sends nothing to a results server', async () => {
+    const data = tempDir();
+    // `printed` restores every spy when it is done, so each run gets its own.
+    const stderrOf = async (link: string) => {
+      let err = '';
+      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+        err += String(chunk);
+        return true;
+      });
+      await printed(() => studyRegister(['--data', data, '--link', link]));
+      spy.mockRestore();
+      return err;
+    };
+    expect(await stderrOf(token)).toMatch(/study reg has no results-server sink/);
+    const withServer = encodeStudyLink(withDefaults({ studyId: 'reg2', sinks: [{ kind: 'server' }] }));
+    expect(await stderrOf(withServer)).toBe('');
+  });
+
   it('says what is missing or wrong', async () => {
     await expect(studyRegister(['--link', token])).rejects.toThrow(UsageError);
     await expect(studyRegister(['--data', tempDir()])).rejects.toThrow(/--link/);

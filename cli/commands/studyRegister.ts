@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { StudyDefinition } from '../../src/study/definition';
+import { decodeStudyLink } from '../../src/study/link';
 import { participantPath } from '../../src/study/route';
 import { DATABASE_FILE, ResultStore, StoreError, type RegisterOutcome } from '../../server/store';
 import { UsageError, CliError } from '../errors';
@@ -38,6 +39,13 @@ export async function studyRegister(
     unchanged: 'already registered (unchanged)',
     replaced: 'replaced (it had no results yet)',
   };
+  // Registering is only half of it: participants send to this server only if the link says so.
+  const decoded = decodeStudyLink(r.token);
+  if (decoded.ok && !decoded.definition.sinks.some((s) => s.kind === 'server')) {
+    process.stderr.write(
+      `clutrr study: note: study ${r.studyId} has no results-server sink, so its participants' rows will not be sent here (add --sink server to the study's flags)\n`,
+    );
+  }
   process.stdout.write(`study ${r.studyId}: ${said[r.outcome]} in ${file}\n${participantPath(r.token)}\n`);
   return 0;
 }
