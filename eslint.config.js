@@ -45,12 +45,14 @@ export const LAYERS = [
     node: false,
   },
   { dir: 'src/study', may: ['src/core'], packages: true, node: false },
+  // The models: tfjs only, runs the same in Node (training, eval), a worker and the page.
+  { dir: 'src/ml', may: ['src/core'], packages: ['@tensorflow/*'], node: false, pure: true },
   { dir: 'src/app', may: ['src'], packages: true, node: false },
   { dir: 'src/main.tsx', may: ['src/app', 'src/state', 'src/study'], packages: true, node: false },
   {
     dir: 'cli',
     // server: `results export` and `study register` open the results database through its store.
-    may: ['src/core', 'src/study', 'server/store', 'server/schema'],
+    may: ['src/core', 'src/study', 'src/ml', 'server/store', 'server/schema'],
     packages: true,
     node: true,
     // The CLI's messages are compared with the dataset builder form's; the results commands'
@@ -61,6 +63,8 @@ export const LAYERS = [
   { dir: 'server', may: ['src/core', 'src/study'], packages: true, node: true },
   { dir: 'e2e', may: ['src/core', 'src/study'], packages: true, node: true },
   { dir: 'scripts', may: [], packages: true, node: true },
+  // The models' training job (issue 11): generates data with core, trains src/ml's models.
+  { dir: 'scripts/train', may: ['src/core', 'src/ml'], packages: true, node: true },
   { dir: '.', may: [], packages: true, node: true },
 ];
 

@@ -107,6 +107,16 @@ const IMPORTS: [string, string, boolean][] = [
   ['e2e/x.spec.ts', '../src/state/store', false],
   ['scripts/x.mjs', 'node:child_process', true],
   ['scripts/x.mjs', '../src/core/puzzle/puzzle', false],
+  ['scripts/train/x.ts', '../../src/ml/gat', true],
+  ['scripts/train/x.ts', '../../src/core/puzzle/puzzle', true],
+  ['scripts/train/x.ts', '../../src/state/store', false],
+  // ml: core and tfjs only, pure
+  ['src/ml/x.ts', '../core/puzzle/puzzle', true],
+  ['src/ml/x.ts', '@tensorflow/tfjs', true],
+  ['src/ml/x.ts', 'd3', false],
+  ['src/ml/x.ts', 'node:fs', false],
+  ['src/ml/x.ts', '../worker/rpc', false],
+  ['cli/x.ts', '../src/ml/gat', true],
   ['x.config.ts', './src/core/puzzle/puzzle', false],
 ];
 

@@ -1,0 +1,269 @@
+/**
+ * The one encoding of stories for the models: the answer classes, stories as graphs (GAT) and
+ * as anonymised token sequences (LSTM), and batching into flat typed arrays that become tensors
+ * as they are. Used unchanged by training (Node), the CLI and the browser worker; no tfjs here.
+ */
+import type { ClutrrRow } from '../core/formats/clutrrRow';
+import { RELATION_WORDS, type RelationWord, WORD_ALIASES } from '../core/kinship/relations';
+import type { PuzzleRecord } from '../core/puzzle/puzzle';
+import { createRng, type Seed } from '../core/random/rng';
+
+// ---------------------------------------------------------------------------------------------
+// Classes
+
+/**
+ * The 18 answer classes, frozen (a model's output index i means CLASSES[i]). They are core's
+ * twenty relation words (RELATION_WORDS: predicate order, male before female) minus `husband`
+ * and `wife`: a spouse is always a single stated fact, so it is never a query's answer (none of
+ * the released rows has it as a target). The released `neice` spelling maps to `niece`.
+ */
+export const CLASSES = [
+  'son',
+  'daughter',
+  'father',
+  'mother',
+  'brother',
+  'sister',
+  'grandson',
+  'granddaughter',
+  'grandfather',
+  'grandmother',
+  'son-in-law',
+  'daughter-in-law',
+  'father-in-law',
+  'mother-in-law',
+  'nephew',
+  'niece',
+  'uncle',
+  'aunt',
+] as const satisfies readonly RelationWord[];
+
+export type ClassWord = (typeof CLASSES)[number];
+export const NUM_CLASSES = CLASSES.length;
+
+const CLASS_INDEX: ReadonlyMap<string, number> = new Map(CLASSES.map((w, i) => [w, i]));
+
+/** The class index of an answer word (`neice` accepted), or -1 for a word that is not a class. */
+export function classIndex(word: string): number {
+  return CLASS_INDEX.get(WORD_ALIASES[word] ?? word) ?? -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Graphs
+
+/**
+ * Edge types: 0 is the self-loop every node gets; 1..20 a stated fact, by relation word in
+ * RELATION_WORDS order; 21..40 the same fact read backwards (the inverse edges of the improved
+ * GAT). An inverse edge keeps its word's id + 20 rather than the inverse word, whose gender
+ * would depend on the other person: the model learns what "read backwards" means.
+ */
+export const SELF_EDGE = 0;
+export const NUM_WORDS = RELATION_WORDS.length;
+export const NUM_EDGE_TYPES = 1 + 2 * NUM_WORDS;
+
+const WORD_ID: ReadonlyMap<string, number> = new Map(RELATION_WORDS.map((w, i) => [w, i + 1]));
+
+/** The edge type of a stated fact's word (`neice` accepted), or undefined for an unknown word. */
+export function edgeTypeOf(word: string): number | undefined {
+  return WORD_ID.get(WORD_ALIASES[word] ?? word);
+}
+
+/**
+ * A story as a graph: nodes are the people 0..numNodes-1 (story node indices), each stated fact
+ * `(from, word, to)` ("to is from's word") an edge from → to of type edgeTypeOf(word); messages
+ * flow along the edge (the `to` person hears about `from`).
+ */
+export interface StoryGraph {
+  readonly numNodes: number;
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  readonly type: Int32Array;
+  /** [a, b]: "how is b related to a?" */
+  readonly query: readonly [number, number];
+  /** Class index of the answer; -1 when unknown (or not one of the 18 classes). */
+  readonly label: number;
+}
+
+/** The graph of a generated (or imported) puzzle: every fact, path first, then noise. */
+export function graphFromPuzzle(puzzle: PuzzleRecord): StoryGraph {
+  const n = puzzle.facts.length;
+  const from = new Int32Array(n);
+  const to = new Int32Array(n);
+  const type = new Int32Array(n);
+  puzzle.facts.forEach((f, i) => {
+    from[i] = f.from;
+    to[i] = f.to;
+    type[i] = WORD_ID.get(f.word)!;
+  });
+  return {
+    numNodes: puzzle.entities.length,
+    from,
+    to,
+    type,
+    query: [puzzle.query[0], puzzle.query[1]],
+    label: classIndex(puzzle.target.word),
+  };
+}
+
+export interface RowGraph {
+  readonly graph: StoryGraph;
+  /** Positions in story_edges left out: no type given (released noisy files) or an unknown word. */
+  readonly untypedEdges: readonly number[];
+}
+
+/**
+ * The graph of a CLUTRR CSV row from its symbolic columns (story_edges, edge_types, query_edge,
+ * genders, target). Edges without a type, or with a word that is not a relation, are left out
+ * and listed; the row's text is not read.
+ */
+export function graphFromRow(row: ClutrrRow): RowGraph {
+  const kept: [number, number, number][] = [];
+  const untypedEdges: number[] = [];
+  let numNodes = row.genders.length;
+  row.storyEdges.forEach(([a, b], i) => {
+    const word = row.edgeTypes[i];
+    const t = word === undefined ? undefined : edgeTypeOf(word);
+    if (t === undefined) untypedEdges.push(i);
+    else kept.push([a, b, t]);
+    numNodes = Math.max(numNodes, a + 1, b + 1);
+  });
+  const [qa, qb] = row.queryEdge;
+  numNodes = Math.max(numNodes, qa + 1, qb + 1);
+  return {
+    graph: {
+      numNodes,
+      from: Int32Array.from(kept, (e) => e[0]),
+      to: Int32Array.from(kept, (e) => e[1]),
+      type: Int32Array.from(kept, (e) => e[2]),
+      query: [qa, qb],
+      label: classIndex(row.target),
+    },
+    untypedEdges,
+  };
+}
+
+/**
+ * A batch of graphs padded to the same node count N (B graphs), flat row-major arrays ready to
+ * become tensors of the shapes given:
+ * - `edges` [B, N, N, NUM_EDGE_TYPES]: edges[b, i, j, t] = how many edges of type t go j → i
+ *   (the dense form lets attention use matMul only: no gather, whose gradient needs
+ *   unsortedSegmentSum, which the wasm backend lacks). Every real node has its self-loop.
+ * - `nodeMask` [B, N]: 1 for a real node. `queryA`, `queryB` [B, N]: one-hot query nodes.
+ * - `labels` [B]: class indices (-1 unknown).
+ */
+export interface GraphBatch {
+  readonly size: number;
+  readonly maxNodes: number;
+  readonly edges: Float32Array;
+  readonly nodeMask: Float32Array;
+  readonly queryA: Float32Array;
+  readonly queryB: Float32Array;
+  readonly labels: Int32Array;
+}
+
+export interface BatchOptions {
+  /** Add each fact read backwards (to → from, type + NUM_WORDS): the improved GAT. */
+  readonly inverseEdges?: boolean;
+  /** Pad to at least this many nodes (a fixed shape for repeated predictions). */
+  readonly minNodes?: number;
+}
+
+/** Pads and packs graphs into a GraphBatch (pure; the same graphs give the same arrays). */
+export function batchGraphs(graphs: readonly StoryGraph[], options: BatchOptions = {}): GraphBatch {
+  const B = graphs.length;
+  const N = Math.max(1, options.minNodes ?? 1, ...graphs.map((g) => g.numNodes));
+  const T = NUM_EDGE_TYPES;
+  const edges = new Float32Array(B * N * N * T);
+  const nodeMask = new Float32Array(B * N);
+  const queryA = new Float32Array(B * N);
+  const queryB = new Float32Array(B * N);
+  const labels = new Int32Array(B);
+  const at = (b: number, i: number, j: number, t: number) => ((b * N + i) * N + j) * T + t;
+  graphs.forEach((g, b) => {
+    for (let i = 0; i < g.numNodes; i++) {
+      nodeMask[b * N + i] = 1;
+      edges[at(b, i, i, SELF_EDGE)] = 1;
+    }
+    for (let e = 0; e < g.type.length; e++) {
+      const from = g.from[e]!;
+      const to = g.to[e]!;
+      const t = g.type[e]!;
+      edges[at(b, to, from, t)]! += 1;
+      if (options.inverseEdges) edges[at(b, from, to, t + NUM_WORDS)]! += 1;
+    }
+    queryA[b * N + g.query[0]] = 1;
+    queryB[b * N + g.query[1]] = 1;
+    labels[b] = g.label;
+  });
+  return { size: B, maxNodes: N, edges, nodeMask, queryA, queryB, labels };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text (LSTM)
+
+export const PAD_TOKEN = '<pad>';
+export const UNK_TOKEN = '<unk>';
+/** Entity tokens @ent0..@ent{MAX_ENTITIES-1}; a story with more people reuses them modulo. */
+export const MAX_ENTITIES = 24;
+export const entityToken = (k: number): string => `@ent${k}`;
+
+export interface AnonymisedStory {
+  readonly tokens: readonly string[];
+  /** The entity token of each name, e.g. Jenny → @ent7. */
+  readonly entities: ReadonlyMap<string, string>;
+}
+
+const TOKEN_RE = /\[([^\]]+)\]|[a-z]+(?:[-'][a-z]+)*|[0-9]+|[^\s\w]/gi;
+
+/**
+ * Lower-cased word and punctuation tokens, each `[Name]` replaced by an entity token. Names are
+ * given @ent numbers by a fresh random permutation per story, seeded by `seed` (the same story
+ * and seed give the same tokens), so a model cannot learn anything from which number a person
+ * gets, nor from the order people appear in. `extraNames` (the query) are numbered too.
+ */
+export function anonymise(story: string, seed: Seed, extraNames: readonly string[] = []): AnonymisedStory {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const note = (name: string) => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      names.push(name);
+    }
+  };
+  for (const m of story.matchAll(TOKEN_RE)) if (m[1] !== undefined) note(m[1]);
+  extraNames.forEach(note);
+  const slots = Array.from({ length: MAX_ENTITIES }, (_, i) => i);
+  createRng(seed, 'anonymise').shuffle(slots);
+  const entities = new Map(names.map((n, i) => [n, entityToken(slots[i % MAX_ENTITIES]!)]));
+  const tokens = [...story.matchAll(TOKEN_RE)].map((m) =>
+    m[1] !== undefined ? entities.get(m[1])! : m[0].toLowerCase(),
+  );
+  return { tokens, entities };
+}
+
+/** Token vocabulary: PAD (0), UNK (1), the entity tokens, then words in first-seen order. */
+export function buildVocabulary(stories: Iterable<readonly string[]>, minCount = 1): string[] {
+  const counts = new Map<string, number>();
+  for (const tokens of stories) for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const fixed = [PAD_TOKEN, UNK_TOKEN, ...Array.from({ length: MAX_ENTITIES }, (_, k) => entityToken(k))];
+  const fixedSet = new Set(fixed);
+  const words = [...counts].filter(([t, c]) => c >= minCount && !fixedSet.has(t)).map(([t]) => t);
+  return [...fixed, ...words];
+}
+
+/**
+ * Token ids padded to the longest story (or `minLength`): ids [B, L] (0 = padding), lengths [B].
+ */
+export function batchTokens(
+  stories: readonly (readonly string[])[],
+  vocabulary: readonly string[],
+  minLength = 1,
+): { readonly ids: Int32Array; readonly lengths: Int32Array; readonly maxLength: number } {
+  const index = new Map(vocabulary.map((t, i) => [t, i]));
+  const unk = index.get(UNK_TOKEN) ?? 1;
+  const L = Math.max(minLength, ...stories.map((s) => s.length));
+  const ids = new Int32Array(stories.length * L);
+  const lengths = Int32Array.from(stories, (s) => s.length);
+  stories.forEach((s, b) => s.forEach((t, i) => (ids[b * L + i] = index.get(t) ?? unk)));
+  return { ids, lengths, maxLength: L };
+}
