@@ -1,0 +1,90 @@
+import * as tf from '@tensorflow/tfjs';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generatePuzzle, toRecord } from '../core/puzzle/puzzle';
+import { createRng } from '../core/random/rng';
+import { batchGraphs, graphFromPuzzle, NUM_CLASSES } from './encoding';
+import { evaluate, Gat, GAT_IMPROVED, GAT_PAPER, type GatConfig, loadGat, saveGat, trainStep } from './gat';
+
+// Small enough for a unit test; the shapes and code paths are those of the real model.
+const TINY: GatConfig = { ...GAT_PAPER, dim: 16, edgeDim: 8, decoderHidden: 32, rounds: 2 };
+const graphs = [1, 2, 3, 4, 5, 6].map((seed) =>
+  graphFromPuzzle(toRecord(generatePuzzle({ seed, k: 2 + (seed % 2), task: 1 }))),
+);
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+describe('GAT', () => {
+  it('forward pass: logits [B, 18], one attention map per convolution', () => {
+    const model = new Gat(TINY, 1);
+    const batch = batchGraphs(graphs, { inverseEdges: true });
+    tf.tidy(() => {
+      const { logits, attention } = model.forward(model.inputs(batch, createRng(1)));
+      expect(logits.shape).toEqual([6, NUM_CLASSES]);
+      expect(attention.map((a) => a.shape)).toEqual([
+        [6, batch.maxNodes, batch.maxNodes],
+        [6, batch.maxNodes, batch.maxNodes],
+      ]);
+      // Each real node's attention sums to 1 over its incoming edges and itself.
+      const rowSums = attention[0]!.sum(2).mul(tf.tensor2d(batch.nodeMask, [6, batch.maxNodes]));
+      expect(rowSums.sum().dataSync()[0]).toBeCloseTo(batch.nodeMask.reduce((a, b) => a + b));
+    });
+    model.dispose();
+  });
+
+  it('a few Adam steps on a tiny fixed batch lower the loss', () => {
+    const model = new Gat({ ...TINY, dropout: 0 }, 2);
+    const optimizer = tf.train.adam(0.01);
+    const batch = batchGraphs(graphs);
+    const losses = Array.from({ length: 8 }, () => trainStep(model, optimizer, batch, createRng(7)).loss);
+    expect(losses.at(-1)!).toBeLessThan(losses[0]!);
+    optimizer.dispose();
+    model.dispose();
+  });
+
+  it('save → load gives the same logits', async () => {
+    const model = new Gat(GAT_IMPROVED, 3);
+    const batch = batchGraphs(graphs, { inverseEdges: true });
+    const { modelJson, weights } = await saveGat(model);
+    const copy = loadGat(JSON.parse(JSON.stringify(modelJson)), weights.slice(0));
+    expect(copy.config).toEqual(GAT_IMPROVED);
+    expect(await copy.predict(batch, 5)).toEqual(await model.predict(batch, 5));
+    expect(weights.byteLength).toBeLessThan(1_000_000);
+    expect(() => loadGat({ ...modelJson, classes: ['son'] }, weights)).toThrow(/classes/);
+    model.dispose();
+    copy.dispose();
+  });
+
+  it('predictions leave no tensor behind', async () => {
+    const model = new Gat(TINY, 4);
+    const batch = batchGraphs(graphs.slice(0, 1));
+    await model.predict(batch);
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 20; i++) await model.predict(batch, i);
+    await evaluate(model, [batch, batch]);
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
+  });
+
+  it('trains on the wasm backend (no gather gradient needed)', async () => {
+    const dist = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
+    setWasmPaths(dist + path.sep);
+    expect(await tf.setBackend('wasm')).toBe(true);
+    try {
+      const model = new Gat(TINY, 5);
+      const optimizer = tf.train.adam(0.001);
+      const before = tf.memory().numTensors;
+      const step = trainStep(model, optimizer, batchGraphs(graphs, { inverseEdges: true }), createRng(1));
+      expect(Number.isFinite(step.loss)).toBe(true);
+      optimizer.dispose();
+      model.dispose();
+      expect(tf.memory().numTensors).toBeLessThanOrEqual(before);
+    } finally {
+      await tf.setBackend('cpu');
+    }
+  });
+});
