@@ -5,7 +5,7 @@ import { isCancelled } from '../../worker/rpc';
 import type { PreviewRow } from '../../worker/datasetProtocol';
 import type { TemplateReading } from '../../worker/templatesClient';
 import { matchingPreset, presetValues } from '../../core/puzzle/datasetOptions';
-import { saveFile } from './download';
+import { saveFile } from '../../ui/saveFile';
 import { DEFAULT_FORM, type DatasetField, type DatasetFormValues, type FormErrors, readDatasetForm } from './form';
 import type { JobProgress } from './summary';
 

@@ -1,3 +1,4 @@
+import { saveFile } from '../../ui/saveFile';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { ResultRow, SessionInfo } from '../../study/results';
 import { rowsToCsv, rowsToJson } from '../../study/results';
@@ -9,17 +10,6 @@ import { Progress } from './Progress';
 
 /** How long the completion screen (and its code) stays before the redirect, once every row is sent. */
 export const REDIRECT_DELAY_MS = 3000;
-
-function download(name: string, type: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 const SINK_TEXT = {
   sending: 'Sending your answers…',
@@ -113,7 +103,7 @@ export function Completion({
           type="button"
           className="button"
           data-testid="download-results"
-          onClick={() => download(`${base}.csv`, 'text/csv;charset=utf-8', rowsToCsv(rows, [session]))}
+          onClick={() => saveFile([rowsToCsv(rows, [session])], `${base}.csv`, 'text/csv;charset=utf-8')}
         >
           Download answers (CSV)
         </button>
@@ -121,7 +111,7 @@ export function Completion({
           type="button"
           className="button"
           data-testid="download-results-json"
-          onClick={() => download(`${base}.json`, 'application/json', rowsToJson(rows, [session]))}
+          onClick={() => saveFile([rowsToJson(rows, [session])], `${base}.json`, 'application/json')}
         >
           Download answers (JSON)
         </button>

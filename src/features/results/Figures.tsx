@@ -1,3 +1,4 @@
+import { saveFile } from '../../ui/saveFile';
 import { useId, useMemo } from 'react';
 import { formatCount } from '../../ui/format';
 import {
@@ -58,15 +59,6 @@ function FigureCell({ f, digits, testId }: { f: Figure; digits: number; testId: 
       </span>
     </td>
   );
-}
-
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** Accuracy, response time and difficulty by the chosen grouping: three charts and the table. */
@@ -130,7 +122,7 @@ export function Figures() {
         <button
           type="button"
           data-testid="results-export"
-          onClick={() => download(`results-by-${by}.csv`, tableToCsv(groups, by))}
+          onClick={() => saveFile([tableToCsv(groups, by)], `results-by-${by}.csv`, 'text/csv;charset=utf-8')}
         >
           Export table (CSV)
         </button>

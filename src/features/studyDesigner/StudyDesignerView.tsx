@@ -1,3 +1,4 @@
+import { saveFile } from '../../ui/saveFile';
 import { createContext, type ReactNode, useContext, useId, useMemo, useRef, useState } from 'react';
 import {
   ASSIGNMENTS,
@@ -392,19 +393,6 @@ function LoadDefinition() {
       )}
     </div>
   );
-}
-
-function saveFile(parts: BlobPart[], name: string, type: string): void {
-  const url = URL.createObjectURL(new Blob(parts, { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.hidden = true;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // Revoking at once can abort the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 function Summary({ def }: { def: StudyDefinition }) {
