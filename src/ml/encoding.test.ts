@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseClutrrCsv } from '../core/formats/clutrrCsv';
 import { puzzleToRow } from '../core/formats/fromPuzzle';
 import { RELATION_WORDS } from '../core/kinship/relations';
 import { generatePuzzle, toRecord } from '../core/puzzle/puzzle';
@@ -85,6 +87,14 @@ describe('graphs', () => {
     const { graph, untypedEdges } = graphFromRow({ ...row, edgeTypes: row.edgeTypes.slice(0, 3) });
     expect(untypedEdges).toEqual(p.facts.slice(3).map((f) => f.id));
     expect(graph.type.length).toBe(3);
+  });
+  it('reads a released-format file: noise edges without a type are left out and named', () => {
+    const url = new URL('../core/formats/fixtures/mini-clutrr.csv', import.meta.url);
+    const rows = parseClutrrCsv(readFileSync(url, 'utf8'), 'mini-clutrr.csv');
+    const encoded = rows.map(graphFromRow);
+    expect(encoded.map((e) => e.untypedEdges)).toEqual([[], [], [3], [2]]);
+    expect(encoded.map((e) => CLASSES[e.graph.label])).toEqual(rows.map((r) => r.target));
+    expect(encoded.map((e) => e.graph.numNodes)).toEqual(rows.map((r) => r.genders.length));
   });
   it('the same puzzle encodes identically in repeated calls', () => {
     const p = puzzle(6);

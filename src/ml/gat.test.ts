@@ -66,6 +66,9 @@ describe('GAT', () => {
     const before = tf.memory().numTensors;
     for (let i = 0; i < 20; i++) await model.predict(batch, i);
     await evaluate(model, [batch, batch]);
+    const { probs, attention } = await model.explain(batch, 3);
+    expect(probs).toEqual(await model.predict(batch, 3));
+    expect(attention.map((a) => a.length)).toEqual([batch.maxNodes ** 2, batch.maxNodes ** 2]);
     expect(tf.memory().numTensors).toBe(before);
     model.dispose();
   });

@@ -221,6 +221,25 @@ export class Gat {
     }
   }
 
+  /**
+   * Probabilities [B * 18] and, per convolution, the last round's attention [B * N * N] (row i:
+   * the weight node i gave each j, summing to 1 over its incoming edges and itself), for drawing
+   * on the graph's edges. Disposes everything.
+   */
+  async explain(batch: GraphBatch, seed: Seed = 0): Promise<{ probs: Float32Array; attention: Float32Array[] }> {
+    const rng = createRng(seed, 'gat-identities');
+    const outputs = tf.tidy(() => {
+      const { logits, attention } = this.forward(this.inputs(batch, rng));
+      return [tf.softmax(logits), ...attention];
+    });
+    try {
+      const [probs, ...attention] = (await Promise.all(outputs.map((t) => t.data()))) as Float32Array[];
+      return { probs: probs!, attention };
+    } finally {
+      outputs.forEach((t) => t.dispose());
+    }
+  }
+
   dispose(): void {
     for (const v of this.variables.values()) v.dispose();
   }
