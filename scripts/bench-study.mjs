@@ -12,10 +12,11 @@
 //
 //   npx vite build && node scripts/bench-study.mjs [--dist dist] [--port 4181] [--runs 3]
 //     [--k 2,3,4,5] [--per-k 5]
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { startPreview } from './preview.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -56,28 +57,6 @@ const quantile = (xs, q) => {
   return s[Math.max(0, Math.ceil(q * s.length) - 1)];
 };
 const fmt = (x) => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
-
-async function startPreview() {
-  const child = spawn(
-    'npx',
-    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort', '--outDir', DIST],
-    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  );
-  let log = '';
-  child.stdout.on('data', (d) => (log += d));
-  child.stderr.on('data', (d) => (log += d));
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(BASE);
-      if (r.ok) return child;
-    } catch {
-      // not up yet
-    }
-    if (child.exitCode !== null) throw new Error(`vite preview exited:\n${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`vite preview did not start on ${BASE}:\n${log}`);
-}
 
 /** The cross-check, measured by this script rather than by the app. */
 const OUTSIDE = 'submit → next story painted (script)';
@@ -135,7 +114,7 @@ async function runOnce(browser) {
   return { trials, entries: { ...entries, [OUTSIDE]: outside } };
 }
 
-const preview = await startPreview();
+const preview = await startPreview({ port: PORT, dist: DIST, base: BASE });
 const browser = await chromium.launch({
   executablePath: existsSync(CHROMIUM) ? CHROMIUM : undefined,
   args: ['--headless', '--no-sandbox', '--disable-gpu'],

@@ -9,11 +9,11 @@
 // Run `npx vite build` first. Prints a table; asserts nothing (timings belong here, not in tests).
 //
 //   node scripts/bench-ui.mjs [--port 4180] [--runs 5] [--clicks 20]
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { startPreview } from './preview.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -66,27 +66,6 @@ function workerJs() {
     });
 }
 
-async function startPreview() {
-  const child = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let log = '';
-  child.stdout.on('data', (d) => (log += d));
-  child.stderr.on('data', (d) => (log += d));
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(BASE);
-      if (r.ok) return child;
-    } catch {
-      // not up yet
-    }
-    if (child.exitCode !== null) throw new Error(`vite preview exited:\n${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`vite preview did not start on ${BASE}:\n${log}`);
-}
-
 /** Records, from the first script on, when the story and the graph first appear, and long tasks. */
 const INIT = () => {
   window.__bench = { story: null, graph: null, longTasks: [] };
@@ -135,7 +114,7 @@ const CLICK_ONCE = async () => {
   return performance.now() - t0;
 };
 
-const preview = await startPreview();
+const preview = await startPreview({ port: PORT, dist: DIST, base: BASE });
 const browser = await chromium.launch({
   executablePath: existsSync(CHROMIUM) ? CHROMIUM : undefined,
   args: ['--headless', '--no-sandbox', '--disable-gpu'],

@@ -1,0 +1,26 @@
+// Starts `vite preview` of a build folder for the measuring scripts (bench-ui, bench-study), in
+// its own process group so the caller can stop it and its children with process.kill(-pid).
+import { spawn } from 'node:child_process';
+
+/** Resolves with the child process once `base` answers; throws with vite's output otherwise. */
+export async function startPreview({ port, dist, base }) {
+  const child = spawn(
+    'npx',
+    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--outDir', dist],
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(base);
+      if (r.ok) return child;
+    } catch {
+      // not up yet
+    }
+    if (child.exitCode !== null) throw new Error(`vite preview exited:\n${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`vite preview did not start on ${base}:\n${log}`);
+}
