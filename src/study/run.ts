@@ -225,8 +225,10 @@ export class StudyRun {
       return false;
     }
     let info = await deps.outbox.getSession(sessionId);
+    // The rows of a reopened session: read once, for the resume decision and the answered set.
+    let rows: readonly ResultRow[] = [];
     if (info) {
-      const rows = await deps.outbox.rows(sessionId);
+      rows = await deps.outbox.rows(sessionId);
       const complete = this.trialCount(sessionId) === rows.length;
       const decision = complete ? 'resume' : resumeDecision(deps.def, Date.parse(info.started_at), deps.now());
       if (decision === 'expired') {
@@ -243,6 +245,7 @@ export class StudyRun {
         sessionId = await sessionIdFor(deps);
         if (!(await deps.outbox.claim(sessionId))) return this.block('This study is already open in another tab.');
         info = undefined;
+        rows = [];
       }
     }
     this.sessionId = sessionId;
@@ -262,7 +265,7 @@ export class StudyRun {
     if (info) {
       this.session = info;
       this.resumedRun = true;
-      for (const row of await deps.outbox.rows(sessionId)) this.answered.add(row.trial_index);
+      for (const row of rows) this.answered.add(row.trial_index);
     }
     return true;
   }
