@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CLASSES } from '../../src/ml/encoding';
-import { loadGat } from '../../src/ml/gat';
+import { loadModel } from '../../src/ml/load';
 import { main } from './main';
 
 const out = mkdtempSync(path.join(tmpdir(), 'train-'));
@@ -24,15 +24,26 @@ describe('npm run train', () => {
     expect(Object.keys(metadata.test.accuracy)).toEqual(['2', '3', '4', '5', '6', '7', '8', '9', '10']);
     expect(metadata.config.inverseEdges).toBe(true);
     const weights = readFileSync(path.join(out, 'weights.bin'));
-    const model = loadGat(
+    const model = loadModel(
       JSON.parse(readFileSync(path.join(out, 'model.json'), 'utf8')),
       weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
     );
+    expect(model.name).toBe('gat-improved');
+    expect(metadata.robustness.map((r: { test: string }) => r.test)).toEqual([
+      'clean',
+      'supporting',
+      'irrelevant',
+      'disconnected',
+    ]);
     model.dispose();
   });
-  it('refuses an unknown model', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(await main(['--model', 'lstm'])).toBe(2);
+  it('refuses an unknown model or noise kind, naming the flag', async () => {
+    const errors: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((s: string) => void errors.push(s));
+    expect(await main(['--model', 'bert'])).toBe(2);
+    expect(await main(['--model', 'gat', '--noise', 'loud'])).toBe(2);
+    expect(errors[0]).toMatch(/^--model must be one of gat, gat-improved.* \(got bert\)/);
+    expect(errors[1]).toMatch(/^--noise must be one of clean, supporting, irrelevant, disconnected \(got loud\)/);
     vi.restoreAllMocks();
   });
 });

@@ -1,9 +1,12 @@
 /**
- * `npm run train -- --model gat|gat-improved [--seed S] [--epochs N] [--train-rows N]
- * [--test-rows N] [--out DIR] [--backend wasm|cpu]`: generates clean k = 2, 3 training data with
- * our engine, trains the model, evaluates it on fresh clean test sets for k = 2..10 and writes
- * model.json, weights.bin and metadata.json to the output folder (default
- * public/models/<model>/<version>/). Progress on stderr, results on stdout.
+ * `npm run train -- --model gat|gat-improved|lstm [--seed S] [--noise clean|supporting|irrelevant|disconnected]
+ * [--epochs N] [--train-rows N] [--test-rows N] [--batch N] [--lr X] [--version V] [--out DIR]
+ * [--backend wasm|cpu]`: generates k = 2, 3 training data of one noise kind with our engine
+ * (data.ts), trains the model (gat.ts, lstm.ts), loads the written weights back and evaluates
+ * them on fresh test sets (k = 2..10 of the training noise kind; k = 2, 3 of every noise kind
+ * for the robustness row), and writes model.json, weights.bin and metadata.json to the output
+ * folder (default public/models/<model>/<version>/), then refreshes public/models/index.json.
+ * Progress on stderr; one `k=<k> rows=<n> correct=<n> accuracy=<x>` line per test k on stdout.
  */
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
@@ -11,33 +14,25 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_FAMILY } from '../../src/core/family/family';
-import { type DatasetSpec, generateTaskRows } from '../../src/core/puzzle/dataset';
-import type { TaskSpec } from '../../src/core/puzzle/tasks';
-import { createRng } from '../../src/core/random/rng';
-import {
-  batchGraphs,
-  CLASSES,
-  type GraphBatch,
-  graphFromPuzzle,
-  NUM_EDGE_TYPES,
-  type StoryGraph,
-} from '../../src/ml/encoding';
-import { evaluate, Gat, GAT_IMPROVED, GAT_PAPER, type GatConfig, saveGat, trainStep } from '../../src/ml/gat';
+import { CLASSES } from '../../src/ml/encoding';
+import { loadModel } from '../../src/ml/load';
+import type { ClutrrModel, ModelMetadata, NoiseKind } from '../../src/ml/model';
+import { type Example, makeTrainData, NOISE_KINDS, TRAIN_KS } from './data';
+import { GAT_MODELS, trainGat } from './gat';
+import { writeModelIndex } from './modelIndex';
+import type { Trainer, TrainOptions } from './trainer';
 
-const MODELS: Record<string, GatConfig> = { gat: GAT_PAPER, 'gat-improved': GAT_IMPROVED };
-const TRAIN_KS = [2, 3];
-const TEST_KS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
+const TRAINERS: Record<string, Trainer> = Object.fromEntries(Object.keys(GAT_MODELS).map((m) => [m, trainGat]));
 
-const USAGE = `usage: npm run train -- --model gat|gat-improved [--seed S] [--epochs N] [--train-rows N]
-       [--test-rows N] [--batch N] [--lr X] [--version V] [--out DIR] [--backend wasm|cpu]`;
+const USAGE = `usage: npm run train -- --model ${Object.keys(TRAINERS).join('|')} [--seed S]
+       [--noise ${NOISE_KINDS.join('|')}] [--epochs N] [--train-rows N] [--test-rows N]
+       [--batch N] [--lr X] [--version V] [--out DIR] [--backend wasm|cpu]`;
 
 const log = (s: string) => process.stderr.write(s);
-const seconds = (t0: number) => (performance.now() - t0) / 1000;
 
-async function useBackend(name: string): Promise<void> {
+/** tfjs on `name`; wasm reads its .wasm files from the package's dist folder on disk, never fetched. */
+export async function useBackend(name: string): Promise<void> {
   if (name === 'wasm') {
-    // In Node the .wasm files are read from the package's dist folder on disk, never fetched.
     const dist = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
     setWasmPaths(dist + path.sep);
   }
@@ -45,25 +40,28 @@ async function useBackend(name: string): Promise<void> {
   await tf.ready();
 }
 
-function batches(graphs: readonly StoryGraph[], size: number, inverseEdges: boolean): GraphBatch[] {
-  const out: GraphBatch[] = [];
-  for (let i = 0; i < graphs.length; i += size) out.push(batchGraphs(graphs.slice(i, i + size), { inverseEdges }));
-  return out;
+/** Correct answers of a model on examples, in batches. */
+export async function score(model: ClutrrModel, examples: readonly Example[], batch = 250): Promise<number> {
+  let correct = 0;
+  for (let i = 0; i < examples.length; i += batch) {
+    const part = examples.slice(i, i + batch);
+    const answers = await model.answer(part.map((e) => e.question));
+    answers.forEach((a, j) => {
+      let best = 0;
+      for (let c = 1; c < a.probs.length; c++) if (a.probs[c]! > a.probs[best]!) best = c;
+      if (best === part[j]!.question.graph.label) correct++;
+    });
+  }
+  return correct;
 }
 
-function generate(spec: DatasetSpec, t: TaskSpec, split: 'train' | 'test'): StoryGraph[] {
-  const t0 = performance.now();
-  const rows = generateTaskRows(spec, t, split);
-  log(`  ${split} k=${t.k}: ${rows.length} rows (${seconds(t0).toFixed(1)} s)\n`);
-  return rows.map((r) => graphFromPuzzle(r.puzzle));
-}
-
-export async function main(argv: string[]): Promise<number> {
+function readOptions(argv: string[]): TrainOptions | string {
   const { values } = parseArgs({
     args: argv,
     options: {
       model: { type: 'string' },
       seed: { type: 'string', default: '1' },
+      noise: { type: 'string', default: 'clean' },
       epochs: { type: 'string', default: '30' },
       'train-rows': { type: 'string', default: '5000' },
       'test-rows': { type: 'string', default: '500' },
@@ -75,124 +73,110 @@ export async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const modelName = values.model ?? '';
-  const config = MODELS[modelName];
-  if (!config) {
-    console.error(modelName === 'lstm' ? 'the LSTM is not written yet (issue 11)' : USAGE);
-    return 2;
-  }
-  const int = (name: string, v: string) => {
+  if (values.help) return USAGE;
+  const model = values.model ?? '';
+  if (!TRAINERS[model]) return `--model must be one of ${Object.keys(TRAINERS).join(', ')} (got ${model || 'nothing'})`;
+  const noise = values.noise as NoiseKind;
+  if (!NOISE_KINDS.includes(noise)) return `--noise must be one of ${NOISE_KINDS.join(', ')} (got ${values.noise})`;
+  const int = (name: string, v: string): number => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1 (got ${v})`);
     return n;
   };
-  const epochs = int('epochs', values.epochs);
-  const trainRows = int('train-rows', values['train-rows']);
-  const testRows = int('test-rows', values['test-rows']);
-  const batchSize = int('batch', values.batch);
   const learningRate = Number(values.lr);
-  const seed = values.seed;
-  const out = path.resolve(values.out ?? path.join('public', 'models', modelName, values.version));
-
-  await useBackend(values.backend);
-  log(`backend ${tf.getBackend()}; model ${modelName}; seed ${seed}\n`);
-
-  const clean = (k: number): TaskSpec => ({ task: 1, k });
-  const spec: DatasetSpec = {
-    seed,
-    trainTasks: TRAIN_KS.map(clean),
-    testTasks: TEST_KS.map(clean),
-    trainRows,
-    testRows,
-    holdout: 0,
-    equal: false,
-    family: DEFAULT_FAMILY,
-  };
-  log('generating data\n');
-  const train = spec.trainTasks.flatMap((t) => generate(spec, t, 'train'));
-  const tests = new Map(spec.testTasks.map((t) => [t.k, generate(spec, t, 'test')]));
-
-  const model = new Gat(config, `${seed}/init`);
-  const optimizer = tf.train.adam(learningRate);
-  const rng = createRng(seed, 'train');
-  const history: { epoch: number; loss: number; accuracy: number; testAccuracy23: number; seconds: number }[] = [];
-  const t0 = performance.now();
-  for (let epoch = 1; epoch <= epochs; epoch++) {
-    const te = performance.now();
-    const order = rng.shuffle([...train]);
-    const epochBatches = batches(order, batchSize, config.inverseEdges);
-    let lossSum = 0;
-    let correct = 0;
-    epochBatches.forEach((b, i) => {
-      const step = trainStep(model, optimizer, b, rng);
-      lossSum += step.loss * b.size;
-      correct += step.correct;
-      if (i % 5 === 0)
-        log(`\r  epoch ${epoch}/${epochs}: batch ${i + 1}/${epochBatches.length} loss ${step.loss.toFixed(3)}`);
-    });
-    const elapsed = seconds(te);
-    const seen = [2, 3].map((k) => tests.get(k)!).flat();
-    const r = await evaluate(model, batches(seen, 500, config.inverseEdges), `${seed}/dev/${epoch}`);
-    const row = {
-      epoch,
-      loss: lossSum / train.length,
-      accuracy: correct / train.length,
-      testAccuracy23: r.correct / r.rows,
-      seconds: elapsed,
-    };
-    history.push(row);
-    log(
-      `\r  epoch ${epoch}/${epochs}: loss ${row.loss.toFixed(4)}  train acc ${row.accuracy.toFixed(3)}  test k=2,3 acc ${row.testAccuracy23.toFixed(3)}  ${elapsed.toFixed(1)} s\n`,
-    );
-  }
-  const trainingSeconds = seconds(t0);
-
-  const accuracy: Record<string, number> = {};
-  for (const [k, graphs] of tests) {
-    const r = await evaluate(model, batches(graphs, 500, config.inverseEdges), `${seed}/test/${k}`);
-    accuracy[k] = r.correct / r.rows;
-    console.log(`k=${k} rows=${r.rows} correct=${r.correct} accuracy=${accuracy[k]!.toFixed(3)}`);
-  }
-
-  const { modelJson, weights } = await saveGat(model);
-  const metadata = {
-    model: modelName,
+  if (!(learningRate > 0)) return `--lr must be a positive number (got ${values.lr})`;
+  if (!/^[\w.-]+$/.test(values.version))
+    return `--version may hold letters, digits, '.', '_' and '-' only (got ${values.version})`;
+  return {
+    model,
+    seed: values.seed,
+    noise,
+    epochs: int('epochs', values.epochs),
+    trainRows: int('train-rows', values['train-rows']),
+    testRows: int('test-rows', values['test-rows']),
+    batchSize: int('batch', values.batch),
+    learningRate,
     version: values.version,
+    backend: values.backend,
+    out: values.out,
+  } as TrainOptions & { out?: string };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let read: ReturnType<typeof readOptions>;
+  try {
+    read = readOptions(argv);
+  } catch (e) {
+    console.error((e as Error).message);
+    return 2;
+  }
+  if (typeof read === 'string') {
+    if (read === USAGE) console.log(USAGE);
+    else console.error(`${read}\n${USAGE}`);
+    return read === USAGE ? 0 : 2;
+  }
+  const options = read;
+  const modelsRoot = path.resolve('public', 'models');
+  const outArg = (options as { out?: string }).out;
+  const out = path.resolve(outArg ?? path.join(modelsRoot, options.model, options.version));
+
+  await useBackend(options.backend);
+  log(`backend ${tf.getBackend()}; model ${options.model}; noise ${options.noise}; seed ${options.seed}\n`);
+  log('generating data\n');
+  const data = makeTrainData({ ...options, log });
+  const trained = await TRAINERS[options.model]!({ options, data, log });
+
+  // Evaluate the weights as written, loaded back the way every user of them loads them.
+  const model = loadModel(trained.modelJson, trained.weights.slice(0), options.model);
+  const accuracy: Record<string, number> = {};
+  for (const [k, examples] of data.tests) {
+    const correct = await score(model, examples);
+    accuracy[k] = correct / examples.length;
+    console.log(`k=${k} rows=${examples.length} correct=${correct} accuracy=${accuracy[k]!.toFixed(3)}`);
+  }
+  const robustness: { test: NoiseKind; rows: number; accuracy: number }[] = [];
+  for (const [noise, examples] of data.robustness) {
+    const correct = await score(model, examples);
+    robustness.push({ test: noise, rows: examples.length, accuracy: correct / examples.length });
+    log(`  robustness: trained ${options.noise}, tested ${noise} k=2,3: ${(correct / examples.length).toFixed(3)}\n`);
+  }
+  model.dispose();
+
+  const metadata: ModelMetadata = {
+    model: options.model,
+    kind: trained.kind,
+    label: trained.label,
+    version: options.version,
+    seed: options.seed,
     madeBy: `npm run train -- ${argv.join(' ')}`,
     classes: CLASSES,
-    encoding: {
-      module: 'src/ml/encoding.ts',
-      graph: 'dense padded batches; edge type 0 self-loop, 1..20 relation words, 21..40 inverse edges',
-      edgeTypes: NUM_EDGE_TYPES,
-      inverseEdges: config.inverseEdges,
-    },
-    config,
+    encoding: trained.encoding,
+    config: trained.config,
     training: {
-      data: { engine: 'src/core/puzzle/dataset.ts', tasks: spec.trainTasks, rows: trainRows, family: spec.family },
-      epochs,
-      batchSize,
-      optimizer: 'adam',
-      learningRate,
-      gradientClipNorm: 1,
+      noise: options.noise,
+      tasks: data.spec.trainTasks,
+      ks: TRAIN_KS,
+      rows: options.trainRows,
+      epochs: options.epochs,
+      batchSize: options.batchSize,
+      learningRate: options.learningRate,
       backend: tf.getBackend(),
-      seconds: Math.round(trainingSeconds),
-      history,
+      data: {
+        engine: 'src/core/puzzle/dataset.ts',
+        family: data.spec.family,
+        text: 'scripts/train/data.ts TEXT_SETTINGS',
+      },
+      seconds: 0,
+      ...trained.training,
     },
-    seed,
-    test: { tasks: spec.testTasks, rows: testRows, accuracy },
+    test: { tasks: data.spec.testTasks, rows: options.testRows, accuracy },
+    robustness,
   };
   mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, 'model.json'), JSON.stringify(modelJson));
-  writeFileSync(path.join(out, 'weights.bin'), new Uint8Array(weights));
+  writeFileSync(path.join(out, 'model.json'), JSON.stringify(trained.modelJson));
+  writeFileSync(path.join(out, 'weights.bin'), new Uint8Array(trained.weights));
   writeFileSync(path.join(out, 'metadata.json'), JSON.stringify(metadata, null, 2) + '\n');
-  log(
-    `wrote ${out} (weights ${(weights.byteLength / 1024).toFixed(0)} KiB; training ${trainingSeconds.toFixed(0)} s)\n`,
-  );
-  optimizer.dispose();
-  model.dispose();
+  log(`wrote ${out} (weights ${(trained.weights.byteLength / 1024).toFixed(0)} KiB)\n`);
+  if (path.dirname(path.dirname(out)) === modelsRoot) writeModelIndex(modelsRoot);
   return 0;
 }

@@ -7,6 +7,7 @@ import type { ClutrrRow } from '../core/formats/clutrrRow';
 import { RELATION_WORDS, type RelationWord, WORD_ALIASES } from '../core/kinship/relations';
 import type { PuzzleRecord } from '../core/puzzle/puzzle';
 import { createRng, type Seed } from '../core/random/rng';
+import type { ModelQuestion } from './model';
 
 // ---------------------------------------------------------------------------------------------
 // Classes
@@ -266,4 +267,23 @@ export function batchTokens(
   const lengths = Int32Array.from(stories, (s) => s.length);
   stories.forEach((s, b) => s.forEach((t, i) => (ids[b * L + i] = index.get(t) ?? unk)));
   return { ids, lengths, maxLength: L };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Questions (model.ts): a puzzle or a CSV row as every model sees it
+
+/** A generated puzzle and its story text (people written `[Name]`, as in the CSV `story` column). */
+export function questionFromPuzzle(puzzle: PuzzleRecord, story: string): ModelQuestion {
+  const [a, b] = puzzle.query;
+  return {
+    graph: graphFromPuzzle(puzzle),
+    story,
+    queryNames: [puzzle.entities[a]!.name, puzzle.entities[b]!.name],
+  };
+}
+
+/** A CLUTRR CSV row: its symbolic columns for the graph (untyped edges listed), `story` and `query`. */
+export function questionFromRow(row: ClutrrRow): { question: ModelQuestion; untypedEdges: readonly number[] } {
+  const { graph, untypedEdges } = graphFromRow(row);
+  return { question: { graph, story: row.story, queryNames: [row.query[0], row.query[1]] }, untypedEdges };
 }

@@ -11,7 +11,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { createRng, type Rng, type Seed } from '../core/random/rng';
-import { CLASSES, type GraphBatch, NUM_CLASSES, NUM_EDGE_TYPES } from './encoding';
+import { batchGraphs, CLASSES, type GraphBatch, NUM_CLASSES, NUM_EDGE_TYPES, type StoryGraph } from './encoding';
+import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
 
 export interface GatConfig {
   /** Node state size; the identity vectors have this size too (rounds share weights). */
@@ -315,6 +316,8 @@ export const GAT_FORMAT = 'clutrr-lab/gat';
 export interface GatModelJson {
   readonly format: typeof GAT_FORMAT;
   readonly formatVersion: 1;
+  /** The model's name (`gat`, `gat-improved`). */
+  readonly name?: string;
   readonly config: GatConfig;
   readonly classes: readonly string[];
   readonly weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
@@ -326,13 +329,14 @@ export interface GatArtifacts {
 }
 
 /** The model as model.json and weights.bin contents. */
-export async function saveGat(model: Gat): Promise<GatArtifacts> {
+export async function saveGat(model: Gat, name = 'gat'): Promise<GatArtifacts> {
   const named = Object.fromEntries(model.variables);
   const { data, specs } = await tf.io.encodeWeights(named);
   return {
     modelJson: {
       format: GAT_FORMAT,
       formatVersion: 1,
+      name,
       config: model.config,
       classes: [...CLASSES],
       weightsManifest: [{ paths: ['weights.bin'], weights: specs }],
@@ -352,4 +356,56 @@ export function loadGat(modelJson: GatModelJson, weights: ArrayBuffer): Gat {
   } finally {
     for (const t of Object.values(tensors)) t.dispose();
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// As a ClutrrModel (model.ts)
+
+/**
+ * Per stated fact of `graph`, the attention the receiving person gave it: α[to, from] (and, with
+ * inverse edges, α[from, to]), averaged over the convolutions of the last round.
+ */
+export function factAttention(
+  graph: StoryGraph,
+  attention: readonly Float32Array[],
+  n: number,
+  b = 0,
+  inverse = false,
+): Float32Array {
+  const out = new Float32Array(graph.type.length);
+  for (let e = 0; e < out.length; e++) {
+    const from = graph.from[e]!;
+    const to = graph.to[e]!;
+    let sum = 0;
+    let parts = 0;
+    for (const map of attention) {
+      sum += map[(b * n + to) * n + from]!;
+      parts++;
+      if (inverse) {
+        sum += map[(b * n + from) * n + to]!;
+        parts++;
+      }
+    }
+    out[e] = parts ? sum / parts : 0;
+  }
+  return out;
+}
+
+/** A loaded GAT as a ClutrrModel: one batch per call, identities seeded per question position. */
+export function gatAsModel(model: Gat, name: string): ClutrrModel {
+  return {
+    kind: 'gat',
+    name,
+    async answer(questions: readonly ModelQuestion[]): Promise<ModelAnswer[]> {
+      if (questions.length === 0) return [];
+      const graphs = questions.map((q) => q.graph);
+      const batch = batchGraphs(graphs, { inverseEdges: model.config.inverseEdges });
+      const { probs, attention } = await model.explain(batch);
+      return graphs.map((g, b) => ({
+        probs: probs.slice(b * NUM_CLASSES, (b + 1) * NUM_CLASSES),
+        factAttention: factAttention(g, attention, batch.maxNodes, b, model.config.inverseEdges),
+      }));
+    },
+    dispose: () => model.dispose(),
+  };
 }

@@ -1,0 +1,16 @@
+/**
+ * `loadModel`: any shipped model folder's model.json + weights.bin, whatever its kind, as a
+ * ClutrrModel (model.ts). The one entry point of the CLI's `eval`, the reproduction test and the
+ * models worker.
+ */
+import { GAT_FORMAT, type GatModelJson, gatAsModel, loadGat } from './gat';
+import type { ClutrrModel } from './model';
+
+/** Reads model.json's `format` and builds that model; a clear error for anything else. */
+export function loadModel(modelJson: unknown, weights: ArrayBuffer, name?: string): ClutrrModel {
+  const json = modelJson as { format?: unknown; name?: unknown } | null;
+  const format = typeof json === 'object' && json !== null ? json.format : undefined;
+  const label = name ?? (typeof json?.name === 'string' ? json.name : String(format));
+  if (format === GAT_FORMAT) return gatAsModel(loadGat(modelJson as GatModelJson, weights), label);
+  throw new Error(`model.json: unknown model format ${JSON.stringify(format)} (expected ${GAT_FORMAT})`);
+}
