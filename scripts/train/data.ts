@@ -65,7 +65,9 @@ export function makeTrainData(options: DataOptions): TrainData {
   const testTasks: TaskSpec[] = [];
   const addTest = (t: TaskSpec) => {
     const key = `${t.task}.${t.k}`;
-    if (!testKinds.has(key)) testKinds.add(key) && testTasks.push(t);
+    if (testKinds.has(key)) return;
+    testKinds.add(key);
+    testTasks.push(t);
   };
   TEST_KS.forEach((k) => addTest(task(noise, k)));
   NOISE_KINDS.forEach((n) => TRAIN_KS.forEach((k) => addTest(task(n, k))));
