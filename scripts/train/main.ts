@@ -9,14 +9,14 @@
  * Progress on stderr; one `k=<k> rows=<n> correct=<n> accuracy=<x>` line per test k on stdout.
  */
 import * as tf from '@tensorflow/tfjs';
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { useBackend as useModelBackend } from '../../src/ml/backend';
 import { CLASSES } from '../../src/ml/encoding';
 import { loadModel } from '../../src/ml/load';
-import type { ClutrrModel, ModelMetadata, NoiseKind } from '../../src/ml/model';
+import { bestClass, type ClutrrModel, type ModelMetadata, type NoiseKind } from '../../src/ml/model';
 import { type Example, makeTrainData, NOISE_KINDS, TRAIN_KS } from './data';
 import { GAT_MODELS, trainGat } from './gat';
 import { writeModelIndex } from './modelIndex';
@@ -32,12 +32,8 @@ const log = (s: string) => process.stderr.write(s);
 
 /** tfjs on `name`; wasm reads its .wasm files from the package's dist folder on disk, never fetched. */
 export async function useBackend(name: string): Promise<void> {
-  if (name === 'wasm') {
-    const dist = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
-    setWasmPaths(dist + path.sep);
-  }
-  if (!(await tf.setBackend(name))) throw new Error(`the ${name} backend did not start`);
-  await tf.ready();
+  const dist = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
+  await useModelBackend(name, dist + path.sep);
 }
 
 /** Correct answers of a model on examples, in batches. */
@@ -47,9 +43,7 @@ export async function score(model: ClutrrModel, examples: readonly Example[], ba
     const part = examples.slice(i, i + batch);
     const answers = await model.answer(part.map((e) => e.question));
     answers.forEach((a, j) => {
-      let best = 0;
-      for (let c = 1; c < a.probs.length; c++) if (a.probs[c]! > a.probs[best]!) best = c;
-      if (best === part[j]!.question.graph.label) correct++;
+      if (bestClass(a.probs) === part[j]!.question.graph.label) correct++;
     });
   }
   return correct;

@@ -84,3 +84,10 @@ export interface ModelMetadata {
   readonly robustness: readonly { readonly test: NoiseKind; readonly rows: number; readonly accuracy: number }[];
   readonly [more: string]: unknown;
 }
+
+/** The class index a model answers: its most probable class (the first of equals). */
+export function bestClass(probs: Float32Array): number {
+  let best = 0;
+  for (let c = 1; c < probs.length; c++) if (probs[c]! > probs[best]!) best = c;
+  return best;
+}
