@@ -5,10 +5,11 @@ import { importBundled } from './bundle.mjs';
 const { main } = await importBundled({
   entry: 'cli/main.ts',
   outfile: 'dist-cli/clutrr.mjs',
-  sources: ['cli', 'src/core', 'src/study', 'server'],
+  sources: ['cli', 'src/core', 'src/study', 'src/ml', 'server'],
   options: {
     // A native addon: loaded from node_modules at run time (results export, study register).
-    external: ['better-sqlite3'],
+    // tfjs (eval): its wasm backend reads its .wasm files next to its package in node_modules.
+    external: ['better-sqlite3', '@tensorflow/*'],
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   },
 });

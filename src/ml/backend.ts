@@ -17,6 +17,8 @@ export async function useBackend(
     if (wasmPaths === undefined) throw new Error('the wasm backend needs the location of its .wasm files');
     setWasmPaths(wasmPaths);
   }
+  // Production mode: no console notes (in Node, tfjs suggests its native backend at every start).
+  tf.env().set('PROD', true);
   if (!(await tf.setBackend(name))) throw new Error(`the ${name} backend did not start`);
   await tf.ready();
 }

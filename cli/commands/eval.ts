@@ -1,0 +1,167 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ClutrrRowReader } from '../../src/core/formats/clutrrCsv';
+import { useBackend } from '../../src/ml/backend';
+import { CLASSES, questionFromRow } from '../../src/ml/encoding';
+import { loadModel } from '../../src/ml/load';
+import { bestClass, type ClutrrModel, type ModelQuestion } from '../../src/ml/model';
+import { type FlagSpec, helpText, parseArgs } from '../args';
+import { CliError, UsageError } from '../errors';
+import { readText } from '../readText';
+
+const FLAGS: Record<string, FlagSpec> = {
+  model: { type: 'string', help: 'a shipped model: gat, gat-improved or lstm (public/models/<model>/)' },
+  version: { type: 'string', default: '1', help: 'the shipped version of --model' },
+  'model-dir': {
+    type: 'string',
+    help: 'a model folder instead (model.json + weights.bin, e.g. from npm run train -- --out DIR)',
+  },
+  backend: { type: 'string', default: 'wasm', help: 'tfjs backend: wasm or cpu' },
+  list: { type: 'boolean', help: 'print the ids of rows answered wrong, with both answers' },
+};
+
+const HELP = helpText(
+  'usage: npm run cli -- eval --model gat|gat-improved|lstm [--version V] FILE.csv...',
+  `Answers every row of CLUTRR CSV files (ours or the released ones) with a trained model and
+counts correct answers (the model's most probable class equals the row's target). The GAT
+reads the symbolic columns (story_edges, edge_types, query_edge): edges without a type are
+left out of its graph, and the rows that had one are counted and named. The LSTM reads story
+and query. A target outside the 18 answer classes can never be answered; such rows are
+counted as wrong and named. One line per file, then as the very last line
+  rows=<n> correct=<n> accuracy=<x.xxx>`,
+  FLAGS,
+);
+
+const BATCH = 100;
+/** How many row ids a note names before "…". */
+const NAMED = 5;
+
+/** The project folder (its package.json is clutrr-lab's), found from this module's place. */
+function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = path.join(dir, 'package.json');
+    if (existsSync(pkg) && /"name":\s*"clutrr-lab"/.test(readFileSync(pkg, 'utf8'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) throw new CliError('cannot find the clutrr-lab project folder to load shipped models from');
+    dir = up;
+  }
+}
+
+function readModel(dir: string, label: string): ClutrrModel {
+  const json = path.join(dir, 'model.json');
+  const bin = path.join(dir, 'weights.bin');
+  if (!existsSync(json) || !existsSync(bin)) throw new CliError(`${label}: no model.json and weights.bin in ${dir}`);
+  let modelJson: unknown;
+  try {
+    modelJson = JSON.parse(readFileSync(json, 'utf8'));
+  } catch (e) {
+    throw new CliError(`${json}: not JSON (${(e as Error).message})`);
+  }
+  const weights = readFileSync(bin);
+  try {
+    return loadModel(modelJson, weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength));
+  } catch (e) {
+    throw new CliError(`${label}: ${(e as Error).message}`);
+  }
+}
+
+interface FileTally {
+  rows: number;
+  correct: number;
+  untyped: string[];
+  notAClass: string[];
+  wrong: string[];
+}
+
+const accuracy = (correct: number, rows: number) => (rows === 0 ? 0 : correct / rows).toFixed(3);
+
+function named(ids: readonly string[]): string {
+  return ids.slice(0, NAMED).join(', ') + (ids.length > NAMED ? `, … (${ids.length - NAMED} more)` : '');
+}
+
+async function evalFile(file: string, model: ClutrrModel, list: boolean): Promise<FileTally> {
+  const tally: FileTally = { rows: 0, correct: 0, untyped: [], notAClass: [], wrong: [] };
+  let pending: { id: string; question: ModelQuestion; target: string }[] = [];
+  const flush = async () => {
+    const part = pending;
+    pending = [];
+    if (part.length === 0) return;
+    const answers = await model.answer(part.map((p) => p.question));
+    answers.forEach((a, i) => {
+      const { id, question, target } = part[i]!;
+      const best = bestClass(a.probs);
+      if (best === question.graph.label) tally.correct++;
+      else if (list) tally.wrong.push(`${id} answered ${CLASSES[best]}, target ${target}`);
+    });
+  };
+  const reader = new ClutrrRowReader((row, n) => {
+    const { question, untypedEdges } = questionFromRow(row);
+    const id = row.id || `row ${n}`;
+    tally.rows++;
+    if (model.kind === 'gat' && untypedEdges.length > 0) tally.untyped.push(id);
+    if (question.graph.label < 0) tally.notAClass.push(`${id} (${row.target})`);
+    pending.push({ id, question, target: row.target });
+  }, file);
+  for await (const chunk of readText(file)) {
+    reader.push(chunk);
+    if (pending.length >= BATCH) await flush();
+  }
+  reader.end();
+  await flush();
+  return tally;
+}
+
+export async function evalCommand(argv: string[]): Promise<number> {
+  if (argv.includes('--help')) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const { flags, positional } = parseArgs('eval', argv, FLAGS);
+  const name = flags.model as string | undefined;
+  const dir = flags['model-dir'] as string | undefined;
+  if (!name && !dir) throw new UsageError('name a model with --model (gat, gat-improved, lstm) or --model-dir');
+  if (name && dir) throw new UsageError('give --model or --model-dir, not both');
+  const backend = flags.backend as string;
+  if (backend !== 'wasm' && backend !== 'cpu') throw new UsageError(`--backend must be wasm or cpu (got ${backend})`);
+  if (positional.length === 0) throw new UsageError('name at least one CSV file (see eval --help)');
+  if (name && !/^[\w.-]+$/.test(name)) throw new UsageError(`--model: not a model name (got ${name})`);
+  const version = flags.version as string;
+  if (!/^[\w.-]+$/.test(version)) throw new UsageError(`--version: not a version (got ${version})`);
+
+  const folder = dir ? path.resolve(dir) : path.join(projectRoot(), 'public', 'models', name!, version);
+  if (name && !existsSync(folder)) {
+    throw new CliError(
+      `no shipped model ${name}/${version} (looked in ${folder}); shipped models are listed in public/models/index.json`,
+    );
+  }
+  const wasmDir = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
+  await useBackend(backend, wasmDir + path.sep);
+  const model = readModel(folder, name ? `${name}/${version}` : folder);
+  const total = { rows: 0, correct: 0 };
+  try {
+    for (const file of positional) {
+      const t = await evalFile(file, model, flags.list === true);
+      process.stdout.write(`${file}: rows=${t.rows} correct=${t.correct} accuracy=${accuracy(t.correct, t.rows)}\n`);
+      if (t.untyped.length > 0) {
+        process.stdout.write(
+          `  ${t.untyped.length} row(s) had edges without a type, left out of the graph: ${named(t.untyped)}\n`,
+        );
+      }
+      if (t.notAClass.length > 0) {
+        process.stdout.write(
+          `  ${t.notAClass.length} row(s) have a target outside the 18 classes, counted as wrong: ${named(t.notAClass)}\n`,
+        );
+      }
+      for (const line of t.wrong) process.stdout.write(`  ${line}\n`);
+      total.rows += t.rows;
+      total.correct += t.correct;
+    }
+  } finally {
+    model.dispose();
+  }
+  process.stdout.write(`rows=${total.rows} correct=${total.correct} accuracy=${accuracy(total.correct, total.rows)}\n`);
+  return 0;
+}

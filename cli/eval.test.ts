@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseClutrrCsv, writeClutrrCsv } from '../src/core/formats/clutrrCsv';
+import { useBackend } from '../src/ml/backend';
+import { questionFromRow } from '../src/ml/encoding';
+import { Gat, GAT_IMPROVED, saveGat } from '../src/ml/gat';
+import { loadModel } from '../src/ml/load';
+import { bestClass } from '../src/ml/model';
+import { main } from './main';
+import { captureOutput } from './testOutput';
+
+const FIXTURES = 'src/core/formats/fixtures';
+const dir = mkdtempSync(path.join(tmpdir(), 'eval-'));
+const modelDir = path.join(dir, 'model');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** An untrained (seeded) improved GAT written as a model folder: eval's wiring, not its skill, is tested. */
+beforeAll(async () => {
+  await useBackend('cpu');
+  const gat = new Gat(GAT_IMPROVED, 'cli-eval-test');
+  const { modelJson, weights } = await saveGat(gat, 'gat-improved');
+  gat.dispose();
+  mkdirSync(modelDir);
+  writeFileSync(path.join(modelDir, 'model.json'), JSON.stringify(modelJson));
+  writeFileSync(path.join(modelDir, 'weights.bin'), new Uint8Array(weights));
+});
+
+/** Correct answers of the folder's model on a file, computed without the CLI. */
+async function expectedCorrect(file: string): Promise<number> {
+  const bin = readFileSync(path.join(modelDir, 'weights.bin'));
+  const model = loadModel(
+    JSON.parse(readFileSync(path.join(modelDir, 'model.json'), 'utf8')),
+    bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength),
+  );
+  const questions = parseClutrrCsv(readFileSync(file, 'utf8')).map((r) => questionFromRow(r).question);
+  const answers = await model.answer(questions);
+  model.dispose();
+  return answers.filter((a, i) => bestClass(a.probs) === questions[i]!.graph.label).length;
+}
+
+describe('cli eval', () => {
+  const io = captureOutput();
+  const run = (...args: string[]) => main(['eval', '--model-dir', modelDir, '--backend', 'cpu', ...args]);
+
+  it('prints a line per file and, last, exactly rows=<n> correct=<n> accuracy=<x.xxx>', async () => {
+    const a = path.join(FIXTURES, 'stats-generated.csv');
+    const b = path.join(FIXTURES, 'mini-clutrr.csv');
+    expect(await run(a, b)).toBe(0);
+    const lines = io.out.trimEnd().split('\n');
+    const ca = await expectedCorrect(a);
+    const cb = await expectedCorrect(b);
+    expect(lines[0]).toBe(`${a}: rows=60 correct=${ca} accuracy=${(ca / 60).toFixed(3)}`);
+    expect(lines).toContain(`${b}: rows=4 correct=${cb} accuracy=${(cb / 4).toFixed(3)}`);
+    expect(lines.at(-1)).toBe(`rows=64 correct=${ca + cb} accuracy=${((ca + cb) / 64).toFixed(3)}`);
+  });
+
+  it('counts and names rows with an untyped edge or a target outside the classes, without failing', async () => {
+    const rows = parseClutrrCsv(readFileSync(path.join(FIXTURES, 'mini-clutrr.csv'), 'utf8'));
+    const edited = rows.map((r, i) =>
+      i === 0 ? { ...r, edgeTypes: r.edgeTypes.slice(0, 1) } : i === 1 ? { ...r, target: 'husband' } : r,
+    );
+    const file = path.join(dir, 'released-style.csv');
+    writeFileSync(file, writeClutrrCsv(edited));
+    expect(await run(file)).toBe(0);
+    // Rows 2 and 3 of the fixture type only their path edges, as the released noisy files do.
+    const untyped = edited.filter((r) => r.edgeTypes.length < r.storyEdges.length).map((r) => r.id);
+    expect(untyped).toHaveLength(3);
+    expect(io.out).toContain(`3 row(s) had edges without a type, left out of the graph: ${untyped.join(', ')}\n`);
+    expect(io.out).toContain(
+      `1 row(s) have a target outside the 18 classes, counted as wrong: ${rows[1]!.id} (husband)`,
+    );
+    expect(io.out.trimEnd().split('\n').at(-1)).toMatch(/^rows=4 correct=[0-3] accuracy=0\.\d{3}$/);
+  });
+
+  it('refuses a malformed file, a missing model and bad flags with a message naming them', async () => {
+    const bad = path.join(dir, 'bad.csv');
+    writeFileSync(bad, 'a,b\n1,2\n');
+    expect(await run(bad)).toBe(1);
+    expect(io.err).toContain(`clutrr eval: ${bad}, column story_edges: the header has no "story_edges" column`);
+    io.err = '';
+    expect(await main(['eval', '--model-dir', path.join(dir, 'nothing'), bad])).toBe(1);
+    expect(io.err).toContain('no model.json and weights.bin in');
+    io.err = '';
+    expect(await main(['eval', '--model', 'gat', '--version', 'no-such', bad])).toBe(1);
+    expect(io.err).toMatch(/no shipped model gat\/no-such \(looked in .*public\/models\/gat\/no-such\)/);
+    io.err = '';
+    expect(await main(['eval', path.join(FIXTURES, 'mini-clutrr.csv')])).toBe(2);
+    expect(io.err).toContain('name a model with --model');
+    io.err = '';
+    expect(await run('--backend', 'webgl', bad)).toBe(2);
+    expect(io.err).toContain('--backend must be wasm or cpu (got webgl)');
+  });
+});
