@@ -2,7 +2,6 @@ import { CsvFormatError } from '../src/core/formats/clutrrRow';
 import { GenerationError } from '../src/core/puzzle/puzzle';
 import { benchCommand } from './commands/bench';
 import { checkCommand } from './commands/check';
-import { evalCommand } from './commands/eval';
 import { generateCommand } from './commands/generate';
 import { resultsCommand } from './commands/results';
 import { statsCommand } from './commands/stats';
@@ -30,7 +29,8 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; summa
     summary: 'results export: the rows of a results server (npm run serve) as CSV or JSON, offline',
   },
   eval: {
-    run: evalCommand,
+    // On demand: it loads tfjs, which takes about a second and no other command needs.
+    run: async (argv) => (await import('./commands/eval')).evalCommand(argv),
     summary: 'answer CLUTRR CSV files with a trained model (gat, gat-improved, lstm) and count correct answers',
   },
   bench: { run: benchCommand, summary: 'puzzles per second for k = 2..10 and each task, and peak memory' },

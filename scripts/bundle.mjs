@@ -26,16 +26,26 @@ function newest(dirs) {
 /**
  * Bundles `entry` into `outfile` unless the bundle is newer than everything under `sources`
  * (and the `scripts` folder, where this file lives), then imports it and returns the module.
- * `options` go to esbuild (e.g. `external`, `packages`, `banner`).
+ * `options` go to esbuild (e.g. `external`, `packages`, `banner`). With `splitting: true`, code
+ * reached only through `import()` goes to chunk files beside it (`chunks/`), so what a rarely
+ * used command loads (tfjs for `eval`) is not loaded by every command.
  */
 export async function importBundled({ entry, outfile, sources, options = {} }) {
   const out = path.join(root, outfile);
   const fresh = existsSync(out) && statSync(out).mtimeMs > newest([...sources, 'scripts']);
   if (!fresh) {
+    const split = options.splitting === true;
     const result = await build({
       write: false,
       entryPoints: [path.join(root, entry)],
-      outfile: out,
+      ...(split
+        ? {
+            outdir: path.dirname(out),
+            entryNames: path.basename(out, '.mjs'),
+            chunkNames: 'chunks/[name]-[hash]',
+            outExtension: { '.js': '.mjs' },
+          }
+        : { outfile: out }),
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -45,10 +55,14 @@ export async function importBundled({ entry, outfile, sources, options = {} }) {
       ...options,
     });
     // Written aside and renamed into place: several processes may start at once (tests do).
-    mkdirSync(path.dirname(out), { recursive: true });
-    const aside = `${out}.${process.pid}.tmp`;
-    writeFileSync(aside, result.outputFiles[0].contents);
-    renameSync(aside, out);
+    // Chunks first (content-hashed names), the entry last.
+    const files = [...result.outputFiles].sort((a, b) => (a.path === out) - (b.path === out));
+    for (const file of files) {
+      mkdirSync(path.dirname(file.path), { recursive: true });
+      const aside = `${file.path}.${process.pid}.tmp`;
+      writeFileSync(aside, file.contents);
+      renameSync(aside, file.path);
+    }
   }
   // Paths on the command line are the user's: npm runs scripts from the project root, but says
   // where it was started in INIT_CWD.

@@ -9,7 +9,9 @@ const { main } = await importBundled({
   options: {
     // A native addon: loaded from node_modules at run time (results export, study register).
     // tfjs (eval): its wasm backend reads its .wasm files next to its package in node_modules.
+    // Split: tfjs loads only when `eval` runs (cli/main.ts imports that command on demand).
     external: ['better-sqlite3', '@tensorflow/*'],
+    splitting: true,
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   },
 });
