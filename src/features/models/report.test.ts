@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelIndex, ModelIndexEntry, ModelMetadata, NoiseKind } from '../../ml/model';
+import { PAPER_CLEAN_K23, PAPER_ROBUSTNESS } from './paper';
+import {
+  chartSeries,
+  formatAccuracy,
+  formatPaper,
+  isMainVersion,
+  mainModels,
+  metadataCurve,
+  pooledAccuracy,
+  robustnessTable,
+  runProgress,
+  withCount,
+  NOISE_KINDS,
+} from './report';
+
+const entry = (model: string, version: string, kind: 'gat' | 'lstm' = 'gat'): ModelIndexEntry => ({
+  id: `${model}/${version}`,
+  model,
+  version,
+  kind,
+  label: model.toUpperCase(),
+  weightBytes: 1000,
+});
+
+const INDEX: ModelIndex = {
+  models: [
+    entry('gat', '1'),
+    entry('gat', '1-disconnected'),
+    entry('gat-improved', '1'),
+    entry('gat-improved', '1-supporting'),
+    entry('lstm', '1', 'lstm'),
+  ],
+};
+
+type Meta = Pick<ModelMetadata, 'training' | 'robustness' | 'label' | 'test'>;
+const meta = (noise: NoiseKind, acc: number[]): Meta => ({
+  label: 'x',
+  training: { noise, tasks: [], rows: 10, epochs: 1, seconds: 1 },
+  test: { rows: 10, accuracy: { '10': 0.1, '2': 0.9, '3': 0.8, bad: 0.5 } },
+  robustness: NOISE_KINDS.map((test, i) => ({ test, rows: 20, accuracy: acc[i]! })),
+});
+
+describe('model report figures', () => {
+  it('main models: versions without a suffix, one per model, in index order', () => {
+    expect(isMainVersion('1')).toBe(true);
+    expect(isMainVersion('1-supporting')).toBe(false);
+    expect(mainModels(INDEX).map((e) => e.id)).toEqual(['gat/1', 'gat-improved/1', 'lstm/1']);
+    expect(mainModels({ models: [entry('gat', '1-clean')] })).toEqual([]);
+  });
+
+  it('counts by k: a later chunk of the same k replaces the earlier one; pooled accuracy', () => {
+    let c = withCount([], { k: 3, rows: 10, correct: 5 });
+    c = withCount(c, { k: 2, rows: 10, correct: 10 });
+    c = withCount(c, { k: 3, rows: 10, correct: 7 });
+    expect(c).toEqual([
+      { k: 2, rows: 10, correct: 10 },
+      { k: 3, rows: 10, correct: 7 },
+    ]);
+    expect(pooledAccuracy(c, 2, 3)).toBeCloseTo(17 / 20);
+    expect(pooledAccuracy(c, 6, 10)).toBeNaN();
+  });
+
+  it('the metadata curve is sorted by k and skips keys that are not k', () => {
+    expect(metadataCurve(meta('clean', [1, 1, 1, 1]))).toEqual([
+      { k: 2, accuracy: 0.9 },
+      { k: 3, accuracy: 0.8 },
+      { k: 10, accuracy: 0.1 },
+    ]);
+  });
+
+  it('chart series: browser and training lines per model, then the paper figures over k = 2, 3', () => {
+    const models = mainModels(INDEX);
+    const runs = new Map([
+      [
+        'gat/1',
+        [
+          { k: 2, rows: 4, correct: 3 },
+          { k: 4, rows: 0, correct: 0 },
+        ],
+      ],
+    ]);
+    const metas = new Map([['gat-improved/1', meta('clean', [1, 1, 1, 1])]]);
+    const series = chartSeries(models, runs, metas);
+    expect(series.map((s) => s.key)).toEqual([
+      'run:gat/1',
+      'training:gat-improved/1',
+      'paper:gat',
+      'paper:bilstmAttention',
+    ]);
+    expect(series[0]!.points).toEqual([{ k: 2, value: 0.75 }]);
+    expect(series[1]!.slot).toBe(1);
+    const bilstm = series[3]!;
+    expect(bilstm.points.map((p) => p.k)).toEqual([2, 3]);
+    expect(bilstm.points[0]!.value).toBe(0.58);
+    expect(bilstm.points[0]!.lo).toBeCloseTo(0.53);
+    expect(bilstm.points[0]!.hi).toBeCloseTo(0.63);
+    expect(series[2]!.points[0]).toMatchObject({ value: 1, lo: 1, hi: 1 });
+  });
+
+  it('robustness: every folder gives cells of its training noise; the main version wins', () => {
+    const metas = new Map<string, Meta>([
+      ['gat/1', meta('clean', [0.99, 0.3, 0.5, 0.9])],
+      ['gat/1-disconnected', meta('disconnected', [0.7, 0.6, 0.5, 0.95])],
+      ['gat-improved/1', meta('clean', [1, 0.4, 0.6, 0.97])],
+      ['gat-improved/1-supporting', meta('supporting', [0.9, 0.98, 0.5, 0.9])],
+      // lstm has no metadata yet (still loading): no column.
+    ]);
+    const t = robustnessTable(INDEX, metas);
+    expect(t.columns.map((c) => c.model)).toEqual(['gat', 'gat-improved']);
+    expect(t.rows).toHaveLength(16);
+    const row = (train: NoiseKind, test: NoiseKind) => t.rows.find((r) => r.train === train && r.test === test)!;
+    expect(row('clean', 'supporting').cells).toEqual({
+      gat: { id: 'gat/1', accuracy: 0.3, rows: 20 },
+      'gat-improved': { id: 'gat-improved/1', accuracy: 0.4, rows: 20 },
+    });
+    expect(row('supporting', 'supporting').cells).toEqual({
+      'gat-improved': { id: 'gat-improved/1-supporting', accuracy: 0.98, rows: 20 },
+    });
+    expect(row('disconnected', 'disconnected').cells.gat?.accuracy).toBe(0.95);
+    expect(row('irrelevant', 'clean').cells).toEqual({});
+    expect(row('clean', 'clean').paper?.gat).toEqual({ mean: 1, se: 0 });
+    expect(row('clean', 'clean').paperSource).toBe('Table 2');
+    expect(row('supporting', 'clean').paperSource).toBe('appendix');
+  });
+
+  it('a second folder with the same model and training noise does not override the main one', () => {
+    const index: ModelIndex = { models: [entry('gat', '1-clean'), entry('gat', '1')] };
+    const metas = new Map<string, Meta>([
+      ['gat/1-clean', meta('clean', [0.1, 0.1, 0.1, 0.1])],
+      ['gat/1', meta('clean', [0.9, 0.9, 0.9, 0.9])],
+    ]);
+    expect(robustnessTable(index, metas).rows[0]!.cells.gat?.id).toBe('gat/1');
+  });
+
+  it('the paper table covers all sixteen train × test pairs once, Table 2 for the clean row', () => {
+    const keys = PAPER_ROBUSTNESS.map((r) => `${r.train}|${r.test}`);
+    expect(new Set(keys).size).toBe(16);
+    expect(PAPER_ROBUSTNESS.filter((r) => r.train === 'clean').every((r) => r.source === 'Table 2')).toBe(true);
+    expect(PAPER_CLEAN_K23.bilstmAttention).toEqual({ mean: 0.58, se: 0.05 });
+  });
+
+  it('progress sums rows done per planned model, capped at the plan', () => {
+    expect(
+      runProgress(
+        ['a', 'b'],
+        new Map([
+          ['a', 900],
+          ['b', 30],
+        ]),
+        900,
+      ),
+    ).toEqual({ done: 930, total: 1800 });
+    expect(runProgress(['a'], new Map([['a', 2000]]), 900)).toEqual({ done: 900, total: 900 });
+  });
+
+  it('formats', () => {
+    expect(formatAccuracy(0.87349)).toBe('0.873');
+    expect(formatAccuracy(NaN)).toBe('–');
+    expect(formatAccuracy(undefined)).toBe('–');
+    expect(formatPaper({ mean: 0.7, se: 0.15 })).toBe('0.70 ± 0.15');
+  });
+});
