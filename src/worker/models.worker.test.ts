@@ -1,0 +1,205 @@
+import * as tf from '@tensorflow/tfjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTrainData } from '../../scripts/train/data';
+import { generatePuzzle } from '../core/puzzle/puzzle';
+import { createRng } from '../core/random/rng';
+import { datasetRenderer } from '../core/text/datasetText';
+import { NUM_CLASSES, questionFromPuzzle } from '../ml/encoding';
+import { Gat, GAT_PAPER, type GatConfig, saveGat } from '../ml/gat';
+import type { ModelIndex } from '../ml/model';
+import { ModelsClient, mainModels, median, topAnswers } from './modelsClient';
+import { modelsHandlers, testQuestions, WASM_PATHS } from './models.worker';
+import { type RpcRequest, serve, type WorkerLike } from './rpc';
+import type { ModelsCommands } from './modelsProtocol';
+
+// A tiny untrained GAT (the real code paths, small shapes), served from memory as a build would.
+const TINY: GatConfig = { ...GAT_PAPER, dim: 16, edgeDim: 8, decoderHidden: 32, rounds: 2 };
+const BASE = 'http://app.test/';
+const files = new Map<string, { body: ArrayBuffer | string; length?: boolean }>();
+
+const index: ModelIndex = {
+  models: [
+    { id: 'gat/1', model: 'gat', version: '1', kind: 'gat', label: 'GAT (paper)', weightBytes: 0 },
+    { id: 'gat/1-supporting', model: 'gat', version: '1-supporting', kind: 'gat', label: 'GAT', weightBytes: 0 },
+  ],
+};
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+  const model = new Gat(TINY, 1);
+  const { modelJson, weights } = await saveGat(model, 'gat');
+  model.dispose();
+  const metadata = { model: 'gat', kind: 'gat', label: 'GAT (paper)', version: '1', seed: '1', test: { accuracy: {} } };
+  files.set(`${BASE}models/index.json`, { body: JSON.stringify(index) });
+  files.set(`${BASE}models/gat/1/model.json`, { body: JSON.stringify(modelJson) });
+  files.set(`${BASE}models/gat/1/metadata.json`, { body: JSON.stringify(metadata) });
+  files.set(`${BASE}models/gat/1/weights.bin`, { body: weights, length: true });
+});
+
+const fakeFetch = async (url: string): Promise<Response> => {
+  const f = files.get(url);
+  if (!f) return new Response('not found', { status: 404, statusText: 'Not Found' });
+  const headers: Record<string, string> = {};
+  if (f.length) headers['content-length'] = String((f.body as ArrayBuffer).byteLength);
+  // Two pieces, so that loading reports progress before the end.
+  if (typeof f.body !== 'string') {
+    const bytes = new Uint8Array(f.body);
+    const half = bytes.length >> 1;
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(bytes.slice(0, half));
+        c.enqueue(bytes.slice(half));
+        c.close();
+      },
+    });
+    return new Response(stream, { headers });
+  }
+  return new Response(f.body, { headers });
+};
+
+/** The worker's handlers behind a fake Worker, so the page's client talks to them as in the app. */
+class InProcessWorker implements WorkerLike {
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  onerror: ((event: ErrorEvent) => void) | null = null;
+  private readonly dispatch = serve<ModelsCommands>(
+    modelsHandlers({ fetch: fakeFetch, probeWebgl: () => 'no WebGL in Node' }),
+    (msg) => queueMicrotask(() => this.onmessage?.({ data: msg } as MessageEvent)),
+  );
+  postMessage(message: unknown): void {
+    void this.dispatch(message as RpcRequest<ModelsCommands>);
+  }
+  terminate(): void {}
+}
+
+const client = new ModelsClient(() => new InProcessWorker());
+afterAll(() => client.reset());
+
+const puzzles = [3, 4, 5].map((seed) => generatePuzzle({ seed, k: 2 + (seed % 3), task: 1 }));
+const render = datasetRenderer({ synthetic: true, combinationLength: 1, templateSplit: false, storyOrder: 'path' }, 1);
+const questions = puzzles.map((p) => questionFromPuzzle(p, render.render(p, 'test', createRng(1)).story));
+
+describe('models worker (Node, cpu)', () => {
+  it('starts on the best backend that runs, and says why the others do not', async () => {
+    const b = await client.backend();
+    expect(b.backend).toBe('cpu');
+    expect(b.available).toEqual({ webgl: 'no WebGL in Node', wasm: 'no .wasm files in this build', cpu: true });
+    await expect(client.backend('wasm')).rejects.toThrow(/wasm backend is not available: no .wasm files/);
+  });
+
+  it('reads the index; the main models are the versions without a suffix', async () => {
+    const got = await client.index(BASE);
+    expect(got).toEqual(index);
+    expect(mainModels(got).map((m) => m.id)).toEqual(['gat/1']);
+  });
+
+  it('loads a model with byte progress, and warms it up', async () => {
+    const progress: [number, number][] = [];
+    const r = await client.load('gat/1', (d, t) => progress.push([d, t]), BASE);
+    const size = (files.get(`${BASE}models/gat/1/weights.bin`)!.body as ArrayBuffer).byteLength;
+    expect(r).toMatchObject({ id: 'gat/1', kind: 'gat', backend: 'cpu', weightBytes: size });
+    expect(r.warmupMs).toBeGreaterThanOrEqual(0);
+    expect(progress.at(-1)).toEqual([size, size]);
+    expect(progress.every(([d, t]) => d <= t && t === size)).toBe(true);
+  });
+
+  it('answers: 18 probabilities, one attention weight per fact, the same every time', async () => {
+    const a = await client.answer('gat/1', questions);
+    expect(a.backend).toBe('cpu');
+    expect(a.answers).toHaveLength(3);
+    a.answers.forEach((ans, i) => {
+      expect(ans.probs).toHaveLength(NUM_CLASSES);
+      expect([...ans.probs].reduce((s, p) => s + p, 0)).toBeCloseTo(1, 4);
+      expect(ans.factAttention).toHaveLength(puzzles[i]!.facts.length);
+    });
+    const again = await client.answer('gat/1', questions);
+    expect(again.answers).toEqual(a.answers);
+    const top = topAnswers(a.answers[0]!.probs);
+    expect(top).toHaveLength(5);
+    expect(top[0]!.p).toBeGreaterThanOrEqual(top[4]!.p);
+  });
+
+  it('keeps memory flat: as many tensors after 200 answers as after the first', async () => {
+    await client.answer('gat/1', [questions[0]!]);
+    const first = await client.memory();
+    for (let i = 1; i < 200; i++) await client.answer('gat/1', [questions[i % 3]!]);
+    const after = await client.memory();
+    expect(after.numTensors).toBe(first.numTensors);
+    expect(after.numBytes).toBe(first.numBytes);
+  });
+
+  it('evaluates on fresh test puzzles: progress, one chunk per k, the same twice', async () => {
+    const chunks: unknown[] = [];
+    let last: [number, number] = [0, 0];
+    const body = { id: 'gat/1', noise: 'clean', ks: [2, 3], rows: 4, seed: '1' } as const;
+    const r = await client.evaluate(body, { onChunk: (c) => chunks.push(c), onProgress: (d, t) => (last = [d, t]) });
+    expect(r.byK.map((s) => [s.k, s.rows])).toEqual([
+      [2, 4],
+      [3, 4],
+    ]);
+    expect(chunks).toEqual(r.byK);
+    expect(last).toEqual([8, 8]);
+    expect((await client.evaluate(body)).byK).toEqual(r.byK);
+  });
+
+  it('answers the bench, one time per puzzle', async () => {
+    const r = await client.bench({ id: 'gat/1', ks: [2, 3], rows: 2, seed: '1' });
+    expect(r.ms).toHaveLength(4);
+    expect(r.backend).toBe('cpu');
+  });
+
+  it('gives the metadata, loaded or not', async () => {
+    expect((await client.metadata('gat/1')).label).toBe('GAT (paper)');
+    await expect(client.metadata('gat/2', BASE)).rejects.toThrow(/404/);
+  });
+
+  it('refuses unknown or malformed models by name', async () => {
+    await expect(client.answer('lstm/1', questions)).rejects.toMatchObject({
+      name: 'ModelsError',
+      message: 'model lstm/1 is not loaded',
+    });
+    await expect(client.load('../x', undefined, BASE)).rejects.toThrow(/not a model id/);
+    await expect(client.load('gat/9', undefined, BASE)).rejects.toThrow(/gat\/9\/.*404/);
+  });
+});
+
+describe('test puzzles in the worker', () => {
+  it('are the training script’s test rows (scripts/train/data.ts) for the same seed', () => {
+    const data = makeTrainData({ seed: '1', noise: 'clean', trainRows: 0, testRows: 3 });
+    for (const k of [2, 5]) {
+      const ours = testQuestions('1', 'clean', k, 3);
+      expect(ours).toEqual(data.tests.get(k)!.map((e) => e.question));
+    }
+    const supporting = testQuestions('1', 'supporting', 2, 3);
+    expect(supporting).toEqual(
+      data.robustness
+        .get('supporting')!
+        .slice(0, 3)
+        .map((e) => e.question),
+    );
+  });
+});
+
+describe('client helpers', () => {
+  it('ranks answers and takes medians', () => {
+    const probs = new Float32Array(NUM_CLASSES);
+    probs[3] = 0.5;
+    probs[0] = 0.2;
+    probs[17] = 0.2;
+    expect(topAnswers(probs, 3)).toEqual([
+      { word: 'mother', p: 0.5 },
+      { word: 'son', p: expect.closeTo(0.2) },
+      { word: 'aunt', p: expect.closeTo(0.2) },
+    ]);
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+
+  it('names the three .wasm files of the build', () => {
+    expect(Object.keys(WASM_PATHS).sort()).toEqual([
+      'tfjs-backend-wasm-simd.wasm',
+      'tfjs-backend-wasm-threaded-simd.wasm',
+      'tfjs-backend-wasm.wasm',
+    ]);
+  });
+});

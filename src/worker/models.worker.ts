@@ -1,0 +1,365 @@
+import * as tf from '@tensorflow/tfjs';
+import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
+import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
+import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
+import { DEFAULT_FAMILY } from '../core/family/family';
+import { type DatasetSpec, rowMaker } from '../core/puzzle/dataset';
+import type { TaskId } from '../core/puzzle/tasks';
+import { createRng } from '../core/random/rng';
+import { datasetRenderer } from '../core/text/datasetText';
+import { useBackend } from '../ml/backend';
+import { questionFromPuzzle } from '../ml/encoding';
+import { loadModel } from '../ml/load';
+import {
+  bestClass,
+  type ClutrrModel,
+  type ModelIndex,
+  type ModelKind,
+  type ModelMetadata,
+  type ModelQuestion,
+  type NoiseKind,
+} from '../ml/model';
+import type {
+  BackendAvailability,
+  BackendName,
+  BackendResult,
+  KScore,
+  LoadResult,
+  ModelsCommands,
+} from './modelsProtocol';
+import { type Handlers, installWorker, type ServeContext } from './rpc';
+
+/**
+ * The models worker: the only code of the app that imports tfjs. It reads model folders from our
+ * own build, keeps them on one backend (WebGL on a real GPU, else wasm, else cpu; the user may
+ * switch), warms each up once, and answers questions; tests drive `modelsHandlers` in Node.
+ * Requests run one at a time (a backend switch must not interleave with an answer).
+ */
+
+/** What the worker needs from where it runs (the browser, or a test in Node). */
+export interface ModelsEnv {
+  readonly fetch: (url: string) => Promise<Response>;
+  /** The .wasm files, file name → URL; undefined: the wasm backend is not offered. */
+  readonly wasmPaths?: Readonly<Record<string, string>>;
+  /** Whether a hardware WebGL context can be made here, or why not. */
+  readonly probeWebgl: () => true | string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test puzzles, as scripts/train/data.ts makes them (its TEXT_SETTINGS, the test split, every
+// row rendered with its own `text` rng): with the training seed these are the training run's
+// very test rows. Kept equal to data.ts by models.worker.test.ts.
+
+const TEXT_SETTINGS = { synthetic: false, combinationLength: 3, templateSplit: true, storyOrder: 'shuffled' } as const;
+const NOISE_TASK: Readonly<Record<NoiseKind, TaskId>> = { clean: 1, supporting: 2, irrelevant: 3, disconnected: 4 };
+
+/** The first `rows` test questions of one noise kind and k, for a dataset seed. */
+export function testQuestions(seed: string, noise: NoiseKind, k: number, rows: number): ModelQuestion[] {
+  const task = { task: NOISE_TASK[noise], k };
+  const spec: DatasetSpec = {
+    seed,
+    trainTasks: [],
+    testTasks: [task],
+    trainRows: 0,
+    testRows: rows,
+    holdout: 0,
+    equal: false,
+    family: DEFAULT_FAMILY,
+  };
+  const make = rowMaker(spec, task, 'test');
+  const render = datasetRenderer(TEXT_SETTINGS, seed).render;
+  return Array.from({ length: rows }, (_, i) => {
+    const { puzzle, split } = make(i);
+    return questionFromPuzzle(puzzle, render(puzzle, split, createRng(puzzle.seed, 'text')).story);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface Loaded {
+  readonly id: string;
+  readonly kind: ModelKind;
+  readonly modelJson: unknown;
+  /** Kept to rebuild the model on another backend. */
+  readonly weights: ArrayBuffer;
+  readonly metadata: ModelMetadata;
+  model: ClutrrModel;
+}
+
+const ID_RE = /^\w[\w.-]*\/\w[\w.-]*$/;
+const ORDER: readonly BackendName[] = ['webgl', 'wasm', 'cpu'];
+
+class ModelsError extends Error {
+  override name = 'ModelsError';
+}
+
+export function modelsHandlers(env: ModelsEnv): Handlers<ModelsCommands> {
+  const loaded = new Map<string, Loaded>();
+  let backend: BackendName | null = null;
+  let available: BackendAvailability | null = null;
+  let lastBase: string | null = null;
+  let warmup: ModelQuestion[] | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  /** Runs jobs one after another, whatever the order their requests arrive in. */
+  const serial =
+    <B, C, R>(job: (body: B, ctx: ServeContext<C>) => Promise<R>) =>
+    (body: B, ctx: ServeContext<C>): Promise<R> => {
+      const run = queue.then(() => job(body, ctx));
+      queue = run.catch(() => {});
+      return run;
+    };
+
+  const availability = (): BackendAvailability => {
+    if (!available) {
+      let webgl: true | string;
+      try {
+        webgl = env.probeWebgl();
+      } catch (e) {
+        webgl = `WebGL probe failed: ${(e as Error).message}`;
+      }
+      available = {
+        webgl,
+        wasm: env.wasmPaths ? true : 'no .wasm files in this build',
+        cpu: true,
+      };
+    }
+    return available;
+  };
+
+  const start = async (name: BackendName): Promise<true | string> => {
+    if (availability()[name] !== true) return availability()[name];
+    try {
+      await useBackend(name, name === 'wasm' ? { ...env.wasmPaths } : undefined);
+      return true;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+
+  const markUnavailable = (name: BackendName, why: string) => {
+    if (name !== 'cpu') available = { ...availability(), [name]: why };
+  };
+
+  /** The backend in use; the first call picks the best that starts. */
+  const ensureBackend = async (): Promise<BackendName> => {
+    if (backend) return backend;
+    for (const name of ORDER) {
+      const ok = await start(name);
+      if (ok === true) return (backend = name);
+      markUnavailable(name, ok);
+    }
+    throw new ModelsError('no tfjs backend started, not even cpu');
+  };
+
+  const warmupQuestions = () => (warmup ??= testQuestions('warm-up', 'clean', 3, 1));
+
+  /** Builds a model from its bytes on the current backend and answers once (shaders, wasm pages). */
+  const build = async (entry: Omit<Loaded, 'model'>): Promise<{ model: ClutrrModel; warmupMs: number }> => {
+    const model = loadModel(entry.modelJson, entry.weights.slice(0), entry.id.split('/')[0]);
+    const t0 = performance.now();
+    await model.answer(warmupQuestions());
+    return { model, warmupMs: performance.now() - t0 };
+  };
+
+  const getJson = async (url: string): Promise<unknown> => {
+    const r = await env.fetch(url);
+    if (!r.ok) throw new ModelsError(`${url}: ${r.status} ${r.statusText}`.trim());
+    return r.json();
+  };
+
+  /** The bytes of a file, reporting bytes read (of Content-Length, when the server gives it). */
+  const getBytes = async (url: string, progress: (done: number, total: number) => void): Promise<ArrayBuffer> => {
+    const r = await env.fetch(url);
+    if (!r.ok) throw new ModelsError(`${url}: ${r.status} ${r.statusText}`.trim());
+    const length = Number(r.headers.get('content-length'));
+    if (!r.body) {
+      const all = await r.arrayBuffer();
+      progress(all.byteLength, all.byteLength);
+      return all;
+    }
+    const reader = r.body.getReader();
+    const parts: Uint8Array[] = [];
+    let done = 0;
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      parts.push(next.value);
+      done += next.value.length;
+      progress(done, Math.max(done, length || 0));
+    }
+    const out = new Uint8Array(done);
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    progress(done, done);
+    return out.buffer;
+  };
+
+  const folder = (id: string, baseUrl: string) => {
+    if (!ID_RE.test(id)) throw new ModelsError(`"${id}" is not a model id (<model>/<version>)`);
+    return `${baseUrl}models/${id}/`;
+  };
+
+  const model = (id: string): Loaded => {
+    const m = loaded.get(id);
+    if (!m) throw new ModelsError(`model ${id} is not loaded`);
+    return m;
+  };
+
+  const backendResult = (): BackendResult => ({ backend: backend!, available: availability() });
+
+  return {
+    index: serial(async ({ baseUrl }) => {
+      lastBase = baseUrl;
+      return (await getJson(`${baseUrl}models/index.json`)) as ModelIndex;
+    }),
+
+    load: serial(async ({ id, baseUrl }, ctx): Promise<LoadResult> => {
+      const t0 = performance.now();
+      const dir = folder(id, baseUrl);
+      lastBase = baseUrl;
+      await ensureBackend();
+      const old = loaded.get(id);
+      if (old) {
+        loaded.delete(id);
+        old.model.dispose();
+      }
+      const [modelJson, metadata, weights] = await Promise.all([
+        getJson(`${dir}model.json`),
+        getJson(`${dir}metadata.json`) as Promise<ModelMetadata>,
+        getBytes(`${dir}weights.bin`, ctx.progress),
+      ]);
+      const entry = { id, kind: metadata.kind, modelJson, weights, metadata };
+      const loadMs = performance.now() - t0;
+      const { model, warmupMs } = await build(entry);
+      loaded.set(id, { ...entry, model });
+      return { id, kind: entry.kind, backend: backend!, loadMs, warmupMs, weightBytes: weights.byteLength };
+    }),
+
+    backend: serial(async ({ name }) => {
+      const current = await ensureBackend();
+      if (!name || name === current) return backendResult();
+      if (!ORDER.includes(name)) throw new ModelsError(`unknown backend "${String(name)}"`);
+      const why = availability()[name];
+      if (why !== true) throw new ModelsError(`the ${name} backend is not available: ${why}`);
+      const entries = [...loaded.values()];
+      for (const e of entries) e.model.dispose();
+      const ok = await start(name);
+      if (ok !== true) {
+        markUnavailable(name, ok);
+        await start(current);
+      } else backend = name;
+      for (const e of entries) e.model = (await build(e)).model;
+      if (ok !== true) throw new ModelsError(ok);
+      return backendResult();
+    }),
+
+    answer: serial(async ({ id, questions }) => {
+      const m = model(id);
+      const t0 = performance.now();
+      const answers = await m.model.answer(questions);
+      return { answers, ms: performance.now() - t0, backend: backend! };
+    }),
+
+    evaluate: serial(async ({ id, noise, ks, rows, seed }, ctx) => {
+      const m = model(id);
+      const t0 = performance.now();
+      const total = ks.length * rows;
+      const byK: KScore[] = [];
+      let done = 0;
+      const BATCH = 50;
+      for (const k of ks) {
+        const questions = testQuestions(seed, noise, k, rows);
+        let correct = 0;
+        for (let i = 0; i < questions.length; i += BATCH) {
+          const part = questions.slice(i, i + BATCH);
+          const answers = await m.model.answer(part);
+          answers.forEach((a, j) => {
+            if (bestClass(a.probs) === part[j]!.graph.label) correct++;
+          });
+          done += part.length;
+          ctx.progress(done, total);
+        }
+        const score = { k, rows, correct };
+        byK.push(score);
+        ctx.chunk(score);
+      }
+      return { byK, ms: performance.now() - t0 };
+    }),
+
+    metadata: serial(async ({ id, baseUrl }) => {
+      const m = loaded.get(id);
+      if (m) return m.metadata;
+      const base = baseUrl ?? lastBase;
+      if (!base) throw new ModelsError(`model ${id} is not loaded and no base URL is known`);
+      return (await getJson(`${folder(id, base)}metadata.json`)) as ModelMetadata;
+    }),
+
+    memory: serial(async () => {
+      await ensureBackend();
+      const { numTensors, numBytes } = tf.memory();
+      return { numTensors, numBytes };
+    }),
+
+    bench: serial(async ({ id, ks, rows, seed }) => {
+      const m = model(id);
+      const ms: number[] = [];
+      for (const k of ks) {
+        for (const q of testQuestions(seed, 'clean', k, rows)) {
+          const t0 = performance.now();
+          await m.model.answer([q]);
+          ms.push(performance.now() - t0);
+        }
+      }
+      return { ms, backend: backend! };
+    }),
+  };
+}
+
+/**
+ * Whether a hardware-accelerated WebGL context can be made. tfjs asks for its context with
+ * `failIfMajorPerformanceCaveat` (its SOFTWARE_WEBGL_ENABLED flag is off), so a software
+ * renderer (SwiftShader, when Chromium has no GPU) is refused: say so rather than fail later.
+ */
+export function probeWebgl(): true | string {
+  if (typeof OffscreenCanvas === 'undefined') return 'no OffscreenCanvas in this browser’s workers';
+  const context = (caveat: boolean) => {
+    const canvas = new OffscreenCanvas(1, 1);
+    const attrs = { failIfMajorPerformanceCaveat: caveat };
+    return (canvas.getContext('webgl2', attrs) ?? canvas.getContext('webgl', attrs)) as WebGLRenderingContext | null;
+  };
+  const release = (gl: WebGLRenderingContext | null) => gl?.getExtension('WEBGL_lose_context')?.loseContext();
+  const hardware = context(true);
+  if (hardware) {
+    release(hardware);
+    return true;
+  }
+  const software = context(false);
+  release(software);
+  return software
+    ? 'software WebGL only (no GPU): tfjs refuses it, and it would be slower than wasm'
+    : 'no WebGL in this browser';
+}
+
+/** The .wasm files, from our own build (never a CDN); tfjs picks one by SIMD and thread support. */
+export const WASM_PATHS: Readonly<Record<string, string>> = {
+  'tfjs-backend-wasm.wasm': wasmUrl,
+  'tfjs-backend-wasm-simd.wasm': wasmSimdUrl,
+  'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl,
+};
+
+// Only inside a worker (the tests import this module in Node and build their own handlers).
+if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
+  installWorker<ModelsCommands>(
+    modelsHandlers({
+      fetch: (url) => fetch(url),
+      wasmPaths: Object.fromEntries(
+        Object.entries(WASM_PATHS).map(([f, u]) => [f, new URL(u, self.location.href).href]),
+      ),
+      probeWebgl,
+    }),
+  );
+}
