@@ -3,7 +3,6 @@ import { unbracket } from '../../core/text/render';
 import { CLASSES, NUM_CLASSES } from '../../ml/encoding';
 import type { ResultRow } from '../../study/results';
 import { handlers } from '../../worker/handlers';
-import type { ServeContext } from '../../worker/rpc';
 import {
   answeredItems,
   bracketNames,
@@ -16,9 +15,8 @@ import {
   type ModelItemAnswer,
 } from './modelItems';
 
-const ctx: ServeContext<never> = { progress: () => undefined, chunk: () => undefined };
 const generate = (item: AnsweredItem, split: (typeof STUDY_TEXT_SPLITS)[number]) =>
-  handlers.story(storyRequestFor(item, split), ctx) as ReturnType<typeof handlers.story> & object;
+  handlers.story(storyRequestFor(item, split)) as ReturnType<typeof handlers.story> & object;
 
 /** A row as the participant's page records it: the worker's puzzle and story for (seed, k, task). */
 function realRow(
@@ -30,7 +28,6 @@ function realRow(
 ): ResultRow {
   const { puzzle, story } = handlers.story(
     storyRequestFor({ seed, k, task: 1, strict: false } as AnsweredItem, split),
-    ctx,
   ) as ReturnType<typeof handlers.story> & object;
   return {
     study_id: 's',
