@@ -12,6 +12,7 @@ const ClassroomView = lazy(() => import('../features/classroom').then((m) => ({ 
 const DatasetBuilderView = lazy(() => import('../features/dataset').then((m) => ({ default: m.DatasetBuilderView })));
 const AuditView = lazy(() => import('../features/audit').then((m) => ({ default: m.AuditView })));
 const ResultsView = lazy(() => import('../features/results').then((m) => ({ default: m.ResultsView })));
+const ModelsView = lazy(() => import('../features/models').then((m) => ({ default: m.ModelsView })));
 const StudyDesignerView = lazy(() =>
   import('../features/studyDesigner').then((m) => ({ default: m.StudyDesignerView })),
 );
@@ -23,6 +24,7 @@ const NAV: readonly [Route, string][] = [
   ['audit', 'Import & audit'],
   ['study', 'Study designer'],
   ['results', 'Results'],
+  ['models', 'Models'],
 ];
 
 function Nav({ route }: { route: Route }) {
@@ -55,6 +57,8 @@ function View({ route }: { route: Route }) {
       return <StudyDesignerView />;
     case 'results':
       return <ResultsView />;
+    case 'models':
+      return <ModelsView />;
     default:
       return <PuzzleView />;
   }
@@ -84,6 +88,7 @@ export function App() {
       audit: 'Import & audit',
       study: 'Study designer',
       results: 'Results',
+      models: 'Models',
     };
     document.title = `${names[route]} · CLUTRR Lab`;
   }, [route]);

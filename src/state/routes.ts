@@ -1,5 +1,5 @@
 /** The app's views; hash routing keeps the puzzle's query parameters untouched. */
-export const ROUTES = ['puzzle', 'classroom', 'dataset', 'audit', 'study', 'results'] as const;
+export const ROUTES = ['puzzle', 'classroom', 'dataset', 'audit', 'study', 'results', 'models'] as const;
 export type Route = (typeof ROUTES)[number];
 
 const HASH: Record<Route, string> = {
@@ -9,6 +9,7 @@ const HASH: Record<Route, string> = {
   audit: '#/audit',
   study: '#/study',
   results: '#/results',
+  models: '#/models',
 };
 
 export function routeFromHash(hash: string): Route {

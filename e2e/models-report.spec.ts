@@ -1,0 +1,159 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The model report at #/models and the results dashboard's model columns, on the production
+ * build with the models of its `models/` folder (public/models, or dev models copied into the
+ * build under test): a run in the browser with progress fills accuracy for k = 2..10 for every
+ * main model, cancel stops it, the robustness table shows every folder's metadata beside the
+ * paper, a missing index says where, and the dashboard shows the models' answers to the items of
+ * a results file made of real puzzles.
+ */
+
+const ARTIFACTS = 'e2e/artifacts';
+mkdirSync(ARTIFACTS, { recursive: true });
+
+const DIST = process.env.E2E_DIST ?? 'dist';
+interface Entry {
+  id: string;
+  model: string;
+  version: string;
+  label: string;
+}
+const INDEX = JSON.parse(readFileSync(path.join(DIST, 'models', 'index.json'), 'utf8')) as { models: Entry[] };
+const MAIN = INDEX.models.filter((m) => !m.version.includes('-'));
+const KS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
+const metadataOf = (id: string) =>
+  JSON.parse(readFileSync(path.join(DIST, 'models', id, 'metadata.json'), 'utf8')) as {
+    training: { noise: string };
+    test: { accuracy: Record<string, number> };
+    robustness: { test: string; rows: number; accuracy: number }[];
+  };
+
+async function openReport(page: Page) {
+  await page.goto('/#/models');
+  await expect(page.getByTestId('models-report')).toBeVisible();
+  await expect(page.getByTestId('models-run')).toBeEnabled();
+}
+
+test.describe('model report', () => {
+  test.setTimeout(180_000);
+
+  test('runs every main model in the browser with progress and fills k = 2..10', async ({ page }) => {
+    expect(MAIN.length).toBeGreaterThan(0);
+    await openReport(page);
+    // Before a run: the training script's curve is there, the browser cells are empty.
+    for (const m of MAIN) {
+      const meta = metadataOf(m.id);
+      await expect(page.getByTestId(`models-train-${m.model}-2`)).toHaveAttribute(
+        'data-value',
+        String(meta.test.accuracy['2']),
+      );
+      await expect(page.getByTestId(`models-acc-${m.model}-2`)).not.toHaveAttribute('data-value', /./);
+    }
+    const rows = 4;
+    await page.getByTestId('models-rows').fill(String(rows));
+    await page.getByTestId('models-seed').fill('e2e');
+    // Keyboard: the run button is reached and pressed from the seed field.
+    await page.getByTestId('models-seed').press('Enter');
+    const progress = page.getByTestId('models-progress');
+    await expect(progress).toHaveAttribute('data-status', 'running');
+    await expect(progress.locator('progress')).toBeVisible();
+    await expect(page.getByTestId('models-cancel')).toBeEnabled();
+    await expect(progress).toHaveAttribute('data-status', 'done', { timeout: 150_000 });
+    await expect(progress).toHaveAttribute('data-done', String(MAIN.length * rows * KS.length));
+    await expect(progress).toHaveAttribute('data-total', String(MAIN.length * rows * KS.length));
+    for (const m of MAIN)
+      for (const k of KS) {
+        const cell = page.getByTestId(`models-acc-${m.model}-${k}`);
+        await expect(cell).toHaveAttribute('data-rows', String(rows));
+        const correct = Number(await cell.getAttribute('data-correct'));
+        expect(correct).toBeGreaterThanOrEqual(0);
+        expect(correct).toBeLessThanOrEqual(rows);
+        await expect(cell).toHaveText((correct / rows).toFixed(3));
+      }
+    // The chart: a browser line and a training line per model, the paper's two segments.
+    const chart = page.getByTestId('models-chart');
+    for (const m of MAIN) {
+      await expect(chart.locator(`[data-series="run:${m.id}"]`)).toHaveAttribute('data-points', String(KS.length));
+      await expect(chart.locator(`[data-series="training:${m.id}"]`)).toHaveCount(1);
+    }
+    await expect(chart.locator('[data-series^="paper:"]')).toHaveCount(2);
+    await page.screenshot({ path: `${ARTIFACTS}/models-report.png`, fullPage: true });
+
+    const axe = await new AxeBuilder({ page }).include('[data-testid="models-report"]').analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+  });
+
+  test('the robustness table shows every folder’s metadata beside the paper', async ({ page }) => {
+    await openReport(page);
+    const table = page.getByTestId('models-robustness');
+    await expect(table).toBeVisible();
+    await expect(table.getByTestId('models-rob-row')).toHaveCount(16);
+    // Each folder's robustness rows land in its model's column, on its training noise's rows.
+    const seen = new Set<string>();
+    for (const e of [...INDEX.models].sort((a, b) => Number(b.version === '1') - Number(a.version === '1'))) {
+      const meta = metadataOf(e.id);
+      for (const r of meta.robustness) {
+        const key = `${e.model}-${meta.training.noise}-${r.test}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const cell = page.getByTestId(`models-rob-${key}`);
+        await expect(cell).toHaveAttribute('data-id', e.id);
+        await expect(cell).toHaveText(r.accuracy.toFixed(3));
+      }
+    }
+    await expect(page.getByTestId('models-rob-paper-gat-clean-supporting')).toHaveText('0.24 ± 0.20');
+    await expect(page.getByTestId('models-rob-paper-bilstm-clean-clean')).toHaveText('0.58 ± 0.05');
+    await table.scrollIntoViewIfNeeded();
+    await table.screenshot({ path: `${ARTIFACTS}/models-report-robustness.png` });
+  });
+
+  test('cancel stops a run; a new run starts again', async ({ page }) => {
+    await openReport(page);
+    await page.getByTestId('models-rows').fill('400');
+    await page.getByTestId('models-run').click();
+    const progress = page.getByTestId('models-progress');
+    await expect
+      .poll(async () => Number(await progress.getAttribute('data-done')), { timeout: 60_000 })
+      .toBeGreaterThan(0);
+    await page.getByTestId('models-cancel').focus();
+    await page.keyboard.press('Enter');
+    await expect(progress).toHaveAttribute('data-status', 'cancelled');
+    await expect(progress).toContainText('Cancelled');
+    const stopped = Number(await progress.getAttribute('data-done'));
+    expect(stopped).toBeLessThan(Number(await progress.getAttribute('data-total')));
+    await expect(page.getByTestId('models-cancel')).toBeDisabled();
+    await page.screenshot({ path: `${ARTIFACTS}/models-report-cancelled.png`, fullPage: true });
+    // Nothing more arrives after the cancel.
+    await page.waitForTimeout(1500);
+    expect(Number(await progress.getAttribute('data-done'))).toBe(stopped);
+    // A fresh worker takes the next run.
+    await page.getByTestId('models-rows').fill('2');
+    await page.getByTestId('models-run').click();
+    await expect(progress).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
+    await expect(page.getByTestId(`models-acc-${MAIN[0]!.model}-10`)).toHaveAttribute('data-rows', '2');
+  });
+
+  test('a missing model list says what and where', async ({ page }) => {
+    await page.route('**/models/index.json', (route) => route.fulfill({ status: 404, body: 'not here' }));
+    await page.goto('/#/models');
+    const error = page.getByTestId('models-error');
+    await expect(error).toBeVisible();
+    await expect(error).toContainText('models/index.json');
+    await expect(error).toContainText('404');
+    await expect(page.getByTestId('models-run')).toBeDisabled();
+    await page.screenshot({ path: `${ARTIFACTS}/models-report-missing.png` });
+  });
+
+  test('a folder whose metadata fails to load is named', async ({ page }) => {
+    const broken = INDEX.models[INDEX.models.length - 1]!;
+    await page.route(`**/models/${broken.id}/metadata.json`, (route) => route.fulfill({ status: 500, body: 'x' }));
+    await openReport(page);
+    const error = page.getByTestId('models-metadata-error');
+    await expect(error).toContainText(`models/${broken.id}/metadata.json`);
+    await expect(error).toContainText('500');
+  });
+});

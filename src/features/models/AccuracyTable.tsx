@@ -1,0 +1,94 @@
+import { useId } from 'react';
+import type { ModelIndexEntry, ModelMetadata } from '../../ml/model';
+import { PAPER_CLEAN_K23, PAPER_MODEL_LABEL } from './paper';
+import { accuracyOf, formatAccuracy, formatPaper, metadataCurve, REPORT_KS, type KCount } from './report';
+
+export interface AccuracyTableProps {
+  readonly models: readonly ModelIndexEntry[];
+  readonly counts: Readonly<Record<string, readonly KCount[]>>;
+  readonly metadata: Readonly<Record<string, ModelMetadata>>;
+  /** The model being evaluated now (its row is marked busy). */
+  readonly current: string | null;
+}
+
+/**
+ * Every figure of the chart as text: per model the run in this browser (`models-acc-<model>-<k>`,
+ * with `data-correct` and `data-rows`) and the training script's curve
+ * (`models-train-<model>-<k>`), then the paper's Table 2 figures, which cover k = 2, 3 only.
+ */
+export function AccuracyTable({ models, counts, metadata, current }: AccuracyTableProps) {
+  const id = useId();
+  return (
+    <div className="mr-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+      <table className="mr-table" data-testid="models-accuracy">
+        <caption id={`${id}-cap`}>Accuracy by model and k</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="mr-left">
+              Model
+            </th>
+            <th scope="col" className="mr-left">
+              Figures from
+            </th>
+            {REPORT_KS.map((k) => (
+              <th key={k} scope="col">
+                k = {k}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {models.flatMap((m) => {
+            const byK = new Map((counts[m.id] ?? []).map((c) => [c.k, c]));
+            const meta = metadata[m.id];
+            const curve = new Map(meta ? metadataCurve(meta).map((p) => [p.k, p.accuracy]) : []);
+            return [
+              <tr key={`${m.id}-run`} data-testid="models-row" data-model={m.model} aria-busy={current === m.id}>
+                <th scope="row" rowSpan={2}>
+                  {m.label}
+                  <span className="mr-id">{m.id}</span>
+                </th>
+                <td className="mr-left">this browser</td>
+                {REPORT_KS.map((k) => {
+                  const c = byK.get(k);
+                  return (
+                    <td
+                      key={k}
+                      data-testid={`models-acc-${m.model}-${k}`}
+                      data-value={c ? accuracyOf(c) : undefined}
+                      data-correct={c?.correct}
+                      data-rows={c?.rows}
+                      title={c ? `${c.correct} of ${c.rows} right` : undefined}
+                    >
+                      {formatAccuracy(c ? accuracyOf(c) : undefined)}
+                    </td>
+                  );
+                })}
+              </tr>,
+              <tr key={`${m.id}-train`} className="mr-train-row">
+                <td>training script{meta ? ` (${meta.test.rows} per k, seed ${meta.seed})` : ''}</td>
+                {REPORT_KS.map((k) => (
+                  <td key={k} data-testid={`models-train-${m.model}-${k}`} data-value={curve.get(k)}>
+                    {formatAccuracy(curve.get(k))}
+                  </td>
+                ))}
+              </tr>,
+            ];
+          })}
+          {(['gat', 'bilstmAttention'] as const).map((pm) => (
+            <tr key={pm} className="mr-paper-row" data-testid={`models-paper-${pm}`}>
+              <th scope="row">Paper: {PAPER_MODEL_LABEL[pm]}</th>
+              <td className="mr-left">Table 2 (clean)</td>
+              <td colSpan={2} data-value={PAPER_CLEAN_K23[pm].mean}>
+                {formatPaper(PAPER_CLEAN_K23[pm])} <span className="mr-note">k = 2, 3 together</span>
+              </td>
+              <td colSpan={REPORT_KS.length - 2} className="mr-note">
+                not stated (Figure 5 is a plot without numbers)
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,204 @@
+import { useEffect, useId, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatBytes } from '../../ui/format';
+import { AccuracyChart } from './AccuracyChart';
+import { AccuracyTable } from './AccuracyTable';
+import { RobustnessTable } from './RobustnessTable';
+import { chartSeries, mainModels, NOISE_KINDS, NOISE_LABEL, REPORT_KS, robustnessTable, runProgress } from './report';
+import { MAX_ROWS } from './store';
+import { useReport } from './useReport';
+import './models.css';
+
+function RunForm() {
+  const id = useId();
+  const form = useReport((s) => s.form);
+  const setForm = useReport((s) => s.setForm);
+  const start = useReport((s) => s.start);
+  const cancel = useReport((s) => s.cancel);
+  const running = useReport((s) => s.run.status === 'running');
+  const ready = useReport((s) => s.index.status === 'ready');
+  return (
+    <form
+      className="mr-form"
+      aria-label="Evaluation settings"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void start();
+      }}
+    >
+      <label htmlFor={`${id}-rows`}>
+        Puzzles per k
+        <input
+          id={`${id}-rows`}
+          type="number"
+          min={1}
+          max={MAX_ROWS}
+          step={1}
+          value={Number.isFinite(form.rows) ? form.rows : ''}
+          disabled={running}
+          data-testid="models-rows"
+          onChange={(e) => setForm({ rows: e.currentTarget.valueAsNumber })}
+        />
+      </label>
+      <label htmlFor={`${id}-seed`}>
+        Seed
+        <input
+          id={`${id}-seed`}
+          type="text"
+          value={form.seed}
+          disabled={running}
+          data-testid="models-seed"
+          spellCheck={false}
+          onChange={(e) => setForm({ seed: e.currentTarget.value })}
+        />
+      </label>
+      <label htmlFor={`${id}-noise`}>
+        Noise
+        <select
+          id={`${id}-noise`}
+          value={form.noise}
+          disabled={running}
+          data-testid="models-noise"
+          onChange={(e) => setForm({ noise: e.currentTarget.value as (typeof NOISE_KINDS)[number] })}
+        >
+          {NOISE_KINDS.map((n) => (
+            <option key={n} value={n}>
+              {NOISE_LABEL[n]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="mr-primary" disabled={!ready || running} data-testid="models-run">
+        Run in this browser
+      </button>
+      <button type="button" disabled={!running} onClick={cancel} data-testid="models-cancel">
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+function RunProgress() {
+  const run = useReport((s) => s.run);
+  const models = useReport(useShallow((s) => (s.index.status === 'ready' ? s.index.models : [])));
+  const perModel = run.settings.rows * REPORT_KS.length;
+  const { done, total } = runProgress(run.plan, new Map(Object.entries(run.rowsDone)), perModel);
+  const current = models.find((m) => m.id === run.current);
+  const step =
+    run.status === 'running' && current
+      ? run.phase === 'loading'
+        ? `Loading ${current.label}: ${formatBytes(run.loadBytes.done)} of ${formatBytes(run.loadBytes.total)}`
+        : `Evaluating ${current.label} (${run.plan.indexOf(current.id) + 1} of ${run.plan.length})${run.backend ? ` on ${run.backend}` : ''}: ${run.rowsDone[current.id] ?? 0} of ${perModel} puzzles`
+      : '';
+  return (
+    <div
+      className="mr-progress"
+      data-testid="models-progress"
+      data-status={run.status}
+      data-done={done}
+      data-total={total}
+    >
+      {run.status !== 'idle' && (
+        <progress value={done} max={total || 1} aria-label="Puzzles answered by all models">
+          {done} of {total}
+        </progress>
+      )}
+      <p role="status" className={run.status === 'error' ? 'mr-error' : 'mr-hint'}>
+        {run.status === 'idle'
+          ? 'Not run yet: the figures below are the training script’s until you run.'
+          : run.message}
+        {step && (
+          <>
+            <br />
+            {step}
+          </>
+        )}
+      </p>
+      {Object.keys(run.ms).length > 0 && (
+        <p className="mr-hint" data-testid="models-times">
+          Time in the worker:{' '}
+          {Object.entries(run.ms)
+            .map(([id, ms]) => `${id} ${(ms / 1000).toFixed(1)} s (${(ms / perModel).toFixed(1)} ms per puzzle)`)
+            .join('; ')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The model report (`#/models`): the shipped models' accuracy by k on fresh test puzzles,
+ * generated and answered in the models worker of this page, beside the training script's own
+ * curve and the paper's figures; then the robustness table from every folder's metadata.
+ */
+export function ModelsView() {
+  const open = useReport((s) => s.open);
+  const index = useReport((s) => s.index);
+  const metadata = useReport((s) => s.metadata);
+  const metadataErrors = useReport((s) => s.metadataErrors);
+  const counts = useReport((s) => s.run.counts);
+  const current = useReport((s) => (s.run.status === 'running' ? s.run.current : null));
+  const runSettings = useReport((s) => s.run.settings);
+  const ran = useReport((s) => s.run.status !== 'idle');
+
+  useEffect(() => {
+    void open();
+  }, [open]);
+
+  const all = useMemo(() => (index.status === 'ready' ? index.models : []), [index]);
+  const models = useMemo(() => mainModels({ models: all }), [all]);
+  const series = useMemo(
+    () => chartSeries(models, new Map(Object.entries(counts)), new Map(Object.entries(metadata))),
+    [models, counts, metadata],
+  );
+  const robustness = useMemo(
+    () => robustnessTable({ models: all }, new Map(Object.entries(metadata))),
+    [all, metadata],
+  );
+
+  return (
+    <div className="mr" data-testid="models-report">
+      <header>
+        <h1 tabIndex={-1} data-view-heading>
+          Models
+        </h1>
+        <p className="mr-hint">
+          The GAT reads the story&apos;s graph of facts, the BiLSTM its text. Both were trained by{' '}
+          <code>npm run train</code> on clean k = 2, 3 puzzles of our engine; here they answer fresh puzzles of k = 2 to
+          10, made and answered in a worker of this page (nothing is sent anywhere). Seed 1 makes the training
+          script&apos;s own test puzzles, so the two curves should agree; another seed makes new ones.
+        </p>
+      </header>
+      {index.status === 'error' && (
+        <p className="mr-error" role="alert" data-testid="models-error">
+          {index.message}
+        </p>
+      )}
+      {index.status === 'loading' && (
+        <p className="mr-hint" role="status">
+          Reading the model list…
+        </p>
+      )}
+      {index.status === 'ready' && models.length === 0 && (
+        <p className="mr-error" role="alert" data-testid="models-error">
+          The model list has no main model (a version without a “-” suffix).
+        </p>
+      )}
+      <section className="mr-section" aria-label="Accuracy by k">
+        <h2>Accuracy by k</h2>
+        <RunForm />
+        <RunProgress />
+        {ran && (
+          <p className="mr-hint">
+            This browser: {runSettings.rows} {runSettings.noise} puzzles per k, seed {runSettings.seed}.
+          </p>
+        )}
+        <div className="mr-results">
+          <AccuracyChart series={series} />
+          <AccuracyTable models={models} counts={counts} metadata={metadata} current={current} />
+        </div>
+      </section>
+      {index.status === 'ready' && <RobustnessTable table={robustness} errors={Object.values(metadataErrors)} />}
+    </div>
+  );
+}

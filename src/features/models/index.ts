@@ -1,0 +1,1 @@
+export { ModelsView } from './ModelsView';
