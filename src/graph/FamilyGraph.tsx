@@ -31,6 +31,12 @@ export interface FamilyGraphProps {
   readonly className?: string;
   /** The drawing's height follows its shape between these bounds (px); fixed by CSS when absent. */
   readonly autoHeight?: { readonly min: number; readonly max: number };
+  /**
+   * A model's attention on the story's facts (fact id → weight in [0, 1], e.g. the GAT's
+   * `factAttention`): each fact gets a band under its line, wider and stronger by weight
+   * (relative to the largest), and `data-attention`.
+   */
+  readonly attention?: ReadonlyMap<number, number> | null;
 }
 
 const KIND_WORDS: Record<EdgeKind, string> = {
@@ -48,6 +54,8 @@ const KIND_WORDS: Record<EdgeKind, string> = {
  */
 export function FamilyGraph(props: FamilyGraphProps) {
   const { puzzle, showHidden = false, highlighted, proof, visibleFacts, visibleEntities, onHoverFact, label } = props;
+  const { attention } = props;
+  const attentionMax = useMemo(() => Math.max(1e-6, ...(attention?.values() ?? [])), [attention]);
   // The family's closure comes from the layout's per-family cache, shared with the view's toggle.
   const layout = useMemo(() => layoutPuzzle(puzzle, { showHidden }), [puzzle, showHidden]);
   const hiddenOk = showHidden && layout.familyKnown;
@@ -217,6 +225,23 @@ export function FamilyGraph(props: FamilyGraphProps) {
               ) : null,
             )}
           </g>
+          {/* A model's attention: a band under each fact, wider and stronger by weight (relative to the largest). */}
+          <g className="graph__attention" aria-hidden="true">
+            {attention &&
+              layout.edges.map((e) => {
+                const w = e.factId === null ? undefined : attention.get(e.factId);
+                if (w === undefined || (visibleFacts && !visibleFacts.has(e.factId!))) return null;
+                const share = Math.min(1, w / attentionMax);
+                return (
+                  <path
+                    key={e.id}
+                    className="edge__attention"
+                    d={e.d}
+                    style={{ strokeWidth: 3 + 11 * share, strokeOpacity: 0.12 + 0.5 * share }}
+                  />
+                );
+              })}
+          </g>
           <g className="graph__edges">
             {layout.links.map((l) => (
               <g key={l.id} className="edge edge--untyped" data-testid="graph-link-untyped" aria-hidden="true">
@@ -243,6 +268,7 @@ export function FamilyGraph(props: FamilyGraphProps) {
                   from={nodeById.get(e.source)!}
                   to={nodeById.get(e.target)!}
                   onHoverFact={onHoverFact}
+                  attention={e.factId === null ? undefined : attention?.get(e.factId)}
                 />
               ),
             )}
@@ -334,9 +360,12 @@ interface EdgeProps {
   readonly from: LayoutNode;
   readonly to: LayoutNode;
   readonly onHoverFact: ((factId: number | null) => void) | undefined;
+  /** This fact's attention weight (its band is drawn under every edge, by FamilyGraph). */
+  readonly attention?: number;
 }
 
-const Edge = memo(function Edge({ edge: e, markerId, highlighted, proofRole, from, to, onHoverFact }: EdgeProps) {
+const Edge = memo(function Edge(props: EdgeProps) {
+  const { edge: e, markerId, highlighted, proofRole, from, to, onHoverFact, attention } = props;
   const on = highlighted || proofRole !== null;
   const kindClass = e.factKind === 'memory' ? 'memory' : e.kind;
   const sentence = `${to.name} is ${from.name}'s ${e.word}`;
@@ -366,7 +395,8 @@ const Edge = memo(function Edge({ edge: e, markerId, highlighted, proofRole, fro
       data-highlighted={on ? 'true' : 'false'}
       tabIndex={onHoverFact ? 0 : undefined}
       role="img"
-      aria-label={`${sentence} (${e.factKind === 'memory' ? 'memory fact' : KIND_WORDS[e.kind]})`}
+      data-attention={attention === undefined ? undefined : attention.toFixed(3)}
+      aria-label={`${sentence} (${e.factKind === 'memory' ? 'memory fact' : KIND_WORDS[e.kind]})${attention === undefined ? '' : `, model attention ${attention.toFixed(2)}`}`}
       onPointerEnter={hover}
       onPointerLeave={leave}
       onFocus={hover}

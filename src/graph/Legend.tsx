@@ -1,7 +1,7 @@
 import './graph.css';
 
 /** The key to the drawing: line styles (not only colours) for each kind of fact, node shapes. */
-export function GraphLegend({ memory, hidden }: { memory?: boolean; hidden?: boolean }) {
+export function GraphLegend({ memory, hidden, attention }: { memory?: boolean; hidden?: boolean; attention?: string }) {
   const lines: [string, string][] = [
     ['path', 'path fact (the chain to the answer)'],
     ['supporting', 'supporting fact (a detour between path people)'],
@@ -33,6 +33,14 @@ export function GraphLegend({ memory, hidden }: { memory?: boolean; hidden?: boo
         the question's two people
       </li>
       <li>An arrow A → B labelled “daughter” reads “B is A's daughter”.</li>
+      {attention && (
+        <li data-testid="legend-attention">
+          <svg width="34" height="12" aria-hidden="true" className="edge">
+            <path className="edge__attention" d="M2,6 L32,6" style={{ strokeWidth: 10, strokeOpacity: 0.6 }} />
+          </svg>
+          {attention}'s attention: the wider and stronger the band under a fact, the more the model attended to it
+        </li>
+      )}
     </ul>
   );
 }

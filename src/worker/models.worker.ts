@@ -320,9 +320,11 @@ export function modelsHandlers(env: ModelsEnv): Handlers<ModelsCommands> {
 }
 
 /**
- * Whether a hardware-accelerated WebGL context can be made. tfjs asks for its context with
- * `failIfMajorPerformanceCaveat` (its SOFTWARE_WEBGL_ENABLED flag is off), so a software
- * renderer (SwiftShader, when Chromium has no GPU) is refused: say so rather than fail later.
+ * Whether a hardware-accelerated WebGL context can be made, or why not. tfjs asks for its
+ * context with `failIfMajorPerformanceCaveat` (its SOFTWARE_WEBGL_ENABLED flag is off) to refuse
+ * software WebGL, but headless Chromium without a GPU still hands a worker's OffscreenCanvas a
+ * SwiftShader context that way (tfjs then runs, about 20× slower than wasm). So the renderer's
+ * name is checked too, and a software renderer is refused by name.
  */
 export function probeWebgl(): true | string {
   if (typeof OffscreenCanvas === 'undefined') return 'no OffscreenCanvas in this browser’s workers';
@@ -332,17 +334,21 @@ export function probeWebgl(): true | string {
     return (canvas.getContext('webgl2', attrs) ?? canvas.getContext('webgl', attrs)) as WebGLRenderingContext | null;
   };
   const release = (gl: WebGLRenderingContext | null) => gl?.getExtension('WEBGL_lose_context')?.loseContext();
-  const hardware = context(true);
-  if (hardware) {
-    release(hardware);
-    return true;
+  const gl = context(true);
+  if (!gl) {
+    const software = context(false);
+    release(software);
+    return software ? 'software WebGL only (no GPU): tfjs refuses it' : 'no WebGL in this browser';
   }
-  const software = context(false);
-  release(software);
-  return software
-    ? 'software WebGL only (no GPU): tfjs refuses it, and it would be slower than wasm'
-    : 'no WebGL in this browser';
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+  release(gl);
+  const software = SOFTWARE_RENDERER.exec(renderer);
+  return software ? `software WebGL only (${software[0]}, no GPU): refused, as tfjs intends; wasm is faster` : true;
 }
+
+/** Renderer names of software rasterisers (Chromium's SwiftShader, Mesa's llvmpipe, Windows' WARP). */
+export const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|basic render|\bwarp\b/i;
 
 /** The .wasm files, from our own build (never a CDN); tfjs picks one by SIMD and thread support. */
 export const WASM_PATHS: Readonly<Record<string, string>> = {

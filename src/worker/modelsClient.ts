@@ -1,5 +1,9 @@
 import { CLASSES } from '../ml/encoding';
 import type { ModelIndex, ModelIndexEntry, ModelMetadata, ModelQuestion } from '../ml/model';
+
+// What the views need of src/ml besides the worker (pure code, no tfjs).
+export { questionFromPuzzle } from '../ml/encoding';
+export type { ModelAnswer, ModelIndex, ModelIndexEntry, ModelQuestion } from '../ml/model';
 import type {
   AnswerResult,
   BackendName,

@@ -13,6 +13,7 @@ import {
 } from '../../state/selectors';
 import { useStore } from '../../state/useStore';
 import { stepFacts } from '../../ui/puzzle/proof';
+import type { AttentionView } from './ModelPanel';
 
 const AUTO_HEIGHT = { min: 300, max: 480 };
 const AUTO_HEIGHT_WIDE = { min: 340, max: 620 };
@@ -23,7 +24,7 @@ const AUTO_HEIGHT_WIDE = { min: 340, max: 620 };
  * its relations among the story's people, the legend's pointer to the fact that states the
  * answer) waits until the proof is open (`selectProofOpen`).
  */
-export function GraphPanel({ puzzle }: { puzzle: Puzzle }) {
+export function GraphPanel({ puzzle, attention }: { puzzle: Puzzle; attention?: AttentionView | null }) {
   const hover = useStore(selectHover);
   const open = useStore(selectProofOpen);
   // The choice is remembered across puzzles, but applied only while the proof is open.
@@ -91,9 +92,14 @@ export function GraphPanel({ puzzle }: { puzzle: Puzzle }) {
         proof={proof}
         onHoverFact={onHoverFact}
         autoHeight={wide ? AUTO_HEIGHT_WIDE : AUTO_HEIGHT}
+        attention={attention?.weights}
         label={`Family graph of the story: ${puzzle.entities.length} people, ${puzzle.facts.length} facts; the question asks how ${b?.name} is related to ${a?.name}`}
       />
-      <GraphLegend memory={open && puzzle.facts.some((f) => f.kind === 'memory')} hidden={showHidden} />
+      <GraphLegend
+        memory={open && puzzle.facts.some((f) => f.kind === 'memory')}
+        hidden={showHidden}
+        attention={attention?.label}
+      />
     </section>
   );
 }

@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { selectGraphWide, selectPuzzle, selectStatus, selectStory } from '../../state/selectors';
 import { useStore } from '../../state/useStore';
 import { Controls } from './Controls';
 import { GraphPanel } from './GraphPanel';
+import { type AttentionView, ModelPanel } from './ModelPanel';
 import { ProofPanel } from './ProofPanel';
 import { StatusRegion } from './StatusRegion';
 import { StoryPanel } from './StoryPanel';
@@ -21,6 +23,8 @@ export function PuzzleView() {
   const puzzle = useStore(selectPuzzle);
   const story = useStore(selectStory);
   const wide = useStore(selectGraphWide);
+  // The models panel's attention, drawn by the graph panel.
+  const [attention, setAttention] = useState<AttentionView | null>(null);
   return (
     <div className="puzzle-view">
       <h1 className="visually-hidden" tabIndex={-1} data-view-heading>
@@ -31,8 +35,9 @@ export function PuzzleView() {
       {puzzle && story ? (
         <div className={`explorer${wide ? ' explorer--wide' : ''}`}>
           <StoryPanel puzzle={puzzle} story={story} />
-          <GraphPanel puzzle={puzzle} />
+          <GraphPanel puzzle={puzzle} attention={attention} />
           <ProofPanel puzzle={puzzle} />
+          <ModelPanel puzzle={puzzle} story={story} onAttention={setAttention} />
         </div>
       ) : (
         <FirstPuzzlePlaceholder />

@@ -1,0 +1,331 @@
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { Puzzle } from '../../core/puzzle/puzzle';
+import type { RenderedStory } from '../../core/text/render';
+import { selectGuess, selectProofOpen } from '../../state/selectors';
+import { useStore } from '../../state/useStore';
+import { queryPeople } from '../../ui/puzzle/text';
+import {
+  mainModels,
+  median,
+  type ModelAnswer,
+  type ModelIndexEntry,
+  modelsClient,
+  questionFromPuzzle,
+  topAnswers,
+} from '../../worker/modelsClient';
+import type { BackendName, BackendResult } from '../../worker/modelsProtocol';
+import './modelPanel.css';
+
+/** What the family drawing shows of a model's attention: fact id → weight, and whose it is. */
+export interface AttentionView {
+  readonly label: string;
+  readonly weights: ReadonlyMap<number, number>;
+}
+
+type Phase =
+  | { readonly name: 'idle' }
+  | { readonly name: 'loading'; readonly done: number; readonly total: number; readonly what: string }
+  | { readonly name: 'ready' }
+  | { readonly name: 'switching'; readonly to: BackendName }
+  | { readonly name: 'error'; readonly message: string };
+
+interface Answered {
+  /** The puzzle (and story) it answers: answers to an older puzzle are not shown. */
+  readonly key: string;
+  readonly answer: ModelAnswer;
+}
+
+const BACKEND_WORDS: Record<BackendName, string> = {
+  webgl: 'WebGL (GPU)',
+  wasm: 'WebAssembly',
+  cpu: 'plain JavaScript (cpu)',
+};
+
+const kib = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en')} KiB`;
+const percent = (p: number) => `${(p * 100).toFixed(p >= 0.995 || p < 0.0005 ? 0 : 1)}%`;
+
+/**
+ * "Ask the models": loads the shipped main models in the models worker (on demand: tfjs and the
+ * weights are fetched only after the button), then shows each one's answer to the puzzle in view
+ * with its five most probable answers, beside the reader's own answer. The true answer waits
+ * until the proof is open (the explorer never gives it away before). The GAT's attention can be
+ * drawn on the family graph (`onAttention`).
+ */
+export function ModelPanel({
+  puzzle,
+  story,
+  onAttention,
+}: {
+  puzzle: Puzzle;
+  story: RenderedStory;
+  onAttention: (view: AttentionView | null) => void;
+}) {
+  const guess = useStore(selectGuess);
+  const open = useStore(selectProofOpen);
+  const [phase, setPhase] = useState<Phase>({ name: 'idle' });
+  const [models, setModels] = useState<readonly ModelIndexEntry[]>([]);
+  const [backend, setBackend] = useState<BackendResult | null>(null);
+  const [answers, setAnswers] = useState<ReadonlyMap<string, Answered>>(new Map());
+  const [latency, setLatency] = useState<ReadonlyMap<string, readonly number[]>>(new Map());
+  const [showAttention, setShowAttention] = useState(true);
+  const [attentionOf, setAttentionOf] = useState<string | null>(null);
+  const backendId = useId();
+  const attentionId = useId();
+  const asked = useRef(0);
+
+  const key = `${puzzle.seed}|${puzzle.k}|${puzzle.task}|${story.story}`;
+  const question = useMemo(() => questionFromPuzzle(puzzle, story.story), [puzzle, story]);
+
+  const load = async () => {
+    const client = modelsClient();
+    try {
+      setPhase({ name: 'loading', done: 0, total: 0, what: 'the list of models' });
+      const main = mainModels(await client.index());
+      if (main.length === 0) throw new Error('this build ships no models (models/index.json lists none)');
+      setBackend(await client.backend());
+      const total = main.reduce((s, m) => s + m.weightBytes, 0);
+      let before = 0;
+      for (const m of main) {
+        setPhase({ name: 'loading', done: before, total, what: m.label });
+        await client.load(m.id, (bytes) => setPhase({ name: 'loading', done: before + bytes, total, what: m.label }));
+        before += m.weightBytes;
+      }
+      setModels(main);
+      setAttentionOf(main.find((m) => m.kind === 'gat')?.id ?? null);
+      setPhase({ name: 'ready' });
+    } catch (e) {
+      setPhase({ name: 'error', message: (e as Error).message });
+    }
+  };
+
+  // Every model answers the puzzle in view (again after a backend switch).
+  const ready = phase.name === 'ready';
+  const backendName = backend?.backend;
+  useEffect(() => {
+    if (!ready || models.length === 0) return;
+    const ticket = ++asked.current;
+    const client = modelsClient();
+    void (async () => {
+      for (const m of models) {
+        try {
+          const r = await client.answer(m.id, [question]);
+          if (asked.current !== ticket) return;
+          setAnswers((prev) => new Map(prev).set(m.id, { key, answer: r.answers[0]! }));
+          setLatency((prev) => new Map(prev).set(m.id, [...(prev.get(m.id) ?? []), r.ms]));
+        } catch (e) {
+          if (asked.current === ticket) setPhase({ name: 'error', message: (e as Error).message });
+          return;
+        }
+      }
+    })();
+  }, [ready, models, question, key, backendName]);
+
+  const switchBackend = async (name: BackendName) => {
+    setPhase({ name: 'switching', to: name });
+    try {
+      setBackend(await modelsClient().backend(name));
+      setLatency(new Map());
+      setPhase({ name: 'ready' });
+    } catch (e) {
+      setBackend(await modelsClient().backend());
+      setPhase({ name: 'error', message: (e as Error).message });
+    }
+  };
+
+  // The drawing's attention: the chosen GAT's, on the puzzle in view only.
+  const attentionAnswer = attentionOf ? answers.get(attentionOf) : undefined;
+  const attentionLabel = models.find((m) => m.id === attentionOf)?.label ?? '';
+  const weights = attentionAnswer?.key === key ? attentionAnswer.answer.factAttention : undefined;
+  const report = onAttention;
+  useEffect(() => {
+    if (!showAttention || !weights) {
+      report(null);
+      return;
+    }
+    report({ label: attentionLabel, weights: new Map(Array.from(weights, (w, i) => [puzzle.facts[i]?.id ?? i, w])) });
+  }, [report, showAttention, weights, attentionLabel, puzzle]);
+  useEffect(() => () => report(null), [report]);
+
+  const { a, b } = queryPeople(puzzle);
+  const gats = models.filter((m) => m.kind === 'gat');
+  const busy = phase.name === 'loading' || phase.name === 'switching';
+
+  return (
+    <section className="panel panel--models" aria-labelledby="models-heading" data-testid="model-panel">
+      <div className="panel__head">
+        <h2 id="models-heading" className="panel__title">
+          Ask the models
+        </h2>
+        {backend && (
+          <div className="panel__tools">
+            <label htmlFor={backendId}>Runs on</label>
+            <select
+              id={backendId}
+              data-testid="model-backend"
+              value={backend.backend}
+              disabled={busy}
+              onChange={(e) => void switchBackend(e.target.value as BackendName)}
+            >
+              {(['webgl', 'wasm', 'cpu'] as const).map((n) => (
+                <option key={n} value={n} disabled={backend.available[n] !== true}>
+                  {BACKEND_WORDS[n]}
+                  {backend.available[n] === true ? '' : ' (unavailable)'}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+      </div>
+
+      {phase.name === 'idle' || (phase.name === 'error' && models.length === 0) ? (
+        <>
+          <p className="hint">
+            Neural networks trained on our own k = 2, 3 puzzles (a graph attention network reading the facts, and a text
+            model reading the story) answer this puzzle in your browser. Their answers may give the puzzle away.
+          </p>
+          <button type="button" className="button" data-testid="model-load" onClick={() => void load()}>
+            Load the models
+          </button>
+        </>
+      ) : null}
+
+      {phase.name === 'loading' && (
+        <div className="models__progress">
+          <label>
+            Loading {phase.what}…{' '}
+            <progress
+              data-testid="model-progress"
+              max={phase.total || 1}
+              value={phase.total ? phase.done : undefined}
+            />{' '}
+            {phase.total > 0 && `${kib(phase.done)} of ${kib(phase.total)}`}
+          </label>
+        </div>
+      )}
+      {phase.name === 'switching' && <p className="hint">Moving the models to {BACKEND_WORDS[phase.to]}…</p>}
+      {phase.name === 'error' && (
+        <p className="alert alert--error" role="alert" data-testid="model-error">
+          {phase.message}
+        </p>
+      )}
+
+      {models.length > 0 && (
+        <>
+          <p className="models__people">
+            <span>
+              How is {b?.name} related to {a?.name}? Your answer:{' '}
+              <strong data-testid="model-person-answer">{guess ?? 'not given yet'}</strong>
+            </span>
+            {open && (
+              <span>
+                {' '}
+                · true answer:{' '}
+                <strong data-testid="model-true-answer" data-relation={puzzle.target.word}>
+                  {puzzle.target.word}
+                </strong>
+              </span>
+            )}
+          </p>
+          <ul className="models__list">
+            {models.map((m) => {
+              const got = answers.get(m.id);
+              const current = got?.key === key ? got.answer : undefined;
+              const top = current ? topAnswers(current.probs) : [];
+              const word = top[0]?.word;
+              const right = word === puzzle.target.word;
+              return (
+                <li key={m.id} className="models__model">
+                  <h3 className="subhead">{m.label}</h3>
+                  <p
+                    className="models__answer"
+                    data-testid={`model-answer-${m.model}`}
+                    data-relation={word}
+                    aria-live="polite"
+                  >
+                    {word ? (
+                      <>
+                        answers <strong>{word}</strong>
+                        {guess && <> ({word === guess ? 'as you did' : `you said ${guess}`})</>}
+                        {open && (
+                          <span className={right ? 'verdict--right' : 'verdict--wrong'}>
+                            {right ? ' ✓ right' : ' ✗ wrong'}
+                          </span>
+                        )}
+                      </>
+                    ) : (
+                      'thinking…'
+                    )}
+                  </p>
+                  <ol
+                    className="models__top"
+                    data-testid={`model-top5-${m.model}`}
+                    aria-label={`${m.label}: five most probable answers`}
+                  >
+                    {top.map((t) => (
+                      <li key={t.word} data-relation={t.word} data-prob={t.p.toFixed(4)}>
+                        <span className="models__word">{t.word}</span>
+                        <span className="models__bar" aria-hidden="true">
+                          <span style={{ width: `${(t.p * 100).toFixed(1)}%` }} />
+                        </span>
+                        <span className="models__p">{percent(t.p)}</span>
+                      </li>
+                    ))}
+                  </ol>
+                </li>
+              );
+            })}
+          </ul>
+          <p className="models__latency" data-testid="model-latency">
+            Time per puzzle on {backend ? BACKEND_WORDS[backend.backend] : '…'} (median of the answers so far):{' '}
+            {models
+              .map((m) => {
+                const xs = latency.get(m.id) ?? [];
+                return `${m.label} ${xs.length ? `${median(xs).toFixed(1)} ms (${xs.length})` : '…'}`;
+              })
+              .join(' · ')}
+          </p>
+          {gats.length > 0 && (
+            <div className="models__attention">
+              <input
+                id={attentionId}
+                type="checkbox"
+                data-testid="attention-toggle"
+                checked={showAttention}
+                onChange={(e) => setShowAttention(e.target.checked)}
+              />
+              <label htmlFor={attentionId}>Draw the attention of</label>{' '}
+              {gats.length > 1 ? (
+                <select
+                  aria-label="Whose attention"
+                  data-testid="attention-model"
+                  value={attentionOf ?? ''}
+                  onChange={(e) => setAttentionOf(e.target.value)}
+                >
+                  {gats.map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.label}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                gats[0]!.label
+              )}{' '}
+              on the family drawing
+            </div>
+          )}
+          {backend && Object.entries(backend.available).some(([, v]) => v !== true) && (
+            <ul className="hint models__unavailable">
+              {(Object.entries(backend.available) as [BackendName, true | string][])
+                .filter(([, v]) => v !== true)
+                .map(([n, why]) => (
+                  <li key={n}>
+                    {BACKEND_WORDS[n]} unavailable: {why}
+                  </li>
+                ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
