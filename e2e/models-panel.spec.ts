@@ -46,6 +46,10 @@ async function expectAnswers(page: Page, models: readonly IndexEntry[]) {
 test('the panel loads the models lazily, answers, draws attention and switches backend', async ({ page }) => {
   const requested: string[] = [];
   page.on('request', (r) => requested.push(r.url()));
+  const scripts: Promise<[string, string]>[] = [];
+  page.on('response', (r) => {
+    if (/\.js$/.test(r.url())) scripts.push(r.text().then((t) => [r.url(), t]));
+  });
   await page.goto('/?seed=42&k=3&task=1');
   await expect(page.getByTestId('story')).toBeVisible();
   const models = await mainModels(page);
@@ -55,6 +59,10 @@ test('the panel loads the models lazily, answers, draws attention and switches b
   const panel = page.getByTestId('model-panel');
   await expect(panel).toBeVisible();
   expect(requested.filter((u) => /models\.worker|\.wasm$|\/models\//.test(u))).toEqual([]);
+  // tfjs is in none of the code loaded so far (the entry, the app, the generator worker).
+  for (const [url, text] of await Promise.all(scripts))
+    expect(text, url).not.toMatch(/@tensorflow\/tfjs|tfjs-backend-wasm/);
+  expect(scripts.length).toBeGreaterThan(0);
 
   await page.getByTestId('model-load').click();
   await expectAnswers(page, models);
