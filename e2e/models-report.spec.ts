@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseCsv } from '../src/core/formats/csv';
 
 /**
  * The model report at #/models and the results dashboard's model columns, on the production
@@ -155,5 +156,91 @@ test.describe('model report', () => {
     const error = page.getByTestId('models-metadata-error');
     await expect(error).toContainText(`models/${broken.id}/metadata.json`);
     await expect(error).toContainText('500');
+  });
+});
+
+/** The people of e2e/fixtures/results-real.csv (made by src/features/results/modelItems.test.ts). */
+function realResults(): { csv: string; items: { id: string; k: number }[]; people: Map<number, [number, number]> } {
+  const csv = readFileSync('e2e/fixtures/results-real.csv', 'utf8');
+  const [header, ...records] = parseCsv(csv).filter((r) => r.length > 1);
+  const col = (name: string) => header!.indexOf(name);
+  const items = new Map<string, number>();
+  const people = new Map<number, [number, number]>();
+  for (const f of records) {
+    const k = Number(f[col('k')]);
+    items.set(f[col('puzzle_id')]!, k);
+    const [n, c] = people.get(k) ?? [0, 0];
+    people.set(k, [n + 1, c + (f[col('correct')] === 'true' ? 1 : 0)]);
+  }
+  return { csv, items: [...items].map(([id, k]) => ({ id, k })), people };
+}
+
+test.describe('results dashboard: the models on the same items', () => {
+  test.setTimeout(120_000);
+
+  test('answers the items of a results file beside people, by k; simulated items are named, not asked', async ({
+    page,
+  }) => {
+    const modelRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/models/')) modelRequests.push(r.url());
+    });
+    const { csv, items, people } = realResults();
+    await page.goto('/#/results');
+    await page.getByTestId('results-drop').setInputFiles([
+      { name: 'real.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) },
+      // The simulated study: its rows' seeds do not make the puzzles they name.
+      {
+        name: 'results-a.csv',
+        mimeType: 'text/csv',
+        buffer: readFileSync('e2e/fixtures/results-a.csv'),
+      },
+    ]);
+    const section = page.getByTestId('results-models');
+    await expect(section).toBeVisible();
+    // Nothing of the models loads on a visit: only on the button.
+    expect(modelRequests).toEqual([]);
+    await page.getByTestId('results-models-run').click();
+    await expect(section).toHaveAttribute('data-status', 'done', { timeout: 100_000 });
+    expect(modelRequests.some((u) => u.endsWith('/models/index.json'))).toBe(true);
+
+    const table = page.getByTestId('results-models-table');
+    await expect(table).toBeVisible();
+    // The fixture's 50 simulated items are listed as not rebuilt (their seed makes another puzzle).
+    await expect(page.getByTestId('results-models-refused')).toHaveAttribute('data-count', '50');
+    await expect(page.getByTestId('results-models-refused')).toContainText('makes a puzzle about');
+    // The real items were rebuilt word for word: no story needed re-marking.
+    await expect(section).not.toContainText('did not come out word for word');
+
+    for (const m of MAIN) {
+      const answers = page.locator(`[data-testid="results-models-answer-${m.model}"]`);
+      for (const k of [2, 3, 4]) {
+        const ids = items.filter((i) => i.k === k).map((i) => i.id);
+        let right = 0;
+        for (const id of ids) {
+          const cell = page
+            .locator(`[data-testid="results-models-item"][data-puzzle="${id}"]`)
+            .getByTestId(`results-models-answer-${m.model}`);
+          await expect(cell).toHaveAttribute('data-word', /^[a-z-]+$/);
+          if ((await cell.getAttribute('data-correct')) === 'true') right++;
+        }
+        const acc = page.getByTestId(`results-models-acc-${m.model}-${k}`);
+        await expect(acc).toHaveAttribute('data-n', String(ids.length));
+        expect(Number(await acc.getAttribute('data-value'))).toBeCloseTo(right / ids.length, 10);
+      }
+      expect(await answers.count()).toBeGreaterThanOrEqual(items.length);
+    }
+    // People on the items the models were asked: exactly the real file's answers.
+    for (const k of [2, 3, 4]) {
+      const [n, c] = people.get(k)!;
+      const cell = page.getByTestId(`results-models-people-asked-${k}`);
+      await expect(cell).toHaveAttribute('data-n', String(n));
+      expect(Number(await cell.getAttribute('data-value'))).toBeCloseTo(c / n, 10);
+      // All items: the fixture's simulated people too.
+      expect(Number(await page.getByTestId(`results-models-people-${k}`).getAttribute('data-n'))).toBeGreaterThan(n);
+    }
+    await page.locator('.rs-models-items summary').click();
+    await section.scrollIntoViewIfNeeded();
+    await section.screenshot({ path: `${ARTIFACTS}/models-report-results.png` });
   });
 });

@@ -2,6 +2,7 @@ import { DropZone } from './DropZone';
 import { FileList } from './FileList';
 import { Figures } from './Figures';
 import { ItemsTable } from './ItemsTable';
+import { ModelsCompare } from './ModelsCompare';
 import { ParticipantsTable } from './ParticipantsTable';
 import { ServerFetch } from './ServerFetch';
 import { useResults } from './store';
@@ -33,6 +34,7 @@ export function ResultsView() {
           <Figures />
           <ParticipantsTable />
           <ItemsTable />
+          <ModelsCompare />
         </>
       ) : (
         <p className="rs-hint" data-testid="results-empty">

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../../core/random/rng';
 import { unbracket } from '../../core/text/render';
 import { CLASSES, NUM_CLASSES } from '../../ml/encoding';
-import type { ResultRow } from '../../study/results';
+import { rowsToCsv, type ResultRow } from '../../study/results';
 import { handlers } from '../../worker/handlers';
 import {
   answeredItems,
@@ -44,7 +45,7 @@ function realRow(
     query_a: puzzle.entities[puzzle.query[0]]!.name,
     query_b: puzzle.entities[puzzle.query[1]]!.name,
     gold: puzzle.target.word,
-    response: correct ? puzzle.target.word : 'uncle',
+    response: correct ? puzzle.target.word : puzzle.target.word === 'uncle' ? 'aunt' : 'uncle',
     correct,
     difficulty: 3,
     rt_ms: 1000,
@@ -154,10 +155,51 @@ describe('models on the items people answered', () => {
     const rows = compareByK(items, answers);
     expect(rows.map((r) => r.k)).toEqual([2, 3, 0]);
     expect(rows[0]!.people).toEqual({ answers: 3, correct: 2, accuracy: 2 / 3 });
+    expect(rows[0]!.peopleAsked).toEqual({ items: 1, answers: 3, correct: 2, accuracy: 2 / 3 });
+    expect(rows[1]!.peopleAsked).toEqual({ items: 1, answers: 1, correct: 0, accuracy: 0 });
     expect(rows[0]!.models['gat/1']).toEqual({ items: 1, correct: 1, accuracy: 1 });
     expect(rows[1]!.models['lstm/1']!.items).toBe(0);
     expect(rows[1]!.models['lstm/1']!.accuracy).toBeNaN();
     expect(rows[2]!.models['gat/1']).toEqual({ items: 2, correct: 1, accuracy: 0.5 });
     expect(rows[2]!.people.answers).toBe(4);
+  });
+});
+
+/**
+ * e2e/fixtures/results-real.csv: a study with the default settings (template split `all`) over
+ * real puzzles, 3 items at each k = 2, 3, 4 answered by 4 simulated people, its stories written
+ * by the generator worker's own handler, as the participant's page gets them. The dashboard's
+ * e2e test asks the models about it. Regenerate with `npx vitest run <this file> --update`.
+ */
+function realResultsFixture(): string {
+  const pick = createRng('models-report-e2e', 'answers');
+  const rows: ResultRow[] = [];
+  let seed = 1000;
+  let item = 0;
+  for (const k of [2, 3, 4])
+    for (let i = 0; i < 3; i++, item++) {
+      seed++;
+      for (let p = 1; p <= 4; p++) {
+        const correct = pick.chance(k === 2 ? 0.9 : k === 3 ? 0.7 : 0.5);
+        const row = realRow(seed, k, 'all', `real-${p}`, correct);
+        rows.push({
+          ...row,
+          study_id: 'models-e2e',
+          participant_id: `p${p}`,
+          condition: 'untimed',
+          trial_index: item,
+          puzzle_id: `real-k${k}-${i}`,
+          rt_ms: 20_000,
+          started_at: '2026-03-02T09:00:00.000Z',
+          answered_at: '2026-03-02T09:00:20.000Z',
+        });
+      }
+    }
+  return rowsToCsv(rows);
+}
+
+describe('the e2e results file of real puzzles', () => {
+  it('is the output of realResultsFixture()', async () => {
+    await expect(realResultsFixture()).toMatchFileSnapshot('../../../e2e/fixtures/results-real.csv');
   });
 });

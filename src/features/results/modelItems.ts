@@ -155,6 +155,13 @@ export interface ComparisonRow {
   readonly k: number;
   readonly items: number;
   readonly people: { readonly answers: number; readonly correct: number; readonly accuracy: number };
+  /** People on the items some model answered (the fair comparison when some items were not rebuilt). */
+  readonly peopleAsked: {
+    readonly items: number;
+    readonly answers: number;
+    readonly correct: number;
+    readonly accuracy: number;
+  };
   /** By model id; `items` counts the items the model answered (rebuilt ones). */
   readonly models: Readonly<
     Record<string, { readonly items: number; readonly correct: number; readonly accuracy: number }>
@@ -164,8 +171,9 @@ export interface ComparisonRow {
 const ratio = (c: number, n: number) => (n > 0 ? c / n : NaN);
 
 /**
- * Accuracy by k: people's over all their answers (as the figures count them), each model's over
- * the items it answered (one answer per item), plus an `all` row (k = 0) over every k.
+ * Accuracy by k: people's over all their answers (as the figures count them) and over the items
+ * the models answered, each model's over the items it answered (one answer per item), plus an
+ * `all` row (k = 0) over every k.
  */
 export function compareByK(
   items: readonly AnsweredItem[],
@@ -175,6 +183,9 @@ export function compareByK(
   const rowFor = (k: number, group: readonly AnsweredItem[]): ComparisonRow => {
     const answersN = group.reduce((s, i) => s + i.answers, 0);
     const correctN = group.reduce((s, i) => s + i.correct, 0);
+    const asked = group.filter((i) => [...answers.values()].some((m) => m.has(i.key)));
+    const askedAnswers = asked.reduce((s, i) => s + i.answers, 0);
+    const askedCorrect = asked.reduce((s, i) => s + i.correct, 0);
     const models: Record<string, { items: number; correct: number; accuracy: number }> = {};
     for (const [id, byItem] of answers) {
       const mine = group.flatMap((i) => {
@@ -188,6 +199,12 @@ export function compareByK(
       k,
       items: group.length,
       people: { answers: answersN, correct: correctN, accuracy: ratio(correctN, answersN) },
+      peopleAsked: {
+        items: asked.length,
+        answers: askedAnswers,
+        correct: askedCorrect,
+        accuracy: ratio(askedCorrect, askedAnswers),
+      },
       models,
     };
   };

@@ -1,0 +1,245 @@
+import { useId, useMemo } from 'react';
+import { fixed } from './format';
+import { mainRows, participants } from './aggregate';
+import { answeredItems, compareByK, type ModelItemAnswer } from './modelItems';
+import { useResults } from './store';
+import { useCompare } from './useCompare';
+
+const pct = (correct: number, n: number) => (n > 0 ? `${correct}/${n}` : '');
+
+/**
+ * The models on the very items people answered: rebuilt from each row's seed (puzzle) and story
+ * (as shown), answered by every main model in the models worker, and accuracy by k side by side
+ * with people's. Nothing is loaded until the button is pressed.
+ */
+export function ModelsCompare() {
+  const id = useId();
+  const rows = useResults((s) => s.merged.rows);
+  const excludeFlagged = useResults((s) => s.excludeFlagged);
+  const status = useCompare((s) => s.status);
+  const progress = useCompare((s) => s.progress);
+  const message = useCompare((s) => s.message);
+  const models = useCompare((s) => s.models);
+  const rebuilt = useCompare((s) => s.rebuilt);
+  const answers = useCompare((s) => s.answers);
+  const ask = useCompare((s) => s.ask);
+  const cancel = useCompare((s) => s.cancel);
+
+  const items = useMemo(() => {
+    const flagged = excludeFlagged
+      ? new Set(participants(rows).flatMap((p) => (p.flags.length ? [p.session_id] : [])))
+      : undefined;
+    return answeredItems(mainRows(rows, flagged));
+  }, [rows, excludeFlagged]);
+  const answerMaps = useMemo(
+    () =>
+      new Map(
+        models.map(
+          (m) => [m.id, new Map(Object.entries(answers[m.id] ?? {}))] as [string, Map<string, ModelItemAnswer>],
+        ),
+      ),
+    [models, answers],
+  );
+  const table = useMemo(() => compareByK(items, answerMaps), [items, answerMaps]);
+  const refused = items.flatMap((i) => {
+    const r = rebuilt[i.key];
+    return r && !r.ok ? [{ item: i, reason: r.reason }] : [];
+  });
+  const bracketed = items.filter((i) => {
+    const r = rebuilt[i.key];
+    return r?.ok && r.story === 'bracketed';
+  }).length;
+  const notAsked = models.length > 0 ? items.filter((i) => !rebuilt[i.key]).length : 0;
+  const running = status === 'rebuilding' || status === 'answering';
+  if (items.length === 0) return null;
+
+  return (
+    <section className="rs-models" aria-labelledby={`${id}-h`} data-testid="results-models" data-status={status}>
+      <h2 id={`${id}-h`}>Models on the same items</h2>
+      <p className="rs-hint">
+        Each main item is rebuilt from its row: the puzzle from its seed, k and task, the story as the participant read
+        it. The shipped models (GAT over the graph, BiLSTM over the text) answer it in a worker of this page; the models
+        load only when you ask.
+      </p>
+      <div className="rs-models-actions">
+        <button
+          type="button"
+          className="rs-button"
+          onClick={() => void ask(items)}
+          disabled={running}
+          data-testid="results-models-run"
+        >
+          {status === 'idle' ? 'Ask the models' : 'Ask the models again'}
+        </button>
+        {running && (
+          <button type="button" onClick={cancel} data-testid="results-models-cancel">
+            Cancel
+          </button>
+        )}
+        {running && (
+          <progress
+            value={progress.done}
+            max={progress.total || 1}
+            aria-label={progress.label}
+            data-testid="results-models-progress"
+          />
+        )}
+      </div>
+      <p role="status" className={status === 'error' ? 'rs-alert' : 'rs-hint'} data-testid="results-models-status">
+        {running ? `${progress.label}: ${progress.done} of ${progress.total}…` : message}
+      </p>
+      {notAsked > 0 && !running && (
+        <p className="rs-hint">
+          {notAsked} item{notAsked === 1 ? '' : 's'} came with files loaded since: ask again to include them.
+        </p>
+      )}
+      {models.length > 0 && (
+        <>
+          <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+            <table className="rs-table" data-testid="results-models-table">
+              <caption id={`${id}-cap`}>
+                Accuracy by k: people over their answers, each model over the items it was asked (one answer per item)
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">k</th>
+                  <th scope="col">Items</th>
+                  <th scope="col">People, all items</th>
+                  <th scope="col">Items asked</th>
+                  <th scope="col">People, items asked</th>
+                  {models.map((m) => (
+                    <th key={m.id} scope="col">
+                      {m.label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {table.map((r) => {
+                  const k = r.k === 0 ? 'all' : String(r.k);
+                  return (
+                    <tr key={k} data-testid="results-models-row" data-k={k}>
+                      <th scope="row">{r.k === 0 ? 'All' : r.k}</th>
+                      <td>{r.items}</td>
+                      <td
+                        data-testid={`results-models-people-${k}`}
+                        data-value={r.people.accuracy}
+                        data-n={r.people.answers}
+                      >
+                        {fixed(r.people.accuracy, 3)}{' '}
+                        <span className="rs-ci">{pct(r.people.correct, r.people.answers)}</span>
+                      </td>
+                      <td>{r.peopleAsked.items}</td>
+                      <td
+                        data-testid={`results-models-people-asked-${k}`}
+                        data-value={r.peopleAsked.accuracy}
+                        data-n={r.peopleAsked.answers}
+                      >
+                        {fixed(r.peopleAsked.accuracy, 3)}{' '}
+                        <span className="rs-ci">{pct(r.peopleAsked.correct, r.peopleAsked.answers)}</span>
+                      </td>
+                      {models.map((m) => {
+                        const c = r.models[m.id];
+                        return (
+                          <td
+                            key={m.id}
+                            data-testid={`results-models-acc-${m.model}-${k}`}
+                            data-value={c?.accuracy}
+                            data-n={c?.items}
+                          >
+                            {fixed(c?.accuracy ?? NaN, 3)}{' '}
+                            <span className="rs-ci">{c ? pct(c.correct, c.items) : ''}</span>
+                          </td>
+                        );
+                      })}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          {bracketed > 0 && (
+            <p className="rs-hint">
+              {bracketed} stor{bracketed === 1 ? 'y' : 'ies'} did not come out word for word from the generator (another
+              bank or template split?): the models read the file&apos;s story with the names marked.
+            </p>
+          )}
+          {refused.length > 0 && (
+            <div className="rs-models-refused" data-testid="results-models-refused" data-count={refused.length}>
+              <p>
+                {refused.length} item{refused.length === 1 ? '' : 's'} could not be rebuilt from{' '}
+                {refused.length === 1 ? 'its' : 'their'} row (the seed makes another puzzle), so the models were not
+                asked:
+              </p>
+              <ul>
+                {refused.slice(0, 5).map(({ item, reason }) => (
+                  <li key={item.key}>
+                    <span className="rs-mono">{item.puzzle_id}</span>: {reason}
+                  </li>
+                ))}
+                {refused.length > 5 && <li>and {refused.length - 5} more.</li>}
+              </ul>
+            </div>
+          )}
+          <details className="rs-models-items">
+            <summary>Each item: the answer, people&apos;s accuracy and each model&apos;s answer</summary>
+            <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-items`}>
+              <table className="rs-table">
+                <caption id={`${id}-items`}>Items ({items.length})</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Puzzle</th>
+                    <th scope="col">k</th>
+                    <th scope="col">Answer</th>
+                    <th scope="col">People</th>
+                    {models.map((m) => (
+                      <th key={m.id} scope="col">
+                        {m.label}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((it) => (
+                    <tr key={it.key} data-testid="results-models-item" data-puzzle={it.puzzle_id}>
+                      <th scope="row" className="rs-mono">
+                        {it.puzzle_id}
+                      </th>
+                      <td>{it.k}</td>
+                      <td>{it.gold}</td>
+                      <td>
+                        {fixed(it.correct / it.answers, 2)} <span className="rs-ci">{pct(it.correct, it.answers)}</span>
+                      </td>
+                      {models.map((m) => {
+                        const a = answers[m.id]?.[it.key];
+                        return (
+                          <td
+                            key={m.id}
+                            data-testid={`results-models-answer-${m.model}`}
+                            data-word={a?.word}
+                            data-correct={a ? String(a.correct) : undefined}
+                          >
+                            {a ? (
+                              <>
+                                {a.word} <span aria-label={a.correct ? 'right' : 'wrong'}>{a.correct ? '✓' : '✗'}</span>{' '}
+                                <span className="rs-ci">{fixed(a.probability, 2)}</span>
+                              </>
+                            ) : rebuilt[it.key]?.ok === false ? (
+                              <span className="rs-ci">not rebuilt</span>
+                            ) : (
+                              '–'
+                            )}
+                          </td>
+                        );
+                      })}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      )}
+    </section>
+  );
+}
