@@ -19,10 +19,14 @@ import { loadModel } from '../../src/ml/load';
 import { bestClass, type ClutrrModel, type ModelMetadata, type NoiseKind } from '../../src/ml/model';
 import { type Example, makeTrainData, NOISE_KINDS, TRAIN_KS } from './data';
 import { GAT_MODELS, trainGat } from './gat';
+import { trainLstm } from './lstm';
 import { writeModelIndex } from './modelIndex';
 import type { Trainer, TrainOptions } from './trainer';
 
-const TRAINERS: Record<string, Trainer> = Object.fromEntries(Object.keys(GAT_MODELS).map((m) => [m, trainGat]));
+const TRAINERS: Record<string, Trainer> = {
+  ...Object.fromEntries(Object.keys(GAT_MODELS).map((m) => [m, trainGat])),
+  lstm: trainLstm,
+};
 
 const USAGE = `usage: npm run train -- --model ${Object.keys(TRAINERS).join('|')} [--seed S]
        [--noise ${NOISE_KINDS.join('|')}] [--epochs N] [--train-rows N] [--test-rows N]

@@ -269,6 +269,77 @@ export function batchTokens(
   return { ids, lengths, maxLength: L };
 }
 
+/**
+ * A batch of anonymised stories for the LSTM, flat row-major arrays (B stories, L = the longest
+ * story or `minLength` tokens):
+ * - `ids` [B, L]: token ids (0 = padding); `mask` [B, L]: 1 for a real token.
+ * - `queryA`, `queryB` [B, L]: 1 / (its count) at each position of the query person's entity
+ *   token, so a product with the LSTM states is the mean state at those positions (no gather).
+ * - `labels` [B]: class indices (-1 unknown).
+ */
+export interface TextBatch {
+  readonly size: number;
+  readonly maxLength: number;
+  readonly ids: Int32Array;
+  readonly mask: Float32Array;
+  readonly queryA: Float32Array;
+  readonly queryB: Float32Array;
+  readonly labels: Int32Array;
+}
+
+/** One story to batch: text with `[Name]`s, the query names, the label, the anonymisation seed. */
+export interface TextItem {
+  readonly story: string;
+  readonly queryNames: readonly [string, string];
+  readonly label: number;
+  readonly seed: Seed;
+}
+
+export interface TextBatchOptions {
+  /** Pad to at least this many tokens. */
+  readonly minLength?: number;
+  /** Training only: each word (not an entity token) becomes UNK with this probability. */
+  readonly wordDropout?: number;
+  /** Draws the word dropout. */
+  readonly rng?: { next(): number };
+}
+
+/** Anonymises (each item with its own seed), looks up and packs stories into a TextBatch. */
+export function batchTexts(
+  items: readonly TextItem[],
+  vocabulary: readonly string[],
+  options: TextBatchOptions = {},
+): TextBatch {
+  const stories = items.map((it) => anonymise(it.story, it.seed, it.queryNames));
+  const { ids, maxLength: L } = batchTokens(
+    stories.map((s) => s.tokens),
+    vocabulary,
+    options.minLength,
+  );
+  const B = items.length;
+  const mask = new Float32Array(B * L);
+  const queryA = new Float32Array(B * L);
+  const queryB = new Float32Array(B * L);
+  const firstWord = 2 + MAX_ENTITIES;
+  const p = options.wordDropout ?? 0;
+  stories.forEach((s, b) => {
+    const tokenA = s.entities.get(items[b]!.queryNames[0]);
+    const tokenB = s.entities.get(items[b]!.queryNames[1]);
+    const at = (q: Float32Array, token: string | undefined) => {
+      let n = 0;
+      s.tokens.forEach((t) => (n += t === token ? 1 : 0));
+      s.tokens.forEach((t, i) => (q[b * L + i] = t === token ? 1 / n : 0));
+    };
+    at(queryA, tokenA);
+    at(queryB, tokenB);
+    for (let i = 0; i < s.tokens.length; i++) {
+      mask[b * L + i] = 1;
+      if (p > 0 && ids[b * L + i]! >= firstWord && options.rng!.next() < p) ids[b * L + i] = 1;
+    }
+  });
+  return { size: B, maxLength: L, ids, mask, queryA, queryB, labels: Int32Array.from(items, (it) => it.label) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Questions (model.ts): a puzzle or a CSV row as every model sees it
 

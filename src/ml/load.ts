@@ -4,6 +4,7 @@
  * models worker.
  */
 import { GAT_FORMAT, type GatModelJson, gatAsModel, loadGat } from './gat';
+import { LSTM_FORMAT, type LstmModelJson, loadLstm, lstmAsModel } from './lstm';
 import type { ClutrrModel } from './model';
 
 /** Reads model.json's `format` and builds that model; a clear error for anything else. */
@@ -12,5 +13,8 @@ export function loadModel(modelJson: unknown, weights: ArrayBuffer, name?: strin
   const format = typeof json === 'object' && json !== null ? json.format : undefined;
   const label = name ?? (typeof json?.name === 'string' ? json.name : String(format));
   if (format === GAT_FORMAT) return gatAsModel(loadGat(modelJson as GatModelJson, weights), label);
-  throw new Error(`model.json: unknown model format ${JSON.stringify(format)} (expected ${GAT_FORMAT})`);
+  if (format === LSTM_FORMAT) return lstmAsModel(loadLstm(modelJson as LstmModelJson, weights), label);
+  throw new Error(
+    `model.json: unknown model format ${JSON.stringify(format)} (expected ${GAT_FORMAT} or ${LSTM_FORMAT})`,
+  );
 }

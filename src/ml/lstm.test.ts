@@ -1,0 +1,150 @@
+import * as tf from '@tensorflow/tfjs';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '../core/random/rng';
+import { anonymise, buildVocabulary, classIndex, NUM_CLASSES, type StoryGraph } from './encoding';
+import { loadModel } from './load';
+import {
+  evaluate,
+  Lstm,
+  LSTM_MEAN,
+  LSTM_PAPER,
+  type LstmConfig,
+  loadLstm,
+  saveLstm,
+  textItems,
+  trainStep,
+} from './lstm';
+import type { ModelQuestion } from './model';
+
+// Small enough for a unit test; the shapes and code paths are those of the real model.
+const TINY: LstmConfig = { ...LSTM_PAPER, embeddingDim: 8, hidden: 6, attentionDim: 5, decoderHidden: 12 };
+
+const question = (story: string, a: string, b: string, answer: string): ModelQuestion => ({
+  graph: { label: classIndex(answer) } as StoryGraph,
+  story,
+  queryNames: [a, b],
+});
+const questions = [
+  question('[Ann] is the mother of [Bob]. [Bob] has a son, [Carl].', 'Ann', 'Carl', 'grandson'),
+  question('[Dora] went fishing with her brother [Ed].', 'Dora', 'Ed', 'brother'),
+  question('[Finn] and his sister [Gail] baked a cake. [Gail] has a daughter, [Hope].', 'Finn', 'Hope', 'niece'),
+  question('[Ivy] is the daughter of [Jack].', 'Jack', 'Ivy', 'daughter'),
+];
+const vocabulary = buildVocabulary(questions.map((q) => anonymise(q.story, 0).tokens));
+const batchOf = (model: Lstm, qs = questions) => model.batch(textItems(qs));
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+describe('BiLSTM', () => {
+  it('forward pass: logits [B, 18]; attention over the real tokens sums to 1', () => {
+    const model = new Lstm(TINY, vocabulary, 1);
+    const batch = batchOf(model);
+    tf.tidy(() => {
+      const { logits, attention } = model.forward(model.inputs(batch));
+      expect(logits.shape).toEqual([4, NUM_CLASSES]);
+      expect(attention!.shape).toEqual([4, batch.maxLength]);
+      const onPadding = attention!.mul(tf.sub(1, tf.tensor2d(batch.mask, [4, batch.maxLength]))).sum();
+      expect(onPadding.dataSync()[0]).toBeCloseTo(0);
+      expect([...attention!.sum(1).dataSync()].map((x) => x.toFixed(4))).toEqual([
+        '1.0000',
+        '1.0000',
+        '1.0000',
+        '1.0000',
+      ]);
+    });
+    const mean = new Lstm({ ...TINY, pooling: 'mean' }, vocabulary, 1);
+    tf.tidy(() => {
+      expect(mean.forward(mean.inputs(batch)).attention).toBeUndefined();
+    });
+    model.dispose();
+    mean.dispose();
+  });
+
+  it('a story answers the same alone or padded in a batch (padding never changes a state)', async () => {
+    const model = new Lstm(TINY, vocabulary, 2);
+    const together = await model.predict(batchOf(model));
+    const alone = await model.predict(batchOf(model, [questions[1]!]));
+    [...alone].forEach((p, c) => expect(p).toBeCloseTo(together[NUM_CLASSES + c]!, 5));
+    model.dispose();
+  });
+
+  it('a few Adam steps on a tiny fixed batch lower the loss', () => {
+    const model = new Lstm({ ...TINY, dropout: 0, wordDropout: 0 }, vocabulary, 3);
+    const optimizer = tf.train.adam(0.01);
+    const batch = batchOf(model);
+    const losses = Array.from({ length: 10 }, () => trainStep(model, optimizer, batch, createRng(7)).loss);
+    expect(losses.at(-1)!).toBeLessThan(losses[0]! - 0.1);
+    optimizer.dispose();
+    model.dispose();
+  });
+
+  it('save → load gives the same answers; the same question always gets the same answer', async () => {
+    const model = new Lstm(LSTM_MEAN, vocabulary, 4);
+    const { modelJson, weights } = await saveLstm(model, 'lstm-test');
+    const copy = loadLstm(JSON.parse(JSON.stringify(modelJson)), weights.slice(0));
+    expect(copy.config).toEqual(LSTM_MEAN);
+    expect(copy.vocabulary).toEqual(vocabulary);
+    expect(await copy.predict(batchOf(copy))).toEqual(await model.predict(batchOf(model)));
+    expect(() => loadLstm({ ...modelJson, classes: ['son'] }, weights)).toThrow(/classes/);
+    const loaded = loadModel(modelJson, weights.slice(0));
+    expect([loaded.kind, loaded.name]).toEqual(['lstm', 'lstm-test']);
+    const first = await loaded.answer(questions);
+    expect(await loaded.answer(questions)).toEqual(first);
+    expect(first.map((a) => a.probs.length)).toEqual([18, 18, 18, 18]);
+    model.dispose();
+    copy.dispose();
+    loaded.dispose();
+  });
+
+  it('the paper-sized weights stay under 5 MB with a 3000-word vocabulary', async () => {
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i}`);
+    const model = new Lstm(LSTM_PAPER, buildVocabulary([words]), 5);
+    const { weights } = await saveLstm(model);
+    expect(weights.byteLength).toBeLessThan(5_000_000);
+    model.dispose();
+  });
+
+  it('predictions and evaluation leave no tensor behind', async () => {
+    const model = new Lstm(TINY, vocabulary, 6);
+    await model.predict(batchOf(model));
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 5; i++) await model.predict(batchOf(model));
+    const r = await evaluate(model, questions, 3);
+    expect(r.rows).toBe(4);
+    expect(tf.memory().numTensors).toBe(before);
+    model.dispose();
+  });
+
+  it('trains on the wasm backend (no gather gradient) and answers as on cpu', async () => {
+    const model = new Lstm(TINY, vocabulary, 7);
+    const onCpu = await model.predict(batchOf(model));
+    const dist = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
+    setWasmPaths(dist + path.sep);
+    expect(await tf.setBackend('wasm')).toBe(true);
+    try {
+      const copy = loadLstm(...(Object.values(await saveLstm(model)) as Parameters<typeof loadLstm>));
+      const onWasm = await copy.predict(batchOf(copy));
+      [...onWasm].forEach((p, i) => expect(p).toBeCloseTo(onCpu[i]!, 4));
+      const optimizer = tf.train.adam(0.001);
+      const before = tf.memory().numTensors;
+      const step = trainStep(
+        copy,
+        optimizer,
+        copy.batch(textItems(questions), { wordDropout: 0.5, rng: createRng(1) }),
+        createRng(1),
+      );
+      expect(Number.isFinite(step.loss)).toBe(true);
+      optimizer.dispose();
+      copy.dispose();
+      expect(tf.memory().numTensors).toBeLessThanOrEqual(before);
+    } finally {
+      await tf.setBackend('cpu');
+      model.dispose();
+    }
+  });
+});

@@ -1,0 +1,509 @@
+/**
+ * The BiLSTM of the CLUTRR paper over the story text, reimplemented from its description with
+ * tfjs ops and tf.variable weights (no tfjs-layers): people are anonymised as `@ent<k>` tokens
+ * (a fresh random assignment per story: nothing can be learned from which number a person
+ * gets), words are embedded, two bidirectional LSTM layers read the story, and a decoder reads
+ * [state of query person a ; state of query person b ; pooled story] into the 18 classes. The
+ * story is pooled by the mean of the states or, the paper's best text model, by attention
+ * conditioned on the two query people.
+ *
+ * Gather-free where gradients flow (the wasm backend lacks unsortedSegmentSum, the gradient of
+ * gather): embeddings are a one-hot product in training, the query people's states are mask
+ * products. For speed, each layer projects the inputs of all steps in one matMul, and both
+ * directions run in one batched matMul per step (the backward one on the time-reversed
+ * sequence; padding never changes a state, so padded stories need no reversing by length).
+ */
+import * as tf from '@tensorflow/tfjs';
+import { createRng, type Rng, type Seed } from '../core/random/rng';
+import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextItem } from './encoding';
+import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
+
+export type Pooling = 'mean' | 'attention';
+
+export interface LstmConfig {
+  readonly embeddingDim: number;
+  /** Units per direction. */
+  readonly hidden: number;
+  readonly layers: number;
+  readonly pooling: Pooling;
+  /** Size of the attention scorer's hidden layer (attention pooling). */
+  readonly attentionDim: number;
+  readonly decoderHidden: number;
+  /** Dropout on the embeddings, between layers and before the decoder (training only). */
+  readonly dropout: number;
+  /** Training only: each word becomes `<unk>` with this probability (stories with unseen words). */
+  readonly wordDropout: number;
+}
+
+/** The paper's BiLSTM with attention pooling (its best text model). */
+export const LSTM_PAPER: LstmConfig = {
+  embeddingDim: 100,
+  hidden: 100,
+  layers: 2,
+  pooling: 'attention',
+  attentionDim: 100,
+  decoderHidden: 600,
+  dropout: 0.1,
+  wordDropout: 0.1,
+};
+
+/** The same network with mean pooling. */
+export const LSTM_MEAN: LstmConfig = { ...LSTM_PAPER, pooling: 'mean' };
+
+/** Weight names and shapes, in the order they are saved. */
+function weightShapes(c: LstmConfig, vocabularySize: number): [string, number[]][] {
+  const H = c.hidden;
+  const shapes: [string, number[]][] = [['embedding', [vocabularySize, c.embeddingDim]]];
+  for (let l = 0; l < c.layers; l++) {
+    const inDim = l === 0 ? c.embeddingDim : 2 * H;
+    for (const d of DIRECTIONS) {
+      // Gate columns i, f, g, o (H each).
+      shapes.push(
+        [`lstm${l}/${d}/input`, [inDim, 4 * H]],
+        [`lstm${l}/${d}/recurrent`, [H, 4 * H]],
+        [`lstm${l}/${d}/bias`, [4 * H]],
+      );
+    }
+  }
+  if (c.pooling === 'attention') {
+    shapes.push(
+      ['attention/state', [2 * H, c.attentionDim]],
+      ['attention/query', [4 * H, c.attentionDim]],
+      ['attention/score', [c.attentionDim, 1]],
+    );
+  }
+  shapes.push(
+    ['decoder/hidden', [6 * H, c.decoderHidden]],
+    ['decoder/hiddenBias', [c.decoderHidden]],
+    ['decoder/out', [c.decoderHidden, NUM_CLASSES]],
+    ['decoder/outBias', [NUM_CLASSES]],
+  );
+  return shapes;
+}
+
+const DIRECTIONS = ['forward', 'backward'] as const;
+
+/** Seeded initial values: Glorot-uniform matrices (per gate for the LSTM), small embeddings, forget-gate bias 1. */
+function initialValues(name: string, shape: number[], c: LstmConfig, rng: Rng): Float32Array {
+  const size = shape.reduce((a, b) => a * b, 1);
+  const values = new Float32Array(size);
+  if (/^lstm\d+\/\w+\/bias$/.test(name)) {
+    values.fill(1, c.hidden, 2 * c.hidden); // the forget gates start open
+    return values;
+  }
+  if (shape.length === 1) return values;
+  const fanIn = shape[0]!;
+  const fanOut = name.startsWith('lstm') ? shape[1]! / 4 : shape[1]!;
+  const limit = name === 'embedding' ? 0.1 * Math.sqrt(3) : Math.sqrt(6 / (fanIn + fanOut));
+  for (let i = 0; i < size; i++) values[i] = (2 * rng.next() - 1) * limit;
+  return values;
+}
+
+/**
+ * matMul with its gradients as plain products of explicit transposes: on the wasm backend a
+ * product with a transposed operand (what the built-in gradient uses) or with a batch dimension
+ * takes a slow path, about ten times slower.
+ */
+const matMul = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+  const [a, b, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.GradSaveFunc];
+  save([a, b]);
+  return {
+    value: tf.matMul(a, b),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [
+      tf.matMul(dy as tf.Tensor2D, tf.transpose(saved[1]!)),
+      tf.matMul(tf.transpose(saved[0]!), dy as tf.Tensor2D),
+    ],
+  };
+}) as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor2D;
+
+/** Rows `ids` of the embedding; the gradient is a one-hot product (gather's own needs unsortedSegmentSum). */
+function embed(embedding: tf.Tensor2D, ids: tf.Tensor1D): tf.Tensor2D {
+  const [V] = embedding.shape;
+  const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => ({
+    value: tf.gather(args[0] as tf.Tensor, ids),
+    gradFunc: (dy: tf.Tensor) =>
+      tf.transpose(tf.matMul(tf.transpose(dy as tf.Tensor2D), tf.oneHot(ids, V, 1, 0, 'float32'))),
+  })) as (e: tf.Tensor2D) => tf.Tensor2D;
+  return f(embedding);
+}
+
+/**
+ * The wasm backend's Unpack (tf.unstack) copies the whole input once per output; along axis 0
+ * the outputs are contiguous runs, copied here straight from the heap (same results, L times
+ * less copying: it is what makes precomputing all steps' input projections pay).
+ */
+let unpackPatched = false;
+interface WasmHeapBackend {
+  makeOutput(shape: number[], dtype: tf.DataType): tf.TensorInfo;
+  typedArrayFromHeap(t: tf.TensorInfo): Float32Array | Int32Array | Uint8Array;
+}
+function patchWasmUnpack(): void {
+  if (unpackPatched || tf.getBackend() !== 'wasm') return;
+  unpackPatched = true;
+  const original = tf.getKernel('Unpack', 'wasm');
+  if (!original) return;
+  tf.unregisterKernel('Unpack', 'wasm');
+  tf.registerKernel({
+    kernelName: 'Unpack',
+    backendName: 'wasm',
+    kernelFunc: (args) => {
+      const x = args.inputs['value'] as tf.TensorInfo;
+      const axis = (args.attrs as { axis: number }).axis;
+      if ((axis !== 0 && axis !== -x.shape.length) || x.dtype === 'string') return original.kernelFunc(args);
+      const backend = args.backend as unknown as WasmHeapBackend;
+      const shape = x.shape.slice(1);
+      const size = shape.reduce((a, b) => a * b, 1);
+      const outs: tf.TensorInfo[] = [];
+      for (let i = 0; i < x.shape[0]!; i++) {
+        const out = backend.makeOutput(shape, x.dtype);
+        // Views are taken after makeOutput: allocating may grow (and move) the heap.
+        backend.typedArrayFromHeap(out).set(backend.typedArrayFromHeap(x).subarray(i * size, (i + 1) * size));
+        outs.push(out);
+      }
+      return outs;
+    },
+  });
+}
+
+/** A TextBatch as tensors, time-major (the caller disposes them, or runs inside tf.tidy). */
+export interface LstmInputs {
+  readonly size: number;
+  readonly maxLength: number;
+  /** [L * B] int32 token ids, row t * B + b. */
+  readonly ids: tf.Tensor1D;
+  /** Per step s: [2, B, 1], the mask of time s (forward) and time L-1-s (backward). */
+  readonly stepMasks: tf.Tensor3D[];
+  /** [L, B, 1]: 1 for a real token. */
+  readonly mask: tf.Tensor3D;
+  /** [L, B, 1]: query person a's (b's) positions, weights summing to 1. */
+  readonly queryA: tf.Tensor3D;
+  readonly queryB: tf.Tensor3D;
+}
+
+export interface ForwardOptions {
+  /** Dropout on (training). */
+  readonly training?: boolean;
+  /** Seeds dropout when training. */
+  readonly rng?: Rng;
+}
+
+/** [B, L] row-major → [L, B] row-major. */
+function timeMajor<T extends Float32Array | Int32Array>(x: T, B: number, L: number, make: (n: number) => T): T {
+  const out = make(B * L);
+  for (let b = 0; b < B; b++) for (let t = 0; t < L; t++) out[t * B + b] = x[b * L + t]!;
+  return out;
+}
+
+/** tfjs variable names are global: each model instance gets its own prefix. */
+let instances = 0;
+
+export class Lstm {
+  readonly variables: ReadonlyMap<string, tf.Variable>;
+
+  constructor(
+    readonly config: LstmConfig,
+    /** Token vocabulary (encoding.ts buildVocabulary): PAD, UNK, entity tokens, words. */
+    readonly vocabulary: readonly string[],
+    init: Seed | ReadonlyMap<string, tf.Tensor>,
+  ) {
+    const rng = typeof init === 'object' ? undefined : createRng(init, 'lstm-init');
+    const prefix = `lstm${instances++}/`;
+    this.variables = new Map(
+      weightShapes(config, vocabulary.length).map(([name, shape]) => {
+        let value: tf.Tensor;
+        if (rng) value = tf.tensor(initialValues(name, shape, config, rng), shape);
+        else {
+          const given = (init as ReadonlyMap<string, tf.Tensor>).get(name);
+          if (!given) throw new Error(`LSTM weights: ${name} missing`);
+          if (given.shape.join() !== shape.join()) {
+            throw new Error(`LSTM weights: ${name} has shape [${given.shape}], expected [${shape}]`);
+          }
+          value = given;
+        }
+        const v = tf.variable(value, true, prefix + name);
+        if (rng) value.dispose();
+        return [name, v];
+      }),
+    );
+  }
+
+  private w(name: string): tf.Variable {
+    return this.variables.get(name)!;
+  }
+
+  /** Anonymises and packs stories with this model's vocabulary (see encoding.ts batchTexts). */
+  batch(items: readonly TextItem[], options: { wordDropout?: number; rng?: Rng } = {}): TextBatch {
+    return batchTexts(items, this.vocabulary, options);
+  }
+
+  inputs(batch: TextBatch): LstmInputs {
+    const { size: B, maxLength: L } = batch;
+    const f32 = (n: number) => new Float32Array(n);
+    const stepMasks: tf.Tensor3D[] = [];
+    for (let s = 0; s < L; s++) {
+      const m = new Float32Array(2 * B);
+      for (let b = 0; b < B; b++) {
+        m[b] = batch.mask[b * L + s]!;
+        m[B + b] = batch.mask[b * L + L - 1 - s]!;
+      }
+      stepMasks.push(tf.tensor3d(m, [2, B, 1]));
+    }
+    return {
+      size: B,
+      maxLength: L,
+      ids: tf.tensor1d(
+        timeMajor(batch.ids, B, L, (n) => new Int32Array(n)),
+        'int32',
+      ),
+      stepMasks,
+      mask: tf.tensor3d(timeMajor(batch.mask, B, L, f32), [L, B, 1]),
+      queryA: tf.tensor3d(timeMajor(batch.queryA, B, L, f32), [L, B, 1]),
+      queryB: tf.tensor3d(timeMajor(batch.queryB, B, L, f32), [L, B, 1]),
+    };
+  }
+
+  private dropout<T extends tf.Tensor>(x: T, options: ForwardOptions): T {
+    const rate = this.config.dropout;
+    if (!options.training || rate <= 0) return x;
+    return tf.dropout(x, rate, undefined, options.rng?.uint32()) as T;
+  }
+
+  /**
+   * One bidirectional layer over time-major inputs [L * B, in] → [L * B, 2H] (forward states ;
+   * backward states). Both directions advance together in one state [2, B, H] (direction,
+   * story, unit): step s reads time s forwards and time L-1-s backwards.
+   */
+  private biLstm(layer: number, input: tf.Tensor2D, x: LstmInputs): tf.Tensor2D {
+    const H = this.config.hidden;
+    const { size: B, maxLength: L } = x;
+    const p = `lstm${layer}/`;
+    // Every step's input projection in one product per direction, then split by step.
+    const [fw, bw] = DIRECTIONS.map((d) =>
+      tf.unstack(tf.reshape(tf.add(matMul(input, this.w(`${p}${d}/input`)), this.w(`${p}${d}/bias`)), [L, B, 4 * H])),
+    ) as [tf.Tensor2D[], tf.Tensor2D[]];
+    const [recurrentFw, recurrentBw] = DIRECTIONS.map((d) => this.w(`${p}${d}/recurrent`));
+    let hFw: tf.Tensor = tf.zeros([B, H]);
+    let hBw: tf.Tensor = tf.zeros([B, H]);
+    let c: tf.Tensor = tf.zeros([2, B, H]);
+    const outputs: tf.Tensor[] = [];
+    for (let s = 0; s < L; s++) {
+      const gates = tf.stack([
+        tf.add(fw[s]!, matMul(hFw, recurrentFw!)),
+        tf.add(bw[L - 1 - s]!, matMul(hBw, recurrentBw!)),
+      ]);
+      // [2, B, (gate, unit)] → 4 × [2, B, H] by gate: a transpose and contiguous pieces
+      // (tf.split along an inner axis is slow on wasm).
+      const [i, f, g, o] = tf.unstack(tf.transpose(tf.reshape(gates, [2, B, 4, H]), [2, 0, 1, 3]));
+      const cNew = tf.add(tf.mul(tf.sigmoid(f!), c), tf.mul(tf.sigmoid(i!), tf.tanh(g!)));
+      const hNew = tf.mul(tf.sigmoid(o!), tf.tanh(cNew));
+      // Padding zeroes the state: the backward direction starts from zeros at the story's real
+      // end; forward states past the end are never read.
+      const m = x.stepMasks[s]!;
+      c = tf.mul(cNew, m);
+      const h = tf.mul(hNew, m);
+      outputs.push(h);
+      [hFw, hBw] = tf.unstack(h) as [tf.Tensor, tf.Tensor];
+    }
+    // Steps → times: forward states are in time order, backward ones reversed.
+    const [forward, backwardBySteps] = tf.unstack(tf.transpose(tf.stack(outputs), [1, 0, 2, 3]));
+    const backward = tf.stack(tf.unstack(backwardBySteps!).reverse());
+    return tf.concat([tf.reshape(forward!, [L * B, H]), tf.reshape(backward, [L * B, H])], 1) as tf.Tensor2D;
+  }
+
+  /** Logits [B, 18] and, with attention pooling, the attention over tokens [B, L]. */
+  forward(x: LstmInputs, options: ForwardOptions = {}): { logits: tf.Tensor2D; attention?: tf.Tensor2D } {
+    patchWasmUnpack();
+    const c = this.config;
+    const { size: B, maxLength: L } = x;
+    let states = this.dropout(embed(this.w('embedding') as tf.Tensor2D, x.ids), options);
+    for (let l = 0; l < c.layers; l++) {
+      if (l > 0) states = this.dropout(states, options);
+      states = this.biLstm(l, states, x);
+    }
+    const H2 = 2 * c.hidden;
+    const byTime = tf.reshape(states, [L, B, H2]);
+    const a = tf.sum(tf.mul(x.queryA, byTime), 0);
+    const b = tf.sum(tf.mul(x.queryB, byTime), 0);
+    let weights: tf.Tensor;
+    let attention: tf.Tensor2D | undefined;
+    if (c.pooling === 'attention') {
+      const query = matMul(tf.concat([a, b], 1) as tf.Tensor2D, this.w('attention/query'));
+      const keys = tf.reshape(matMul(states, this.w('attention/state')), [L, B, c.attentionDim]);
+      const hidden = tf.reshape(tf.tanh(tf.add(keys, query)), [L * B, c.attentionDim]) as tf.Tensor2D;
+      const scores = tf.reshape(matMul(hidden, this.w('attention/score')), [L, B]);
+      const masked = tf.add(scores, tf.mul(tf.sub(1, tf.reshape(x.mask, [L, B])), -1e9));
+      attention = tf.softmax(tf.transpose(masked)) as tf.Tensor2D;
+      weights = tf.expandDims(tf.transpose(attention), 2);
+    } else {
+      weights = tf.div(x.mask, tf.maximum(tf.sum(x.mask, 0, true), 1));
+    }
+    const pooled = tf.sum(tf.mul(weights, byTime), 0);
+    const features = this.dropout(tf.concat([a, b, pooled], 1) as tf.Tensor2D, options);
+    const hidden = tf.relu(tf.add(matMul(features, this.w('decoder/hidden')), this.w('decoder/hiddenBias')));
+    const logits = tf.add(matMul(hidden as tf.Tensor2D, this.w('decoder/out')), this.w('decoder/outBias'));
+    return { logits: logits as tf.Tensor2D, attention };
+  }
+
+  /** Class probabilities [B * 18] for a batch; disposes everything. */
+  async predict(batch: TextBatch): Promise<Float32Array> {
+    const probs = tf.tidy(() => tf.softmax(this.forward(this.inputs(batch)).logits));
+    try {
+      return (await probs.data()) as Float32Array;
+    } finally {
+      probs.dispose();
+    }
+  }
+
+  dispose(): void {
+    for (const v of this.variables.values()) v.dispose();
+  }
+}
+
+/** Mean softmax cross-entropy of logits against class indices (written out: no logSoftmax kernel on wasm). */
+export function crossEntropy(logits: tf.Tensor2D, labels: Int32Array): tf.Scalar {
+  return tf.tidy(() => {
+    const oneHot = tf.oneHot(tf.tensor1d(labels, 'int32'), NUM_CLASSES);
+    const logProbs = logits.sub(tf.logSumExp(logits, 1, true));
+    return oneHot.mul(logProbs).sum(1).mean().neg() as tf.Scalar;
+  });
+}
+
+export interface TrainStep {
+  readonly loss: number;
+  /** Correct answers in the batch (training mode: with dropout). */
+  readonly correct: number;
+}
+
+/**
+ * One optimiser step on a batch: cross-entropy, gradients clipped to a global norm of `clip`
+ * (the paper: 1.0), then the optimiser's update. Every intermediate tensor is disposed.
+ */
+export function trainStep(model: Lstm, optimizer: tf.Optimizer, batch: TextBatch, rng: Rng, clip = 1): TrainStep {
+  const vars = [...model.variables.values()];
+  let correct = 0;
+  const loss = tf.tidy(() => {
+    const x = model.inputs(batch);
+    const { value, grads } = tf.variableGrads(() => {
+      const { logits } = model.forward(x, { training: true, rng });
+      const predicted = logits.argMax(1).dataSync();
+      correct = batch.labels.reduce((n, l, i) => n + (predicted[i] === l ? 1 : 0), 0);
+      return crossEntropy(logits, batch.labels);
+    }, vars);
+    const norm = tf.sqrt(tf.addN(Object.values(grads).map((g) => g.square().sum())));
+    const scale = tf.div(clip, tf.maximum(norm, clip));
+    optimizer.applyGradients(Object.fromEntries(Object.entries(grads).map(([n, g]) => [n, g.mul(scale)])));
+    return value.dataSync()[0]!;
+  });
+  return { loss, correct };
+}
+
+/** The anonymisation seed of a question at inference: its own text, so it always gets the same answer. */
+export function questionSeed(story: string, queryNames: readonly [string, string]): string {
+  return `${story}\u0000${queryNames[0]}\u0000${queryNames[1]}`;
+}
+
+/** Inference items of questions (labels from their graphs, -1 when unknown). */
+export function textItems(questions: readonly ModelQuestion[]): TextItem[] {
+  return questions.map((q) => ({
+    story: q.story,
+    queryNames: q.queryNames,
+    label: q.graph.label,
+    seed: questionSeed(q.story, q.queryNames),
+  }));
+}
+
+/**
+ * Accuracy on questions: correct answers over labelled rows, in batches of about `batchSize`
+ * (sorted by length so that little is padding).
+ */
+export async function evaluate(
+  model: Lstm,
+  questions: readonly ModelQuestion[],
+  batchSize = 250,
+): Promise<{ correct: number; rows: number }> {
+  const items = textItems(questions).sort((p, q) => p.story.length - q.story.length);
+  let correct = 0;
+  let rows = 0;
+  for (let i = 0; i < items.length; i += batchSize) {
+    const batch = model.batch(items.slice(i, i + batchSize));
+    const probs = await model.predict(batch);
+    for (let b = 0; b < batch.size; b++) {
+      if (batch.labels[b]! < 0) continue;
+      rows++;
+      if (argMax(probs.subarray(b * NUM_CLASSES, (b + 1) * NUM_CLASSES)) === batch.labels[b]) correct++;
+    }
+  }
+  return { correct, rows };
+}
+
+function argMax(row: ArrayLike<number>): number {
+  let best = 0;
+  for (let c = 1; c < row.length; c++) if (row[c]! > row[best]!) best = c;
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saving and loading: public/models/<model>/<version>/{model.json, weights.bin, metadata.json}
+
+export const LSTM_FORMAT = 'clutrr-lab/lstm';
+
+/** model.json: architecture, vocabulary and the weights manifest (tfjs's layout). */
+export interface LstmModelJson {
+  readonly format: typeof LSTM_FORMAT;
+  readonly formatVersion: 1;
+  /** The model's name (`lstm`). */
+  readonly name?: string;
+  readonly config: LstmConfig;
+  readonly classes: readonly string[];
+  readonly vocabulary: readonly string[];
+  readonly weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
+}
+
+export interface LstmArtifacts {
+  readonly modelJson: LstmModelJson;
+  readonly weights: ArrayBuffer;
+}
+
+/** The model as model.json and weights.bin contents. */
+export async function saveLstm(model: Lstm, name = 'lstm'): Promise<LstmArtifacts> {
+  const { data, specs } = await tf.io.encodeWeights(Object.fromEntries(model.variables));
+  return {
+    modelJson: {
+      format: LSTM_FORMAT,
+      formatVersion: 1,
+      name,
+      config: model.config,
+      classes: [...CLASSES],
+      vocabulary: [...model.vocabulary],
+      weightsManifest: [{ paths: ['weights.bin'], weights: specs }],
+    },
+    weights: data,
+  };
+}
+
+/** A model from model.json and weights.bin contents; refuses another format or class list. */
+export function loadLstm(modelJson: LstmModelJson, weights: ArrayBuffer): Lstm {
+  if (modelJson.format !== LSTM_FORMAT) throw new Error(`not an LSTM model.json (format ${String(modelJson.format)})`);
+  if (modelJson.classes.join() !== CLASSES.join()) throw new Error('model.json: the classes differ from encoding.ts');
+  const specs = modelJson.weightsManifest.flatMap((g) => g.weights);
+  const tensors = tf.io.decodeWeights(weights, specs);
+  try {
+    return new Lstm(modelJson.config, modelJson.vocabulary, new Map(Object.entries(tensors)));
+  } finally {
+    for (const t of Object.values(tensors)) t.dispose();
+  }
+}
+
+/** A loaded LSTM as a ClutrrModel: each question anonymised with a seed of its own text. */
+export function lstmAsModel(model: Lstm, name: string): ClutrrModel {
+  return {
+    kind: 'lstm',
+    name,
+    async answer(questions: readonly ModelQuestion[]): Promise<ModelAnswer[]> {
+      if (questions.length === 0) return [];
+      const probs = await model.predict(model.batch(textItems(questions)));
+      return questions.map((_, b) => ({ probs: probs.slice(b * NUM_CLASSES, (b + 1) * NUM_CLASSES) }));
+    },
+    dispose: () => model.dispose(),
+  };
+}
