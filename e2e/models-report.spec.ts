@@ -138,6 +138,14 @@ test.describe('model report', () => {
     await expect(page.getByTestId(`models-acc-${MAIN[0]!.model}-10`)).toHaveAttribute('data-rows', '2');
   });
 
+  test('a narrow screen (390 px): nothing overflows the page, tables scroll in place', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openReport(page);
+    await expect(page.getByTestId('models-robustness')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${ARTIFACTS}/models-report-narrow.png`, fullPage: true });
+  });
+
   test('a missing model list says what and where', async ({ page }) => {
     await page.route('**/models/index.json', (route) => route.fulfill({ status: 404, body: 'not here' }));
     await page.goto('/#/models');
