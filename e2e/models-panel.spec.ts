@@ -151,6 +151,13 @@ test('the panel is usable from the keyboard', async ({ page }) => {
     await page.keyboard.press('Space');
     await expect(page.getByTestId('attention-toggle')).not.toBeChecked();
   }
+
+  // Away and back: the panel comes back ready, its models still loaded.
+  await page.getByTestId('nav-dataset').click();
+  await expect(page.getByTestId('model-panel')).toHaveCount(0);
+  await page.getByTestId('nav-puzzle').click();
+  await expect(page.getByTestId('model-load')).toHaveCount(0);
+  await expectAnswers(page, models);
 });
 
 test('memory stays flat over hundreds of answers (the real worker, wasm)', async ({ page }) => {

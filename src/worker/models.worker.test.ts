@@ -162,6 +162,31 @@ describe('models worker (Node, cpu)', () => {
   });
 });
 
+describe('ensureLoaded', () => {
+  it('loads a model once per worker, and again in a fresh worker', async () => {
+    const commands: string[] = [];
+    const spy = new ModelsClient(() => {
+      const w = new InProcessWorker();
+      const post = w.postMessage.bind(w);
+      w.postMessage = (m: unknown) => {
+        commands.push((m as { command: string }).command);
+        post(m);
+      };
+      return w;
+    });
+    await spy.ensureLoaded('gat/1', undefined, BASE);
+    await spy.ensureLoaded('gat/1', undefined, BASE);
+    expect(commands.filter((c) => c === 'load')).toHaveLength(1);
+    spy.reset();
+    await spy.ensureLoaded('gat/1', undefined, BASE);
+    expect(commands.filter((c) => c === 'load')).toHaveLength(2);
+    await expect(spy.ensureLoaded('gat/9', undefined, BASE)).rejects.toThrow(/404/);
+    await expect(spy.ensureLoaded('gat/9', undefined, BASE)).rejects.toThrow(/404/);
+    expect(commands.filter((c) => c === 'load')).toHaveLength(4);
+    spy.reset();
+  });
+});
+
 describe('test puzzles in the worker', () => {
   it('are the training script’s test rows (scripts/train/data.ts) for the same seed', () => {
     const data = makeTrainData({ seed: '1', noise: 'clean', trainRows: 0, testRows: 3 });

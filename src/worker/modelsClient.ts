@@ -26,9 +26,11 @@ import { RpcClient, type WorkerLike } from './rpc';
  */
 export class ModelsClient {
   private readonly rpc: RpcClient<ModelsCommands>;
+  /** The models the current worker has loaded (or is loading); a new worker has none. */
+  private readonly loaded = new Map<string, Promise<LoadResult>>();
 
   constructor(spawn: () => WorkerLike) {
-    this.rpc = new RpcClient<ModelsCommands>(spawn, 'models worker');
+    this.rpc = new RpcClient<ModelsCommands>(spawn, 'models worker', () => this.loaded.clear());
   }
 
   /** public/models/index.json of this build. */
@@ -38,7 +40,25 @@ export class ModelsClient {
 
   /** Loads (or reloads) one model folder and warms it up; `onProgress` hears weights.bin's bytes. */
   load(id: string, onProgress?: (bytes: number, total: number) => void, baseUrl = appBaseUrl()): Promise<LoadResult> {
-    return this.rpc.request('load', { id, baseUrl }, { onProgress }).promise;
+    const p = this.rpc.request('load', { id, baseUrl }, { onProgress }).promise;
+    this.loaded.set(id, p);
+    p.catch(() => {
+      if (this.loaded.get(id) === p) this.loaded.delete(id);
+    });
+    return p;
+  }
+
+  /**
+   * Loads a model unless this worker already has it (or is loading it). Views share the worker,
+   * and one may restart it (a cancelled evaluation): asking through here reloads what went.
+   */
+  ensureLoaded(
+    id: string,
+    onProgress?: (bytes: number, total: number) => void,
+    baseUrl = appBaseUrl(),
+  ): Promise<LoadResult> {
+    this.rpc.warm(); // a worker stopped or crashed since is replaced now, and forgets its models
+    return this.loaded.get(id) ?? this.load(id, onProgress, baseUrl);
   }
 
   /** The backend in use and which ones could run; with `name`, switches (loaded models follow). */

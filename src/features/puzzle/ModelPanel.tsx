@@ -41,6 +41,9 @@ const BACKEND_WORDS: Record<BackendName, string> = {
   cpu: 'plain JavaScript (cpu)',
 };
 
+/** The models of the last successful load: the panel comes back ready when the view is reopened. */
+let remembered: readonly ModelIndexEntry[] | null = null;
+
 const kib = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en')} KiB`;
 const percent = (p: number) => `${(p * 100).toFixed(p >= 0.995 || p < 0.0005 ? 0 : 1)}%`;
 
@@ -62,13 +65,15 @@ export function ModelPanel({
 }) {
   const guess = useStore(selectGuess);
   const open = useStore(selectProofOpen);
-  const [phase, setPhase] = useState<Phase>({ name: 'idle' });
-  const [models, setModels] = useState<readonly ModelIndexEntry[]>([]);
+  const [phase, setPhase] = useState<Phase>(remembered ? { name: 'ready' } : { name: 'idle' });
+  const [models, setModels] = useState<readonly ModelIndexEntry[]>(remembered ?? []);
   const [backend, setBackend] = useState<BackendResult | null>(null);
   const [answers, setAnswers] = useState<ReadonlyMap<string, Answered>>(new Map());
   const [latency, setLatency] = useState<ReadonlyMap<string, readonly number[]>>(new Map());
   const [showAttention, setShowAttention] = useState(true);
-  const [attentionOf, setAttentionOf] = useState<string | null>(null);
+  const [attentionOf, setAttentionOf] = useState<string | null>(
+    () => remembered?.find((m) => m.kind === 'gat')?.id ?? null,
+  );
   const backendId = useId();
   const attentionId = useId();
   const asked = useRef(0);
@@ -87,16 +92,27 @@ export function ModelPanel({
       let before = 0;
       for (const m of main) {
         setPhase({ name: 'loading', done: before, total, what: m.label });
-        await client.load(m.id, (bytes) => setPhase({ name: 'loading', done: before + bytes, total, what: m.label }));
+        await client.ensureLoaded(m.id, (bytes) =>
+          setPhase({ name: 'loading', done: before + bytes, total, what: m.label }),
+        );
         before += m.weightBytes;
       }
       setModels(main);
+      remembered = main;
       setAttentionOf(main.find((m) => m.kind === 'gat')?.id ?? null);
       setPhase({ name: 'ready' });
     } catch (e) {
       setPhase({ name: 'error', message: (e as Error).message });
     }
   };
+
+  // Coming back to a panel whose models were loaded: ask the worker which backend it is on.
+  useEffect(() => {
+    if (remembered && !backend)
+      void modelsClient()
+        .backend()
+        .then(setBackend, () => {});
+  }, [backend]);
 
   // Every model answers the puzzle in view (again after a backend switch).
   const ready = phase.name === 'ready';
@@ -108,6 +124,7 @@ export function ModelPanel({
     void (async () => {
       for (const m of models) {
         try {
+          await client.ensureLoaded(m.id);
           const r = await client.answer(m.id, [question]);
           if (asked.current !== ticket) return;
           setAnswers((prev) => new Map(prev).set(m.id, { key, answer: r.answers[0]! }));
