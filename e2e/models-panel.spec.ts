@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 
 /**
@@ -101,6 +102,10 @@ test('the panel loads the models lazily, answers, draws attention and switches b
     await page.getByTestId('attention-toggle').check();
     await expect(weighted).toHaveCount(facts);
   }
+
+  // No serious or critical accessibility problem in the loaded panel (or the drawing's bands).
+  const axe = await new AxeBuilder({ page }).include('[data-testid="model-panel"]').include('.panel--graph').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
   await page.getByTestId('reveal-answer').click();
   const truth = await page.getByTestId('answer').getAttribute('data-relation');
