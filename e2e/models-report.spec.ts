@@ -45,6 +45,7 @@ test.describe('model report', () => {
   test('runs every main model in the browser with progress and fills k = 2..10', async ({ page }) => {
     expect(MAIN.length).toBeGreaterThan(0);
     await openReport(page);
+    await expect(page.getByTestId('models-entry')).toHaveCount(MAIN.length);
     // Before a run: the training script's curve is there, the browser cells are empty.
     for (const m of MAIN) {
       const meta = metadataOf(m.id);

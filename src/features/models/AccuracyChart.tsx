@@ -6,8 +6,8 @@ const W = 640;
 const H = 300;
 const M = { top: 14, right: 16, bottom: 42, left: 50 };
 
-/** Colour slots in models.css (`.mr-slot-0` …); more lines reuse them in turn. */
-export const SLOTS = 6;
+/** Colour slots in models.css (`.mr-slot-0` … `.mr-slot-5`). */
+const SLOTS = 6;
 
 const describe = (series: readonly ChartSeries[]) =>
   series.map((s) => `${s.label}: ${s.points.map((p) => `k ${p.k} ${p.value.toFixed(2)}`).join(', ')}`).join('; ');

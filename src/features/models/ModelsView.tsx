@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatBytes } from '../../ui/format';
 import { AccuracyChart } from './AccuracyChart';
 import { AccuracyTable } from './AccuracyTable';
+import { ModelList } from './ModelList';
 import { RobustnessTable } from './RobustnessTable';
 import { chartSeries, mainModels, NOISE_KINDS, NOISE_LABEL, REPORT_KS, robustnessTable, runProgress } from './report';
 import { MAX_ROWS } from './store';
@@ -184,6 +185,7 @@ export function ModelsView() {
           The model list has no main model (a version without a “-” suffix).
         </p>
       )}
+      <ModelList models={models} metadata={metadata} />
       <section className="mr-section" aria-label="Accuracy by k">
         <h2>Accuracy by k</h2>
         <RunForm />

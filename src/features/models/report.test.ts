@@ -91,6 +91,7 @@ describe('model report figures', () => {
     ]);
     expect(series[0]!.points).toEqual([{ k: 2, value: 0.75 }]);
     expect(series[1]!.slot).toBe(1);
+    expect([series[2]!.slot, series[3]!.slot]).toEqual([5, 4]);
     const bilstm = series[3]!;
     expect(bilstm.points.map((p) => p.k)).toEqual([2, 3]);
     expect(bilstm.points[0]!.value).toBe(0.58);

@@ -70,13 +70,17 @@ export function pooledAccuracy(counts: readonly KCount[], from: number, to: numb
   });
 }
 
+/** Colour slots (models.css `.mr-slot-<n>`): four for our models, then the paper's two. */
+export const MODEL_SLOTS = 4;
+const PAPER_SLOT: Readonly<Record<PaperModel, number>> = { gat: 5, bilstmAttention: 4 };
+
 /** A line of the chart. */
 export interface ChartSeries {
   readonly key: string;
   readonly label: string;
   /** `browser`: run here now; `training`: metadata.test.accuracy; `paper`: the paper's stated figure. */
   readonly source: 'browser' | 'training' | 'paper';
-  /** Its colour slot (one per model; the paper's GAT and BiLSTM take the next ones). */
+  /** Its colour slot: models cycle through 0..MODEL_SLOTS-1; the paper's GAT and BiLSTM have their own. */
   readonly slot: number;
   readonly points: readonly {
     readonly k: number;
@@ -97,7 +101,8 @@ export function chartSeries(
   metadata: ReadonlyMap<string, Pick<ModelMetadata, 'test'>>,
 ): ChartSeries[] {
   const out: ChartSeries[] = [];
-  models.forEach((m, slot) => {
+  models.forEach((m, i) => {
+    const slot = i % MODEL_SLOTS;
     const run = runs.get(m.id) ?? [];
     const points = run.filter((c) => c.rows > 0).map((c) => ({ k: c.k, value: accuracyOf(c) }));
     if (points.length)
@@ -113,14 +118,14 @@ export function chartSeries(
         points: curve.map((p) => ({ k: p.k, value: p.accuracy })),
       });
   });
-  (['gat', 'bilstmAttention'] as const).forEach((pm, i) => {
+  (['gat', 'bilstmAttention'] as const).forEach((pm) => {
     const fig = PAPER_CLEAN_K23[pm];
     const band = { value: fig.mean, lo: Math.max(0, fig.mean - fig.se), hi: Math.min(1, fig.mean + fig.se) };
     out.push({
       key: `paper:${pm}`,
       label: `Paper ${PAPER_MODEL_LABEL[pm]} (Table 2, k = 2, 3)`,
       source: 'paper',
-      slot: models.length + i,
+      slot: PAPER_SLOT[pm],
       points: [
         { k: 2, ...band },
         { k: 3, ...band },
