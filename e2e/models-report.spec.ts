@@ -158,6 +158,19 @@ test.describe('model report', () => {
     await page.screenshot({ path: `${ARTIFACTS}/models-report-missing.png` });
   });
 
+  test('a model whose weights fail to load stops the run, named with its file', async ({ page }) => {
+    const first = MAIN[0]!;
+    await page.route(`**/models/${first.id}/weights.bin`, (route) => route.fulfill({ status: 404, body: '' }));
+    await openReport(page);
+    await page.getByTestId('models-rows').fill('2');
+    await page.getByTestId('models-run').click();
+    const progress = page.getByTestId('models-progress');
+    await expect(progress).toHaveAttribute('data-status', 'error');
+    await expect(progress).toContainText(`${first.label} (${first.id}) stopped:`);
+    await expect(progress).toContainText(`models/${first.id}/weights.bin: 404`);
+    await expect(page.getByTestId('models-run')).toBeEnabled();
+  });
+
   test('a folder whose metadata fails to load is named', async ({ page }) => {
     const broken = INDEX.models[INDEX.models.length - 1]!;
     await page.route(`**/models/${broken.id}/metadata.json`, (route) => route.fulfill({ status: 500, body: 'x' }));
