@@ -167,7 +167,8 @@ export function ModelsView() {
           The GAT reads the story&apos;s graph of facts, the BiLSTM its text. Both were trained by{' '}
           <code>npm run train</code> on clean k = 2, 3 puzzles of our engine; here they answer fresh puzzles of k = 2 to
           10, made and answered in a worker of this page (nothing is sent anywhere). Seed 1 makes the training
-          script&apos;s own test puzzles, so the two curves should agree; another seed makes new ones.
+          script&apos;s own test puzzles, so the two curves should agree (up to a few puzzles per k: the GAT draws its
+          people&apos;s random identities per batch); another seed makes new ones.
         </p>
       </header>
       {index.status === 'error' && (
