@@ -115,7 +115,7 @@ test.describe('model report', () => {
 
   test('cancel stops a run; a new run starts again', async ({ page }) => {
     await openReport(page);
-    await page.getByTestId('models-rows').fill('400');
+    await page.getByTestId('models-rows').fill('1000');
     await page.getByTestId('models-run').click();
     const progress = page.getByTestId('models-progress');
     await expect
