@@ -171,7 +171,10 @@ export interface LstmInputs {
   readonly maxLength: number;
   /** [L * B] int32 token ids, row t * B + b. */
   readonly ids: tf.Tensor1D;
-  /** Per step s: [2, B, 1], the mask of time s (forward) and time L-1-s (backward). */
+  /**
+   * Per step s: [2, B, 1], the mask of time s (forward) and time L-1-s (backward); empty when
+   * no story is padded (e.g. one question at a time), which skips the masking.
+   */
   readonly stepMasks: tf.Tensor3D[];
   /** [L, B, 1]: 1 for a real token. */
   readonly mask: tf.Tensor3D;
@@ -240,7 +243,8 @@ export class Lstm {
     const { size: B, maxLength: L } = batch;
     const f32 = (n: number) => new Float32Array(n);
     const stepMasks: tf.Tensor3D[] = [];
-    for (let s = 0; s < L; s++) {
+    const padded = batch.mask.includes(0);
+    for (let s = 0; padded && s < L; s++) {
       const m = new Float32Array(2 * B);
       for (let b = 0; b < B; b++) {
         m[b] = batch.mask[b * L + s]!;
@@ -298,9 +302,9 @@ export class Lstm {
       const hNew = tf.mul(tf.sigmoid(o!), tf.tanh(cNew));
       // Padding zeroes the state: the backward direction starts from zeros at the story's real
       // end; forward states past the end are never read.
-      const m = x.stepMasks[s]!;
-      c = tf.mul(cNew, m);
-      const h = tf.mul(hNew, m);
+      const m = x.stepMasks[s];
+      c = m ? tf.mul(cNew, m) : cNew;
+      const h = m ? tf.mul(hNew, m) : hNew;
       outputs.push(h);
       [hFw, hBw] = tf.unstack(h) as [tf.Tensor, tf.Tensor];
     }
