@@ -133,12 +133,20 @@ test('the panel loads the models lazily, answers, draws attention and switches b
   await expect(backend).toHaveValue('wasm');
   await expect(page.getByTestId('model-latency')).toContainText(/WebAssembly.*\d+\.\d ms \(1\)/);
 
-  // A new puzzle is answered too; the latency is the median over the answers so far.
+  // A new puzzle is answered too (the latency is the median over the answers so far), but its
+  // answers wait until the reader answers, opens the proof or asks to see them: no spoiler.
   const story = await page.getByTestId('story').innerText();
   await page.getByTestId('new-puzzle').click();
   await expect(page.getByTestId('story')).not.toHaveText(story);
   await expect(page.getByTestId('model-latency')).toContainText(/\d+\.\d ms \(2\)/);
+  await expect(page.getByTestId('model-true-answer')).toHaveCount(0);
+  for (const m of models) {
+    await expect(page.getByTestId(`model-answer-${m.model}`)).not.toHaveAttribute('data-relation');
+    await expect(page.getByTestId(`model-top5-${m.model}`).locator('li')).toHaveCount(0);
+  }
+  await page.getByTestId('model-show').click();
   await expectAnswers(page, models);
+  await expect(page.getByTestId('model-show')).toHaveCount(0);
   await expect(page.getByTestId('model-true-answer')).toHaveCount(0);
 });
 

@@ -43,6 +43,8 @@ const BACKEND_WORDS: Record<BackendName, string> = {
 
 /** The models of the last successful load: the panel comes back ready when the view is reopened. */
 let remembered: readonly ModelIndexEntry[] | null = null;
+/** The puzzle whose answers the reader asked to see, kept across visits too. */
+let rememberedShown: string | null = null;
 
 const kib = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en')} KiB`;
 const percent = (p: number) => `${(p * 100).toFixed(p >= 0.995 || p < 0.0005 ? 0 : 1)}%`;
@@ -77,11 +79,18 @@ export function ModelPanel({
   const backendId = useId();
   const attentionId = useId();
   const asked = useRef(0);
+  // The puzzle whose model answers the reader asked to see. Otherwise a new puzzle's answers
+  // wait (a good model's answer is the answer) until the reader answers or opens the proof.
+  const [shownFor, setShownFor] = useState<string | null>(() => rememberedShown);
+  useEffect(() => {
+    rememberedShown = shownFor;
+  }, [shownFor]);
 
   const key = `${puzzle.seed}|${puzzle.k}|${puzzle.task}|${story.story}`;
   const question = useMemo(() => questionFromPuzzle(puzzle, story.story), [puzzle, story]);
 
   const load = async () => {
+    setShownFor(key);
     const client = modelsClient();
     try {
       setPhase({ name: 'loading', done: 0, total: 0, what: 'the list of models' });
@@ -166,6 +175,7 @@ export function ModelPanel({
   const { a, b } = queryPeople(puzzle);
   const gats = models.filter((m) => m.kind === 'gat');
   const busy = phase.name === 'loading' || phase.name === 'switching';
+  const visible = open || shownFor === key;
 
   return (
     <section className="panel panel--models" aria-labelledby="models-heading" data-testid="model-panel">
@@ -243,11 +253,26 @@ export function ModelPanel({
               </span>
             )}
           </p>
+          {!visible && (
+            <p className="models__hidden">
+              <button
+                type="button"
+                className="button button--small"
+                data-testid="model-show"
+                onClick={() => setShownFor(key)}
+              >
+                Show the models' answers
+              </button>{' '}
+              <span className="hint">
+                They are hidden for a new puzzle until you answer it, since they may give it away.
+              </span>
+            </p>
+          )}
           <ul className="models__list">
             {models.map((m) => {
               const got = answers.get(m.id);
               const current = got?.key === key ? got.answer : undefined;
-              const top = current ? topAnswers(current.probs) : [];
+              const top = current && visible ? topAnswers(current.probs) : [];
               const word = top[0]?.word;
               const right = word === puzzle.target.word;
               return (
@@ -269,6 +294,8 @@ export function ModelPanel({
                           </span>
                         )}
                       </>
+                    ) : current ? (
+                      'answered (hidden until you answer or show it)'
                     ) : (
                       'thinking…'
                     )}
