@@ -8,7 +8,7 @@ import { NUM_CLASSES, questionFromPuzzle } from '../ml/encoding';
 import { Gat, GAT_PAPER, type GatConfig, saveGat } from '../ml/gat';
 import type { ModelIndex } from '../ml/model';
 import { ModelsClient, mainModels, median, topAnswers } from './modelsClient';
-import { modelsHandlers, testQuestions, WASM_PATHS } from './models.worker';
+import { modelsHandlers, SOFTWARE_RENDERER, testQuestions, WASM_PATHS } from './models.worker';
 import { type RpcRequest, serve, type WorkerLike } from './rpc';
 import type { ModelsCommands } from './modelsProtocol';
 
@@ -218,6 +218,23 @@ describe('client helpers', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 2, 3])).toBe(2.5);
     expect(median([])).toBeNaN();
+  });
+
+  it('tells software WebGL renderers from GPUs by name', () => {
+    const software = [
+      'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)',
+      'Google SwiftShader',
+      'llvmpipe (LLVM 15.0.6, 256 bits)',
+      'ANGLE (Microsoft, Microsoft Basic Render Driver Direct3D11 vs_5_0 ps_5_0, D3D11)',
+    ];
+    const gpus = [
+      'ANGLE (NVIDIA, NVIDIA GeForce RTX 3080 Direct3D11 vs_5_0 ps_5_0, D3D11)',
+      'Mesa Intel(R) UHD Graphics 620 (KBL GT2)',
+      'ANGLE (Apple, ANGLE Metal Renderer: Apple M1, Unspecified Version)',
+      'AMD Radeon Pro 5500M OpenGL Engine',
+    ];
+    expect(software.filter((r) => !SOFTWARE_RENDERER.test(r))).toEqual([]);
+    expect(gpus.filter((r) => SOFTWARE_RENDERER.test(r))).toEqual([]);
   });
 
   it('names the three .wasm files of the build', () => {
