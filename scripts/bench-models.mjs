@@ -123,7 +123,18 @@ try {
       .join('; ')}`,
   );
   console.log('');
-  const head = ['model', 'backend', 'weights', 'load ms', 'warm-up ms', 'puzzles', 'median ms', 'p95 ms', 'tensors'];
+  const head = [
+    'model',
+    'backend',
+    'weights',
+    'load ms',
+    'warm-up ms',
+    'puzzles',
+    'median ms',
+    'p95 ms',
+    `median by k = ${KS.join(', ')}`,
+    'tensors',
+  ];
   const rowsOut = runs.runs.map((r) => [
     r.id,
     r.backend,
@@ -133,6 +144,7 @@ try {
     String(r.times.length),
     ms(median(r.times)),
     ms(p95(r.times)),
+    KS.map((_, i) => ms(median(r.times.slice(i * ROWS, (i + 1) * ROWS)))).join(' / '),
     String(r.memory.numTensors),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rowsOut.map((r) => r[i].length)));
