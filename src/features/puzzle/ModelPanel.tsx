@@ -14,6 +14,7 @@ import {
   topAnswers,
 } from '../../worker/modelsClient';
 import type { BackendName, BackendResult } from '../../worker/modelsProtocol';
+import { isCancelled } from '../../worker/rpc';
 import './modelPanel.css';
 
 /** What the family drawing shows of a model's attention: fact id → weight, and whose it is. */
@@ -72,6 +73,8 @@ export function ModelPanel({
   const [backend, setBackend] = useState<BackendResult | null>(null);
   const [answers, setAnswers] = useState<ReadonlyMap<string, Answered>>(new Map());
   const [latency, setLatency] = useState<ReadonlyMap<string, readonly number[]>>(new Map());
+  /** Why the last answer failed (the next puzzle or backend asks again). */
+  const [answerError, setAnswerError] = useState<string | null>(null);
   const [showAttention, setShowAttention] = useState(true);
   const [attentionOf, setAttentionOf] = useState<string | null>(
     () => remembered?.find((m) => m.kind === 'gat')?.id ?? null,
@@ -132,15 +135,22 @@ export function ModelPanel({
     const client = modelsClient();
     void (async () => {
       for (const m of models) {
-        try {
-          await client.ensureLoaded(m.id);
-          const r = await client.answer(m.id, [question]);
-          if (asked.current !== ticket) return;
-          setAnswers((prev) => new Map(prev).set(m.id, { key, answer: r.answers[0]! }));
-          setLatency((prev) => new Map(prev).set(m.id, [...(prev.get(m.id) ?? []), r.ms]));
-        } catch (e) {
-          if (asked.current === ticket) setPhase({ name: 'error', message: (e as Error).message });
-          return;
+        // Once more if another view stopped the shared worker meanwhile (ensureLoaded reloads).
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await client.ensureLoaded(m.id);
+            const r = await client.answer(m.id, [question]);
+            if (asked.current !== ticket) return;
+            setAnswers((prev) => new Map(prev).set(m.id, { key, answer: r.answers[0]! }));
+            setLatency((prev) => new Map(prev).set(m.id, [...(prev.get(m.id) ?? []), r.ms]));
+            setAnswerError(null);
+            break;
+          } catch (e) {
+            if (asked.current !== ticket) return;
+            if (isCancelled(e) && attempt === 0) continue;
+            setAnswerError(`${m.label}: ${(e as Error).message}`);
+            return;
+          }
         }
       }
     })();
@@ -153,8 +163,11 @@ export function ModelPanel({
       setLatency(new Map());
       setPhase({ name: 'ready' });
     } catch (e) {
-      setBackend(await modelsClient().backend());
-      setPhase({ name: 'error', message: (e as Error).message });
+      setAnswerError((e as Error).message);
+      setPhase({ name: 'ready' });
+      await modelsClient()
+        .backend()
+        .then(setBackend, () => {});
     }
   };
 
@@ -230,9 +243,9 @@ export function ModelPanel({
         </div>
       )}
       {phase.name === 'switching' && <p className="hint">Moving the models to {BACKEND_WORDS[phase.to]}…</p>}
-      {phase.name === 'error' && (
+      {(phase.name === 'error' || answerError) && (
         <p className="alert alert--error" role="alert" data-testid="model-error">
-          {phase.message}
+          {phase.name === 'error' ? phase.message : answerError}
         </p>
       )}
 
