@@ -49,6 +49,8 @@ export function ModelsCompare() {
     const r = rebuilt[i.key];
     return r?.ok && r.story === 'bracketed';
   }).length;
+  // The items the models answered first, those not rebuilt after them (each by k, then id).
+  const listed = [...items].sort((a, b) => Number(rebuilt[a.key]?.ok === false) - Number(rebuilt[b.key]?.ok === false));
   const notAsked = models.length > 0 ? items.filter((i) => !rebuilt[i.key]).length : 0;
   const running = status === 'rebuilding' || status === 'answering';
   if (items.length === 0) return null;
@@ -200,7 +202,7 @@ export function ModelsCompare() {
                   </tr>
                 </thead>
                 <tbody>
-                  {items.map((it) => (
+                  {listed.map((it) => (
                     <tr key={it.key} data-testid="results-models-item" data-puzzle={it.puzzle_id}>
                       <th scope="row" className="rs-mono">
                         {it.puzzle_id}
