@@ -2,7 +2,19 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from '../../src/core/random/rng';
 import { batchGraphs, type GraphBatch, NUM_EDGE_TYPES, type StoryGraph } from '../../src/ml/encoding';
-import { evaluate, Gat, GAT_IMPROVED, GAT_PAPER, type GatConfig, saveGat, trainStep } from '../../src/ml/gat';
+import {
+  batchPairLabels,
+  batchRounds,
+  evaluate,
+  Gat,
+  GAT_IMPROVED,
+  GAT_PAPER,
+  type GatConfig,
+  pairLabelsFromPuzzle,
+  type PairTargets,
+  saveGat,
+  trainStep,
+} from '../../src/ml/gat';
 import type { Trained, TrainContext } from './trainer';
 
 export const GAT_MODELS: Record<string, { config: GatConfig; label: string }> = {
@@ -26,13 +38,34 @@ export async function trainGat({ options, data, log }: TrainContext): Promise<Tr
   const rng = createRng(seed, 'train');
   const history: { epoch: number; loss: number; accuracy: number; testAccuracy23: number; seconds: number }[] = [];
   const t0 = performance.now();
+  // The improved GAT: each batch runs its longest a-to-b distance plus 0..trainExtraRounds
+  // rounds, with every pair's relation after every round as auxiliary targets (see gat.ts).
+  const pairLoss = config.architecture === 'pairs' && (config.pairLoss ?? 0) > 0;
   for (let epoch = 1; epoch <= epochs; epoch++) {
     const te = performance.now();
-    const epochBatches = batches(rng.shuffle([...train]), options.batchSize, config.inverseEdges);
+    let epochBatches: GraphBatch[];
+    let epochTargets: (PairTargets | undefined)[] = [];
+    if (pairLoss) {
+      const order = rng.shuffle(train.map((_, i) => i));
+      epochBatches = batches(
+        order.map((i) => train[i]!),
+        options.batchSize,
+        config.inverseEdges,
+      );
+      epochTargets = epochBatches.map((b, i) => {
+        const rounds = batchRounds(b) + rng.int((config.trainExtraRounds ?? 0) + 1);
+        const members = order.slice(i * options.batchSize, i * options.batchSize + b.size);
+        const labels = batchPairLabels(
+          members.map((j) => pairLabelsFromPuzzle(data.train[j]!.puzzle, rounds)),
+          b.maxNodes,
+        );
+        return { rounds, labels };
+      });
+    } else epochBatches = batches(rng.shuffle([...train]), options.batchSize, config.inverseEdges);
     let lossSum = 0;
     let correct = 0;
     epochBatches.forEach((b, i) => {
-      const step = trainStep(model, optimizer, b, rng);
+      const step = trainStep(model, optimizer, b, rng, 1, epochTargets[i]);
       lossSum += step.loss * b.size;
       correct += step.correct;
       if (i % 5 === 0)
@@ -66,10 +99,21 @@ export async function trainGat({ options, data, log }: TrainContext): Promise<Tr
       graph: 'dense padded batches; edge type 0 self-loop, 1..20 relation words, 21..40 inverse edges',
       edgeTypes: NUM_EDGE_TYPES,
       inverseEdges: config.inverseEdges,
+      ...(config.architecture === 'pairs'
+        ? {
+            pairs:
+              'states of ordered pairs (x, y) = "what y is to x", composed through a third person; rounds = the longest a-to-b distance of the batch',
+          }
+        : {}),
     },
     training: {
       optimizer: 'adam',
       gradientClipNorm: 1,
+      ...(pairLoss
+        ? {
+            auxiliaryLoss: `weight ${config.pairLoss}: cross-entropy, after every round, on every ordered pair's relation in the training stories as the CLUTRR rule base composes it from the story's facts in that many rounds (src/ml/gat.ts pairLabelsFromPuzzle: one predicate → its word by gender; none → 'none'; several → not scored); test sets are scored on the answer only`,
+          }
+        : {}),
       seconds: Math.round((performance.now() - t0) / 1000),
       history,
     },

@@ -10,7 +10,10 @@
  * lacks) and training runs on wasm, cpu and WebGL alike.
  */
 import * as tf from '@tensorflow/tfjs';
+import { INVERSE_CODE, PRED_CODE, predicateOf, wordFor } from '../core/kinship/relations';
+import type { PuzzleRecord } from '../core/puzzle/puzzle';
 import { createRng, type Rng, type Seed } from '../core/random/rng';
+import { bit, composeMasks } from '../core/reasoning/solver';
 import { batchGraphs, CLASSES, type GraphBatch, NUM_CLASSES, NUM_EDGE_TYPES, type StoryGraph } from './encoding';
 import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
 
@@ -26,6 +29,25 @@ export interface GatConfig {
   readonly decoderHidden: number;
   /** Add each fact read backwards (the improved GAT); see encoding.ts's edge types. */
   readonly inverseEdges: boolean;
+  /**
+   * `nodes` (absent: the paper's GAT) or `pairs`: the improved GAT, whose states are the
+   * relations of ordered pairs of people, composed through a third person with attention over
+   * who that person is (see PairGat below). With `pairs`, `rounds` 0 means "as many rounds as
+   * the longest query distance in the batch" (so a k = 10 story gets 10), `convs` is unused.
+   */
+  readonly architecture?: 'nodes' | 'pairs';
+  /** `pairs`: hidden size of the composition MLP. */
+  readonly composeHidden?: number;
+  /**
+   * `pairs`: weight of the auxiliary loss on every pair's relation as the rule base derives it
+   * from the story's facts (0: the answer only).
+   */
+  readonly pairLoss?: number;
+  /**
+   * `pairs`, training only: each batch runs up to this many rounds more than it needs (drawn
+   * uniformly), so finished pairs learn to stay as they are while longer stories compose.
+   */
+  readonly trainExtraRounds?: number;
 }
 
 /** The paper's GAT. */
@@ -39,11 +61,48 @@ export const GAT_PAPER: GatConfig = {
   inverseEdges: false,
 };
 
-/** Beyond the paper: the same network with inverse edges, so information flows both ways. */
-export const GAT_IMPROVED: GatConfig = { ...GAT_PAPER, inverseEdges: true };
+/** The paper's GAT plus inverse edges (the first improvement tried; see README). */
+export const GAT_INVERSE: GatConfig = { ...GAT_PAPER, inverseEdges: true };
+
+/**
+ * Beyond the paper: pair states composed through a third person, inverse edges, rounds adapted
+ * to the story, and the auxiliary pair-relation loss (see PairGat).
+ */
+export const GAT_IMPROVED: GatConfig = {
+  dim: 32,
+  edgeDim: 32,
+  convs: 1,
+  rounds: 0,
+  dropout: 0,
+  decoderHidden: 300,
+  inverseEdges: true,
+  architecture: 'pairs',
+  composeHidden: 64,
+  pairLoss: 1,
+  trainExtraRounds: 2,
+};
+
+const isPairs = (c: GatConfig): boolean => c.architecture === 'pairs';
 
 /** Weight names and shapes, in the order they are saved. */
 function weightShapes(c: GatConfig): [string, number[]][] {
+  if (isPairs(c)) {
+    const h = c.composeHidden ?? 128;
+    return [
+      ['edgeEmbedding', [NUM_EDGE_TYPES, c.dim]],
+      ['compose/left', [c.dim, h]],
+      ['compose/right', [c.dim, h]],
+      ['compose/hiddenBias', [h]],
+      ['compose/out', [h, c.dim]],
+      ['compose/outBias', [c.dim]],
+      ['attention/via', [c.dim, 1]],
+      ['attention/keep', [c.dim, 1]],
+      ['decoder/hidden', [c.dim, c.decoderHidden]],
+      ['decoder/hiddenBias', [c.decoderHidden]],
+      ['decoder/out', [c.decoderHidden, NUM_PAIR_CLASSES]],
+      ['decoder/outBias', [NUM_PAIR_CLASSES]],
+    ];
+  }
   const shapes: [string, number[]][] = [['edgeEmbedding', [NUM_EDGE_TYPES, c.edgeDim]]];
   for (let i = 0; i < c.convs; i++) {
     shapes.push(
@@ -86,14 +145,142 @@ function normals(count: number, rng: Rng): Float32Array {
   return out;
 }
 
+/**
+ * Classes of the `pairs` decoder: the 18 answer classes, then `husband`, `wife` (a pair may be
+ * spouses, though a query never is) and `none` (the rule base derives nothing for the pair).
+ * The answer reads the first 18 only.
+ */
+export const PAIR_CLASSES = [...CLASSES, 'husband', 'wife', 'none'] as const;
+export const NUM_PAIR_CLASSES = PAIR_CLASSES.length;
+const NONE_CLASS = NUM_PAIR_CLASSES - 1;
+
+/** [B, N, N, N]: 1 where i, j, m are three distinct real people of the story. */
+export function splitMask(batch: GraphBatch): Float32Array {
+  const { size: B, maxNodes: N, nodeMask } = batch;
+  const out = new Float32Array(B * N * N * N);
+  for (let b = 0; b < B; b++) {
+    for (let i = 0; i < N; i++) {
+      if (!nodeMask[b * N + i]) continue;
+      for (let j = 0; j < N; j++) {
+        if (j === i || !nodeMask[b * N + j]) continue;
+        const at = ((b * N + i) * N + j) * N;
+        for (let m = 0; m < N; m++) if (m !== i && m !== j && nodeMask[b * N + m]) out[at + m] = 1;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Rounds for a `pairs` batch: the longest distance from a to b (in facts, the story graph read
+ * undirected) over the batch, at least 1. Read from the batch's edges, so a CSV row needs nothing more.
+ */
+export function batchRounds(batch: GraphBatch): number {
+  const { size: B, maxNodes: N, edges, queryA, queryB } = batch;
+  const T = NUM_EDGE_TYPES;
+  let rounds = 1;
+  for (let b = 0; b < B; b++) {
+    const linked = (i: number, j: number) => {
+      for (let t = 1; t < T; t++)
+        if (edges[((b * N + i) * N + j) * T + t] || edges[((b * N + j) * N + i) * T + t]) return true;
+      return false;
+    };
+    let a = 0;
+    let target = 0;
+    for (let i = 0; i < N; i++) {
+      if (queryA[b * N + i]) a = i;
+      if (queryB[b * N + i]) target = i;
+    }
+    const dist = new Int32Array(N).fill(-1);
+    dist[a] = 0;
+    const queue = [a];
+    for (let q = 0; q < queue.length; q++) {
+      const v = queue[q]!;
+      for (let u = 0; u < N; u++) {
+        if (dist[u]! < 0 && linked(v, u)) {
+          dist[u] = dist[v]! + 1;
+          queue.push(u);
+        }
+      }
+    }
+    rounds = Math.max(rounds, dist[target]!);
+  }
+  return rounds;
+}
+
+/**
+ * The auxiliary targets of the improved GAT, from the puzzle with core's rule base (the
+ * composition table of src/core/kinship/rules.ts, as the solver uses it): what a reader knows
+ * about every ordered pair (x, y) of distinct people after each round of composing through a
+ * third person, starting from the stated facts (read both ways). Round r's array [n * n], row x:
+ * the class of "y is x's ?" when exactly one predicate is known (its word by y's gender),
+ * `none` when none is (yet), -1 (not scored) when several are. One array per round 1..rounds.
+ */
+export function pairLabelsFromPuzzle(puzzle: PuzzleRecord, rounds: number): Int32Array[] {
+  const n = puzzle.entities.length;
+  let known = new Uint16Array(n * n);
+  for (const f of puzzle.facts) {
+    const code = PRED_CODE[f.predicate];
+    known[f.from * n + f.to]! |= bit(code);
+    known[f.to * n + f.from]! |= bit(INVERSE_CODE[code]!);
+  }
+  const out: Int32Array[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const next = known.slice();
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        if (i === j) continue;
+        let m = next[i * n + j]!;
+        for (let v = 0; v < n; v++) {
+          if (v !== i && v !== j) m |= composeMasks(known[i * n + v]!, known[v * n + j]!);
+        }
+        next[i * n + j] = m;
+      }
+    }
+    known = next;
+    const labels = new Int32Array(n * n).fill(-1);
+    for (let x = 0; x < n; x++) {
+      for (let y = 0; y < n; y++) {
+        if (x === y) continue;
+        const mask = known[x * n + y]!;
+        if (mask === 0) labels[x * n + y] = NONE_CLASS;
+        else if ((mask & (mask - 1)) === 0) {
+          const word = wordFor(predicateOf(Math.log2(mask) + 1), puzzle.entities[y]!.gender);
+          labels[x * n + y] = PAIR_CLASSES.indexOf(word as (typeof PAIR_CLASSES)[number]);
+        }
+      }
+    }
+    out.push(labels);
+  }
+  return out;
+}
+
+/** Per-graph, per-round pair labels ([n * n] each) padded into [B * N * N] per round (-1 elsewhere). */
+export function batchPairLabels(labels: readonly (readonly Int32Array[])[], N: number): Int32Array[] {
+  const rounds = labels[0]?.length ?? 0;
+  return Array.from({ length: rounds }, (_, r) => {
+    const out = new Int32Array(labels.length * N * N).fill(-1);
+    labels.forEach((perRound, b) => {
+      const l = perRound[r]!;
+      const n = Math.round(Math.sqrt(l.length));
+      for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) out[(b * N + x) * N + y] = l[x * n + y]!;
+    });
+    return out;
+  });
+}
+
 /** The batch's arrays as tensors (the caller disposes them, or runs inside tf.tidy). */
 export interface GatInputs {
   readonly edges: tf.Tensor4D;
   readonly nodeMask: tf.Tensor2D;
   readonly queryA: tf.Tensor2D;
   readonly queryB: tf.Tensor2D;
-  /** [B, N, dim] random identities. */
-  readonly identities: tf.Tensor3D;
+  /** [B, N, dim] random identities (the paper's GAT; absent for `pairs`). */
+  readonly identities?: tf.Tensor3D;
+  /** `pairs`: [B, N, N, N], 1 where person m may join the pair (i, j): three distinct real people. */
+  readonly splitMask?: tf.Tensor4D;
+  /** `pairs`: composition rounds for this batch. */
+  readonly rounds?: number;
 }
 
 export interface ForwardOptions {
@@ -101,6 +288,18 @@ export interface ForwardOptions {
   readonly training?: boolean;
   /** Seeds dropout when training. */
   readonly rng?: Rng;
+}
+
+export interface GatOutputs {
+  /** [B, 18] */
+  readonly logits: tf.Tensor2D;
+  /**
+   * The paper's GAT: each convolution's attention [B, N, N] in the last round. `pairs`: every
+   * round's attention [B, N, N, N + 1] (see forwardPairs).
+   */
+  readonly attention: tf.Tensor[];
+  /** `pairs`, training: per round [B * N * N, NUM_PAIR_CLASSES], every ordered pair's relation (auxiliary loss). */
+  readonly pairLogits?: tf.Tensor2D[];
 }
 
 /** tfjs variable names are global: each model instance gets its own prefix. */
@@ -144,6 +343,16 @@ export class Gat {
    */
   inputs(batch: GraphBatch, rng: Rng): GatInputs {
     const { size: B, maxNodes: N } = batch;
+    if (isPairs(this.config)) {
+      return {
+        edges: tf.tensor4d(batch.edges, [B, N, N, NUM_EDGE_TYPES]),
+        nodeMask: tf.tensor2d(batch.nodeMask, [B, N]),
+        queryA: tf.tensor2d(batch.queryA, [B, N]),
+        queryB: tf.tensor2d(batch.queryB, [B, N]),
+        splitMask: tf.tensor4d(splitMask(batch), [B, N, N, N]),
+        rounds: this.config.rounds > 0 ? this.config.rounds : batchRounds(batch),
+      };
+    }
     return {
       edges: tf.tensor4d(batch.edges, [B, N, N, NUM_EDGE_TYPES]),
       nodeMask: tf.tensor2d(batch.nodeMask, [B, N]),
@@ -157,7 +366,8 @@ export class Gat {
    * Logits [B, 18], and each convolution's attention [B, N, N] (row i: how much node i listened
    * to each j, over its incoming edges and itself) from the last round.
    */
-  forward(x: GatInputs, options: ForwardOptions = {}): { logits: tf.Tensor2D; attention: tf.Tensor3D[] } {
+  forward(x: GatInputs, options: ForwardOptions = {}): GatOutputs {
+    if (isPairs(this.config)) return this.forwardPairs(x, options.training === true);
     const c = this.config;
     const [B, N] = x.nodeMask.shape;
     const training = options.training === true;
@@ -167,7 +377,7 @@ export class Gat {
     const noEdge = tf.sub(1, tf.minimum(x.edges.sum(3), 1)).mul(-1e9);
     const edgesPerPair = x.edges.reshape([B * N, N, NUM_EDGE_TYPES]);
     const embedding = this.w('edgeEmbedding');
-    let h: tf.Tensor3D = x.identities;
+    let h: tf.Tensor3D = x.identities!;
     let attention: tf.Tensor3D[] = [];
     for (let round = 0; round < c.rounds; round++) {
       attention = [];
@@ -211,6 +421,76 @@ export class Gat {
     return { logits, attention };
   }
 
+  /**
+   * The improved GAT (`pairs`). State S[b, x, y] (dim) is "what y is to x": first the stated
+   * fact's edge embedding (forward or inverse; zero for unrelated pairs). Each round, every pair
+   * (i, j) attends over its current state ("keep") and one candidate per third person m,
+   * compose(S[i, m], S[m, j]) = MLP([S_im ; S_jm-side]): softmax over the candidates, and the new
+   * state is their weighted sum. A relation k facts long is composed after at most k - 1 rounds
+   * whatever the bracketing; `rounds` 0 runs the batch's longest query distance. The decoder
+   * reads S[a, b] (all pairs for the auxiliary loss). Attention: per round [B, N, N, N + 1]
+   * (index 0 keep, 1 + m through m).
+   */
+  private forwardPairs(x: GatInputs, training: boolean): GatOutputs {
+    const c = this.config;
+    const [B, N] = x.nodeMask.shape;
+    const d = c.dim;
+    const h = c.composeHidden ?? 128;
+    const P = B * N * N;
+    // S0[b, x, y] = Σ_t edges[b, y, x, t] E[t] (edges[b, i, j] counts facts j → i).
+    let S = x.edges
+      .transpose([0, 2, 1, 3])
+      .reshape([P, NUM_EDGE_TYPES])
+      .matMul(this.w('edgeEmbedding'))
+      .reshape([B, N, N, d]) as tf.Tensor4D;
+    const decode = (states: tf.Tensor2D) =>
+      tf
+        .relu(states.matMul(this.w('decoder/hidden')).add(this.w('decoder/hiddenBias')))
+        .matMul(this.w('decoder/out'))
+        .add(this.w('decoder/outBias')) as tf.Tensor2D;
+    const notSplit = tf.sub(1, x.splitMask!).mul(-1e9);
+    const attention: tf.Tensor[] = [];
+    const pairLogits: tf.Tensor2D[] = [];
+    for (let round = 0; round < (x.rounds ?? 1); round++) {
+      const flat = S.reshape([P, d]) as tf.Tensor2D;
+      // left[b, i, ·, m] = S[b, i, m] Wl ; right[b, ·, j, m] = S[b, m, j] Wr
+      const left = flat.matMul(this.w('compose/left')).add(this.w('compose/hiddenBias')).reshape([B, N, 1, N, h]);
+      const right = flat
+        .matMul(this.w('compose/right'))
+        .reshape([B, N, N, h])
+        .transpose([0, 2, 1, 3])
+        .reshape([B, 1, N, N, h]);
+      const hidden = tf.relu(left.add(right));
+      const via = hidden
+        .reshape([P * N, h])
+        .matMul(this.w('compose/out'))
+        .add(this.w('compose/outBias')) as tf.Tensor2D; // [(b, i, j, m), d]
+      const scoreVia = via.matMul(this.w('attention/via')).reshape([B, N, N, N]).add(notSplit);
+      const scoreKeep = flat.matMul(this.w('attention/keep')).reshape([B, N, N, 1]);
+      const alpha = tf.softmax(tf.concat([scoreKeep, scoreVia], 3)) as tf.Tensor4D;
+      const keep = alpha.slice([0, 0, 0, 0], [B, N, N, 1]);
+      const mixed = alpha
+        .slice([0, 0, 0, 1], [B, N, N, N])
+        .reshape([P, 1, N])
+        .matMul(via.reshape([P, N, d]))
+        .reshape([B, N, N, d]);
+      S = S.mul(keep).add(mixed) as tf.Tensor4D;
+      if (training) pairLogits.push(decode(S.reshape([P, d]) as tf.Tensor2D));
+      attention.push(alpha);
+    }
+    // S[a, b] = Σ_ij qa_i qb_j S_ij, as two batched matMuls (no gather).
+    const rowA = x.queryA
+      .reshape([B, 1, N])
+      .matMul(S.reshape([B, N, N * d]))
+      .reshape([B, N, d]);
+    const ab = x.queryB
+      .reshape([B, 1, N])
+      .matMul(rowA as tf.Tensor3D)
+      .reshape([B, d]) as tf.Tensor2D;
+    const logits = decode(ab).slice([0, 0], [B, NUM_CLASSES]) as tf.Tensor2D;
+    return { logits, attention, ...(training ? { pairLogits } : {}) };
+  }
+
   /** Class probabilities [B * 18] for a batch (identities from `seed`); disposes everything. */
   async predict(batch: GraphBatch, seed: Seed = 0): Promise<Float32Array> {
     const rng = createRng(seed, 'gat-identities');
@@ -225,7 +505,8 @@ export class Gat {
   /**
    * Probabilities [B * 18] and, per convolution, the last round's attention [B * N * N] (row i:
    * the weight node i gave each j, summing to 1 over its incoming edges and itself), for drawing
-   * on the graph's edges. Disposes everything.
+   * on the graph's edges. `pairs`: every round's attention [B * N * N * (N + 1)] instead (see
+   * forwardPairs, pairFactAttention). Disposes everything.
    */
   async explain(batch: GraphBatch, seed: Seed = 0): Promise<{ probs: Float32Array; attention: Float32Array[] }> {
     const rng = createRng(seed, 'gat-identities');
@@ -255,6 +536,31 @@ export function crossEntropy(logits: tf.Tensor2D, labels: Int32Array): tf.Scalar
   });
 }
 
+/** Mean cross-entropy over the rows whose label is ≥ 0 (-1: not scored); 0 when there are none. */
+export function maskedCrossEntropy(logits: tf.Tensor2D, labels: Int32Array): tf.Scalar {
+  return tf.tidy(() => {
+    const classes = logits.shape[1];
+    const scored = Float32Array.from(labels, (l) => (l >= 0 ? 1 : 0));
+    const count = scored.reduce((a, b) => a + b, 0);
+    const oneHot = tf.oneHot(
+      tf.tensor1d(
+        Int32Array.from(labels, (l) => Math.max(l, 0)),
+        'int32',
+      ),
+      classes,
+    );
+    const logProbs = logits.sub(tf.logSumExp(logits, 1, true));
+    const perRow = oneHot.mul(logProbs).sum(1).mul(tf.tensor1d(scored));
+    return perRow.sum().div(Math.max(count, 1)).neg() as tf.Scalar;
+  });
+}
+
+/** The improved GAT's auxiliary targets for one batch: its rounds and each round's pair labels (batchPairLabels). */
+export interface PairTargets {
+  readonly rounds: number;
+  readonly labels: readonly Int32Array[];
+}
+
 export interface TrainStep {
   readonly loss: number;
   /** Correct answers in the batch (training mode: with dropout). */
@@ -265,16 +571,28 @@ export interface TrainStep {
  * One optimiser step on a batch: cross-entropy, gradients clipped to a global norm of `clip`
  * (the paper: 1.0), then the optimiser's update. Every intermediate tensor is disposed.
  */
-export function trainStep(model: Gat, optimizer: tf.Optimizer, batch: GraphBatch, rng: Rng, clip = 1): TrainStep {
+export function trainStep(
+  model: Gat,
+  optimizer: tf.Optimizer,
+  batch: GraphBatch,
+  rng: Rng,
+  clip = 1,
+  auxiliary?: PairTargets,
+): TrainStep {
   const vars = [...model.variables.values()];
   let correct = 0;
+  const pairWeight = model.config.pairLoss ?? 0;
   const loss = tf.tidy(() => {
-    const x = model.inputs(batch, rng);
+    let x = model.inputs(batch, rng);
+    if (auxiliary && x.rounds !== undefined) x = { ...x, rounds: auxiliary.rounds };
     const { value, grads } = tf.variableGrads(() => {
-      const { logits } = model.forward(x, { training: true, rng });
+      const { logits, pairLogits } = model.forward(x, { training: true, rng });
       const predicted = logits.argMax(1).dataSync();
       correct = batch.labels.reduce((n, l, i) => n + (predicted[i] === l ? 1 : 0), 0);
-      return crossEntropy(logits, batch.labels);
+      const answer = crossEntropy(logits, batch.labels);
+      if (!auxiliary || !pairLogits || pairWeight === 0) return answer;
+      const perRound = pairLogits.map((l, r) => maskedCrossEntropy(l, auxiliary.labels[r]!));
+      return answer.add(tf.addN(perRound).mul(pairWeight / perRound.length)) as tf.Scalar;
     }, vars);
     const norm = tf.sqrt(tf.addN(Object.values(grads).map((g) => g.square().sum())));
     const scale = tf.div(clip, tf.maximum(norm, clip));
@@ -391,20 +709,83 @@ export function factAttention(
   return out;
 }
 
-/** A loaded GAT as a ClutrrModel: one batch per call, identities seeded per question position. */
+/**
+ * The improved GAT's (`pairs`) attention per stated fact: how much of the answer's pair (a, b)
+ * was built from that fact. Starting from weight 1 on (a, b), each round (last first) hands a
+ * pair's weight to its own earlier state (keep) and, through each third person m, to (i, m) and
+ * (m, j), by the pair's attention; what reaches a fact's pair (either direction) in the first
+ * round is its weight, capped at 1. `attention`: every round's [B, N, N, N + 1].
+ */
+export function pairFactAttention(
+  graph: StoryGraph,
+  attention: readonly Float32Array[],
+  n: number,
+  b = 0,
+): Float32Array {
+  let w = new Float32Array(n * n);
+  w[graph.query[0] * n + graph.query[1]] = 1;
+  for (let r = attention.length - 1; r >= 0; r--) {
+    const alpha = attention[r]!;
+    const next = new Float32Array(n * n);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        const weight = w[i * n + j]!;
+        if (weight === 0) continue;
+        const at = ((b * n + i) * n + j) * (n + 1);
+        next[i * n + j]! += weight * alpha[at]!;
+        for (let m = 0; m < n; m++) {
+          const share = weight * alpha[at + 1 + m]!;
+          if (share < 1e-6) continue;
+          next[i * n + m]! += share;
+          next[m * n + j]! += share;
+        }
+      }
+    }
+    w = next;
+  }
+  const out = new Float32Array(graph.type.length);
+  for (let e = 0; e < out.length; e++) {
+    const from = graph.from[e]!;
+    const to = graph.to[e]!;
+    out[e] = Math.min(1, w[from * n + to]! + w[to * n + from]!);
+  }
+  return out;
+}
+
+/**
+ * Questions per forward pass of the `pairs` model: its largest tensor is [B, N, N, N, hidden],
+ * so long or noisy stories go in smaller batches (about 4M floats each).
+ */
+function pairChunk(config: GatConfig, graphs: readonly StoryGraph[]): number {
+  const n = Math.max(1, ...graphs.map((g) => g.numNodes));
+  return Math.max(1, Math.floor(4_000_000 / (n * n * n * (config.composeHidden ?? 128))));
+}
+
+/** A loaded GAT as a ClutrrModel: identities seeded per question position (one batch per call for the paper's GAT). */
 export function gatAsModel(model: Gat, name: string): ClutrrModel {
+  const pairs = isPairs(model.config);
   return {
     kind: 'gat',
     name,
     async answer(questions: readonly ModelQuestion[]): Promise<ModelAnswer[]> {
       if (questions.length === 0) return [];
       const graphs = questions.map((q) => q.graph);
-      const batch = batchGraphs(graphs, { inverseEdges: model.config.inverseEdges });
-      const { probs, attention } = await model.explain(batch);
-      return graphs.map((g, b) => ({
-        probs: probs.slice(b * NUM_CLASSES, (b + 1) * NUM_CLASSES),
-        factAttention: factAttention(g, attention, batch.maxNodes, b, model.config.inverseEdges),
-      }));
+      const chunk = pairs ? pairChunk(model.config, graphs) : graphs.length;
+      const answers: ModelAnswer[] = [];
+      for (let start = 0; start < graphs.length; start += chunk) {
+        const part = graphs.slice(start, start + chunk);
+        const batch = batchGraphs(part, { inverseEdges: model.config.inverseEdges });
+        const { probs, attention } = await model.explain(batch);
+        part.forEach((g, b) =>
+          answers.push({
+            probs: probs.slice(b * NUM_CLASSES, (b + 1) * NUM_CLASSES),
+            factAttention: pairs
+              ? pairFactAttention(g, attention, batch.maxNodes, b)
+              : factAttention(g, attention, batch.maxNodes, b, model.config.inverseEdges),
+          }),
+        );
+      }
+      return answers;
     },
     dispose: () => model.dispose(),
   };
