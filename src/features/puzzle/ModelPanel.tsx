@@ -47,6 +47,15 @@ let remembered: readonly ModelIndexEntry[] | null = null;
 /** The puzzle whose answers the reader asked to see, kept across visits too. */
 let rememberedShown: string | null = null;
 
+/**
+ * Whose attention is drawn at first: the improved GAT's when shipped (traced back from the
+ * question's pair through the rounds, so it follows the path), else the first GAT's.
+ */
+function defaultAttention(models: readonly ModelIndexEntry[]): string | null {
+  const gats = models.filter((m) => m.kind === 'gat');
+  return (gats.find((m) => m.model === 'gat-improved') ?? gats[0])?.id ?? null;
+}
+
 const kib = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en')} KiB`;
 const percent = (p: number) => `${(p * 100).toFixed(p >= 0.995 || p < 0.0005 ? 0 : 1)}%`;
 
@@ -76,9 +85,7 @@ export function ModelPanel({
   /** Why the last answer failed (the next puzzle or backend asks again). */
   const [answerError, setAnswerError] = useState<string | null>(null);
   const [showAttention, setShowAttention] = useState(true);
-  const [attentionOf, setAttentionOf] = useState<string | null>(
-    () => remembered?.find((m) => m.kind === 'gat')?.id ?? null,
-  );
+  const [attentionOf, setAttentionOf] = useState<string | null>(() => defaultAttention(remembered ?? []));
   const backendId = useId();
   const attentionId = useId();
   const asked = useRef(0);
@@ -111,7 +118,7 @@ export function ModelPanel({
       }
       setModels(main);
       remembered = main;
-      setAttentionOf(main.find((m) => m.kind === 'gat')?.id ?? null);
+      setAttentionOf(defaultAttention(main));
       setPhase({ name: 'ready' });
     } catch (e) {
       setPhase({ name: 'error', message: (e as Error).message });
