@@ -61,7 +61,9 @@ export function ModelsCompare() {
       <p className="rs-hint">
         Each main item is rebuilt from its row: the puzzle from its seed, k and task, the story as the participant read
         it. The shipped models (GAT over the graph, BiLSTM over the text) answer it in a worker of this page; the models
-        load only when you ask.
+        load only when you ask. The BiLSTM was trained on 80% of the paraphrases (template split seed 1): a study told
+        with all of them (the default) shows it some it was trained on; a study with template split “test” only held-out
+        ones.
       </p>
       <div className="rs-models-actions">
         <button
