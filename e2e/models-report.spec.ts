@@ -59,14 +59,7 @@ test.describe('model report', () => {
     // 50 puzzles per k with the training seed (1): the browser's curve lies on the training script's.
     const rows = 50;
     await page.getByTestId('models-rows').fill(String(rows));
-    // The training seed (1, the default) tells the text model's held-out paraphrases; another
-    // seed is flagged while the worker splits the templates with the evaluation's seed.
-    await expect(page.getByTestId('models-seed-note')).toHaveCount(0);
-    await page.getByTestId('models-seed').fill('e2e');
-    if (INDEX.models.some((m) => m.kind === 'lstm' && !m.version.includes('-')))
-      await expect(page.getByTestId('models-seed-note')).toBeVisible();
     await page.getByTestId('models-seed').fill('1');
-    await expect(page.getByTestId('models-seed-note')).toHaveCount(0);
     // Keyboard: the run button is reached and pressed from the seed field.
     await page.getByTestId('models-seed').press('Enter');
     const progress = page.getByTestId('models-progress');

@@ -1,35 +1,25 @@
 /**
- * The training and test data of `npm run train`, made by our engine: one noise kind (the
- * robustness table's tasks 1..4) for training at k = 2, 3 and for the k = 2..10 test curve, plus
- * k = 2, 3 test sets of every noise kind for the robustness row. Stories are paraphrased with
- * the template split (20% of every paraphrase list held out for test rows), so a text model
- * is tested on sentences it never saw, and told in shuffled order.
+ * The training and test data of `npm run train`, made by our engine through src/ml/testData.ts
+ * (the same rows and stories the models worker makes in the browser): one noise kind for
+ * training at k = 2, 3 and for the k = 2..10 test curve, plus k = 2, 3 test sets of every noise
+ * kind for the robustness row. Stories are paraphrased with the template split seeded by the
+ * training seed (test stories use held-out paraphrases) and told in shuffled order.
  */
-import { DEFAULT_FAMILY } from '../../src/core/family/family';
-import type { PuzzleRecord } from '../../src/core/puzzle/puzzle';
-import { type DatasetSpec, generateTaskRows } from '../../src/core/puzzle/dataset';
-import type { TaskId, TaskSpec } from '../../src/core/puzzle/tasks';
-import { createRng, type Seed } from '../../src/core/random/rng';
-import { datasetRenderer } from '../../src/core/text/datasetText';
-import { questionFromPuzzle } from '../../src/ml/encoding';
-import type { ModelQuestion, NoiseKind } from '../../src/ml/model';
+import type { DatasetSpec } from '../../src/core/puzzle/dataset';
+import type { TaskSpec } from '../../src/core/puzzle/tasks';
+import type { Seed } from '../../src/core/random/rng';
+import type { NoiseKind } from '../../src/ml/model';
+import {
+  type Example,
+  makeExamples,
+  modelDataSpec,
+  NOISE_KINDS,
+  NOISE_TASK,
+  TEST_KS,
+  TRAIN_KS,
+} from '../../src/ml/testData';
 
-export const NOISE_KINDS: readonly NoiseKind[] = ['clean', 'supporting', 'irrelevant', 'disconnected'];
-export const NOISE_TASK: Readonly<Record<NoiseKind, TaskId>> = {
-  clean: 1,
-  supporting: 2,
-  irrelevant: 3,
-  disconnected: 4,
-};
-export const TRAIN_KS = [2, 3] as const;
-export const TEST_KS = [2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
-
-export interface Example {
-  readonly puzzle: PuzzleRecord;
-  /** `[Name]`-bracketed story, as the CSV's `story` column. */
-  readonly story: string;
-  readonly question: ModelQuestion;
-}
+export { type Example, NOISE_KINDS, NOISE_TASK, TEST_KS, TRAIN_KS };
 
 export interface TrainData {
   readonly spec: DatasetSpec;
@@ -49,53 +39,31 @@ export interface DataOptions {
   readonly log?: (line: string) => void;
 }
 
-export const TEXT_SETTINGS = {
-  synthetic: false,
-  combinationLength: 3,
-  templateSplit: true,
-  storyOrder: 'shuffled',
-} as const;
-
 /** Generates everything a training run needs; the same options give the same examples. */
 export function makeTrainData(options: DataOptions): TrainData {
   const { seed, noise, trainRows, testRows } = options;
   const log = options.log ?? (() => {});
   const task = (n: NoiseKind, k: number): TaskSpec => ({ task: NOISE_TASK[n], k });
-  const testKinds = new Set<string>();
   const testTasks: TaskSpec[] = [];
+  const seen = new Set<string>();
   const addTest = (t: TaskSpec) => {
     const key = `${t.task}.${t.k}`;
-    if (testKinds.has(key)) return;
-    testKinds.add(key);
+    if (seen.has(key)) return;
+    seen.add(key);
     testTasks.push(t);
   };
   TEST_KS.forEach((k) => addTest(task(noise, k)));
   NOISE_KINDS.forEach((n) => TRAIN_KS.forEach((k) => addTest(task(n, k))));
-  const spec: DatasetSpec = {
-    seed,
-    trainTasks: TRAIN_KS.map((k) => task(noise, k)),
-    testTasks,
-    trainRows,
-    testRows,
-    holdout: 0,
-    equal: false,
-    family: DEFAULT_FAMILY,
-  };
-  const render = datasetRenderer(TEXT_SETTINGS, seed).render;
-  const made = new Map<string, Example[]>();
-  const generate = (t: TaskSpec, split: 'train' | 'test'): Example[] => {
+  const trainTasks = TRAIN_KS.map((k) => task(noise, k));
+  const generate = (t: TaskSpec, split: 'train' | 'test', rows: number): Example[] => {
     const t0 = performance.now();
-    const rows = generateTaskRows(spec, t, split);
-    const examples = rows.map((r) => {
-      const story = render(r.puzzle, r.split, createRng(r.puzzle.seed, 'text')).story;
-      return { puzzle: r.puzzle, story, question: questionFromPuzzle(r.puzzle, story) };
-    });
-    log(`  ${split} ${t.task}.${t.k}: ${rows.length} rows (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+    const examples = makeExamples(seed, seed, t, split, rows);
+    log(`  ${split} ${t.task}.${t.k}: ${rows} rows (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
     return examples;
   };
-  const train = spec.trainTasks.flatMap((t) => generate(t, 'train'));
-  for (const t of testTasks) made.set(`${t.task}.${t.k}`, generate(t, 'test'));
+  const train = trainTasks.flatMap((t) => generate(t, 'train', trainRows));
+  const made = new Map(testTasks.map((t) => [`${t.task}.${t.k}`, generate(t, 'test', testRows)]));
   const tests = new Map(TEST_KS.map((k) => [k, made.get(`${NOISE_TASK[noise]}.${k}`)!]));
   const robustness = new Map(NOISE_KINDS.map((n) => [n, TRAIN_KS.flatMap((k) => made.get(`${NOISE_TASK[n]}.${k}`)!)]));
-  return { spec, train, tests, robustness };
+  return { spec: { ...modelDataSpec(seed, trainTasks, testTasks), trainRows, testRows }, train, tests, robustness };
 }

@@ -8,7 +8,8 @@ import { NUM_CLASSES, questionFromPuzzle } from '../ml/encoding';
 import { Gat, GAT_PAPER, type GatConfig, saveGat } from '../ml/gat';
 import type { ModelIndex } from '../ml/model';
 import { ModelsClient, mainModels, median, topAnswers } from './modelsClient';
-import { modelsHandlers, SOFTWARE_RENDERER, testQuestions, WASM_PATHS } from './models.worker';
+import { testQuestions } from '../ml/testData';
+import { modelsHandlers, SOFTWARE_RENDERER, WASM_PATHS } from './models.worker';
 import { type RpcRequest, serve, type WorkerLike } from './rpc';
 import type { ModelsCommands } from './modelsProtocol';
 

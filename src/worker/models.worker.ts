@@ -2,14 +2,9 @@ import * as tf from '@tensorflow/tfjs';
 import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
 import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
-import { DEFAULT_FAMILY } from '../core/family/family';
-import { type DatasetSpec, rowMaker } from '../core/puzzle/dataset';
-import type { TaskId } from '../core/puzzle/tasks';
-import { createRng } from '../core/random/rng';
-import { datasetRenderer } from '../core/text/datasetText';
 import { useBackend } from '../ml/backend';
-import { questionFromPuzzle } from '../ml/encoding';
 import { loadModel } from '../ml/load';
+import { testQuestions } from '../ml/testData';
 import {
   bestClass,
   type ClutrrModel,
@@ -17,7 +12,6 @@ import {
   type ModelKind,
   type ModelMetadata,
   type ModelQuestion,
-  type NoiseKind,
 } from '../ml/model';
 import type {
   BackendAvailability,
@@ -43,35 +37,6 @@ export interface ModelsEnv {
   readonly wasmPaths?: Readonly<Record<string, string>>;
   /** Whether a hardware WebGL context can be made here, or why not. */
   readonly probeWebgl: () => true | string;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Test puzzles, as scripts/train/data.ts makes them (its TEXT_SETTINGS, the test split, every
-// row rendered with its own `text` rng): with the training seed these are the training run's
-// very test rows. Kept equal to data.ts by models.worker.test.ts.
-
-const TEXT_SETTINGS = { synthetic: false, combinationLength: 3, templateSplit: true, storyOrder: 'shuffled' } as const;
-const NOISE_TASK: Readonly<Record<NoiseKind, TaskId>> = { clean: 1, supporting: 2, irrelevant: 3, disconnected: 4 };
-
-/** The first `rows` test questions of one noise kind and k, for a dataset seed. */
-export function testQuestions(seed: string, noise: NoiseKind, k: number, rows: number): ModelQuestion[] {
-  const task = { task: NOISE_TASK[noise], k };
-  const spec: DatasetSpec = {
-    seed,
-    trainTasks: [],
-    testTasks: [task],
-    trainRows: 0,
-    testRows: rows,
-    holdout: 0,
-    equal: false,
-    family: DEFAULT_FAMILY,
-  };
-  const make = rowMaker(spec, task, 'test');
-  const render = datasetRenderer(TEXT_SETTINGS, seed).render;
-  return Array.from({ length: rows }, (_, i) => {
-    const { puzzle, split } = make(i);
-    return questionFromPuzzle(puzzle, render(puzzle, split, createRng(puzzle.seed, 'text')).story);
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -272,7 +237,8 @@ export function modelsHandlers(env: ModelsEnv): Handlers<ModelsCommands> {
       let done = 0;
       const BATCH = 50;
       for (const k of ks) {
-        const questions = testQuestions(seed, noise, k, rows);
+        // Paraphrases split by the model's own training seed: held out from it whatever `seed` is.
+        const questions = testQuestions(seed, noise, k, rows, m.metadata.seed);
         let correct = 0;
         for (let i = 0; i < questions.length; i += BATCH) {
           const part = questions.slice(i, i + BATCH);

@@ -79,34 +79,6 @@ function RunForm() {
   );
 }
 
-/**
- * The models worker splits the paraphrase templates with the evaluation's seed (not the model's
- * training seed), so another seed mixes the text model's training paraphrases into its "held-out"
- * test stories. Said beside the form until the worker splits with the training seed.
- */
-function SeedNote() {
-  const seed = useReport((s) => s.form.seed.trim());
-  const text = useReport(
-    useShallow((s) =>
-      s.index.status === 'ready'
-        ? mainModels({ models: s.index.models }).flatMap((m) => {
-            const meta = s.metadata[m.id];
-            return m.kind === 'lstm' && meta && meta.seed !== seed ? [`${m.label} (seed ${meta.seed})`] : [];
-          })
-        : [],
-    ),
-  );
-  if (text.length === 0) return null;
-  return (
-    <p className="mr-warn" data-testid="models-seed-note">
-      {text.join(', ')}: with another seed than the training one, the worker holds back other paraphrases than training
-      did, so some test stories use paraphrases the text model was trained on and its accuracy reads high (measured with
-      the shipped lstm/1, 100 per k: k = 2 0.95 with seed report-2, 0.73 with seed 1). Use the training seed for
-      held-out paraphrases.
-    </p>
-  );
-}
-
 function RunProgress() {
   const run = useReport((s) => s.run);
   const models = useReport(useShallow((s) => (s.index.status === 'ready' ? s.index.models : [])));
@@ -218,7 +190,6 @@ export function ModelsView() {
       <section className="mr-section" aria-label="Accuracy by k">
         <h2>Accuracy by k</h2>
         <RunForm />
-        <SeedNote />
         <RunProgress />
         {ran && (
           <p className="mr-hint">

@@ -1,0 +1,86 @@
+/**
+ * The models' puzzles, one definition for the training script (scripts/train/data.ts) and the
+ * models worker (the report's fresh test sets): rows of a task made by our engine's dataset
+ * pipeline, stories paraphrased with the template split (20% of every paraphrase list held out
+ * for the test split) and told in shuffled order. The split of paraphrases is seeded by the
+ * *training* seed (`splitSeed`), so whatever seed makes the puzzles, a text model is tested on
+ * paraphrases it never saw.
+ */
+import { DEFAULT_FAMILY } from '../core/family/family';
+import { type DatasetSpec, rowMaker } from '../core/puzzle/dataset';
+import type { PuzzleRecord } from '../core/puzzle/puzzle';
+import type { TaskId, TaskSpec } from '../core/puzzle/tasks';
+import { createRng, type Seed } from '../core/random/rng';
+import { datasetRenderer } from '../core/text/datasetText';
+import { questionFromPuzzle } from './encoding';
+import type { ModelQuestion, NoiseKind } from './model';
+
+export const NOISE_KINDS: readonly NoiseKind[] = ['clean', 'supporting', 'irrelevant', 'disconnected'];
+/** The robustness table's noise kinds are CLUTRR's tasks 1..4. */
+export const NOISE_TASK: Readonly<Record<NoiseKind, TaskId>> = {
+  clean: 1,
+  supporting: 2,
+  irrelevant: 3,
+  disconnected: 4,
+};
+export const TRAIN_KS = [2, 3] as const;
+export const TEST_KS = [2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+
+export const TEXT_SETTINGS = {
+  synthetic: false,
+  combinationLength: 3,
+  templateSplit: true,
+  storyOrder: 'shuffled',
+} as const;
+
+export interface Example {
+  readonly puzzle: PuzzleRecord;
+  /** `[Name]`-bracketed story, as the CSV's `story` column. */
+  readonly story: string;
+  readonly question: ModelQuestion;
+}
+
+/** The dataset spec whose rows the models see: only `seed` and the tasks matter to a row. */
+export function modelDataSpec(seed: Seed, trainTasks: TaskSpec[], testTasks: TaskSpec[], rows = 0): DatasetSpec {
+  return {
+    seed,
+    trainTasks,
+    testTasks,
+    trainRows: rows,
+    testRows: rows,
+    holdout: 0,
+    equal: false,
+    family: DEFAULT_FAMILY,
+  };
+}
+
+/**
+ * Rows `from`..`to`-1 of one task and split (row i is the dataset pipeline's row i for this
+ * seed), each with its story rendered with the row's own `text` rng.
+ */
+export function makeExamples(
+  seed: Seed,
+  splitSeed: Seed,
+  task: TaskSpec,
+  split: 'train' | 'test',
+  rows: number,
+): Example[] {
+  const make = rowMaker(modelDataSpec(seed, [task], [task], rows), task, split);
+  const render = datasetRenderer(TEXT_SETTINGS, splitSeed).render;
+  return Array.from({ length: rows }, (_, i) => {
+    const row = make(i);
+    const story = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text')).story;
+    return { puzzle: row.puzzle, story, question: questionFromPuzzle(row.puzzle, story) };
+  });
+}
+
+/** The first `rows` test questions of one noise kind and k (paraphrases split by `splitSeed`). */
+export function testQuestions(
+  seed: Seed,
+  noise: NoiseKind,
+  k: number,
+  rows: number,
+  splitSeed: Seed = seed,
+): ModelQuestion[] {
+  return makeExamples(seed, splitSeed, { task: NOISE_TASK[noise], k }, 'test', rows).map((e) => e.question);
+}
