@@ -44,12 +44,8 @@ describe('shipped models (public/models)', () => {
       `${entry.id}: the shipped weights reproduce metadata.json's accuracies`,
       async () => {
         const metadata = JSON.parse(read(entry.id, 'metadata.json').toString('utf8')) as ModelMetadata;
-        const weights = read(entry.id, 'weights.bin');
-        const model = loadModel(
-          JSON.parse(read(entry.id, 'model.json').toString('utf8')),
-          weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
-          entry.model,
-        );
+        const weights = new Uint8Array(read(entry.id, 'weights.bin'));
+        const model = loadModel(JSON.parse(read(entry.id, 'model.json').toString('utf8')), weights.buffer, entry.model);
         try {
           const data = makeTrainData({
             seed: metadata.seed,
