@@ -15,7 +15,7 @@ import {
   saveGat,
   trainStep,
 } from '../../src/ml/gat';
-import type { Trained, TrainContext } from './trainer';
+import { runEpochs, type Trained, type TrainContext } from './trainer';
 
 export const GAT_MODELS: Record<string, { config: GatConfig; label: string }> = {
   gat: { config: GAT_PAPER, label: 'GAT (paper)' },
@@ -28,63 +28,48 @@ function batches(graphs: readonly StoryGraph[], size: number, inverseEdges: bool
   return out;
 }
 
-export async function trainGat({ options, data, log }: TrainContext): Promise<Trained> {
+export async function trainGat(ctx: TrainContext): Promise<Trained> {
+  const { options, data } = ctx;
   const { config, label } = GAT_MODELS[options.model]!;
-  const { seed, epochs } = options;
+  const { seed } = options;
   const train = data.train.map((e) => e.question.graph);
   const dev = [2, 3].flatMap((k) => data.tests.get(k)!.map((e) => e.question.graph));
   const model = new Gat(config, `${seed}/init`);
   const optimizer = tf.train.adam(options.learningRate);
   const rng = createRng(seed, 'train');
-  const history: { epoch: number; loss: number; accuracy: number; testAccuracy23: number; seconds: number }[] = [];
   const t0 = performance.now();
   // The improved GAT: each batch runs its longest a-to-b distance plus 0..trainExtraRounds
   // rounds, with every pair's relation after every round as auxiliary targets (see gat.ts).
   const pairLoss = config.architecture === 'pairs' && (config.pairLoss ?? 0) > 0;
-  for (let epoch = 1; epoch <= epochs; epoch++) {
-    const te = performance.now();
-    let epochBatches: GraphBatch[];
-    let epochTargets: (PairTargets | undefined)[] = [];
-    if (pairLoss) {
-      const order = rng.shuffle(train.map((_, i) => i));
-      epochBatches = batches(
-        order.map((i) => train[i]!),
-        options.batchSize,
-        config.inverseEdges,
-      );
-      epochTargets = epochBatches.map((b, i) => {
-        const rounds = batchRounds(b) + rng.int((config.trainExtraRounds ?? 0) + 1);
-        const members = order.slice(i * options.batchSize, i * options.batchSize + b.size);
-        const labels = batchPairLabels(
-          members.map((j) => pairLabelsFromPuzzle(data.train[j]!.puzzle, rounds)),
-          b.maxNodes,
+  const history = await runEpochs(
+    ctx,
+    () => {
+      let epochBatches: GraphBatch[];
+      let epochTargets: (PairTargets | undefined)[] = [];
+      if (pairLoss) {
+        const order = rng.shuffle(train.map((_, i) => i));
+        epochBatches = batches(
+          order.map((i) => train[i]!),
+          options.batchSize,
+          config.inverseEdges,
         );
-        return { rounds, labels };
-      });
-    } else epochBatches = batches(rng.shuffle([...train]), options.batchSize, config.inverseEdges);
-    let lossSum = 0;
-    let correct = 0;
-    epochBatches.forEach((b, i) => {
-      const step = trainStep(model, optimizer, b, rng, 1, epochTargets[i]);
-      lossSum += step.loss * b.size;
-      correct += step.correct;
-      if (i % 5 === 0)
-        log(`\r  epoch ${epoch}/${epochs}: batch ${i + 1}/${epochBatches.length} loss ${step.loss.toFixed(3)}`);
-    });
-    const elapsed = (performance.now() - te) / 1000;
-    const r = await evaluate(model, batches(dev, 500, config.inverseEdges), `${seed}/dev/${epoch}`);
-    const row = {
-      epoch,
-      loss: lossSum / train.length,
-      accuracy: correct / train.length,
-      testAccuracy23: r.correct / r.rows,
-      seconds: elapsed,
-    };
-    history.push(row);
-    log(
-      `\r  epoch ${epoch}/${epochs}: loss ${row.loss.toFixed(4)}  train acc ${row.accuracy.toFixed(3)}  test k=2,3 acc ${row.testAccuracy23.toFixed(3)}  ${elapsed.toFixed(1)} s\n`,
-    );
-  }
+        epochTargets = epochBatches.map((b, i) => {
+          const rounds = batchRounds(b) + rng.int((config.trainExtraRounds ?? 0) + 1);
+          const members = order.slice(i * options.batchSize, i * options.batchSize + b.size);
+          const labels = batchPairLabels(
+            members.map((j) => pairLabelsFromPuzzle(data.train[j]!.puzzle, rounds)),
+            b.maxNodes,
+          );
+          return { rounds, labels };
+        });
+      } else epochBatches = batches(rng.shuffle([...train]), options.batchSize, config.inverseEdges);
+      return epochBatches.map((b, i) => () => ({
+        ...trainStep(model, optimizer, b, rng, 1, epochTargets[i]),
+        size: b.size,
+      }));
+    },
+    (epoch) => evaluate(model, batches(dev, 500, config.inverseEdges), `${seed}/dev/${epoch}`),
+  );
   const { modelJson, weights } = await saveGat(model, options.model);
   optimizer.dispose();
   model.dispose();

@@ -4,7 +4,7 @@ import { createRng, type Rng } from '../../src/core/random/rng';
 import { anonymise, buildVocabulary, MAX_ENTITIES, type TextItem } from '../../src/ml/encoding';
 import { evaluate, Lstm, LSTM_PAPER, type LstmConfig, saveLstm, trainStep } from '../../src/ml/lstm';
 import type { Example } from './data';
-import type { Trained, TrainContext } from './trainer';
+import { runEpochs, type Trained, type TrainContext } from './trainer';
 
 export const LSTM_MODELS: Record<string, { config: LstmConfig; label: string }> = {
   lstm: { config: LSTM_PAPER, label: 'BiLSTM-attention (paper)' },
@@ -33,9 +33,10 @@ function epochBatches(train: readonly Example[], size: number, epoch: number, se
   return rng.shuffle(batches);
 }
 
-export async function trainLstm({ options, data, log }: TrainContext): Promise<Trained> {
+export async function trainLstm(ctx: TrainContext): Promise<Trained> {
+  const { options, data, log } = ctx;
   const { config, label } = LSTM_MODELS[options.model]!;
-  const { seed, epochs } = options;
+  const { seed } = options;
   // The vocabulary of the training stories only: test stories' unseen words are <unk>.
   const vocabulary = buildVocabulary(
     data.train.map((e) => anonymise(e.story, 0).tokens),
@@ -46,35 +47,17 @@ export async function trainLstm({ options, data, log }: TrainContext): Promise<T
   const model = new Lstm(config, vocabulary, `${seed}/init`);
   const optimizer = tf.train.adam(options.learningRate);
   const rng = createRng(seed, 'train');
-  const history: { epoch: number; loss: number; accuracy: number; testAccuracy23: number; seconds: number }[] = [];
   const t0 = performance.now();
-  for (let epoch = 1; epoch <= epochs; epoch++) {
-    const te = performance.now();
-    const batches = epochBatches(data.train, options.batchSize, epoch, seed, rng);
-    let lossSum = 0;
-    let correct = 0;
-    batches.forEach((items, i) => {
-      const batch = model.batch(items, { wordDropout: config.wordDropout, rng });
-      const step = trainStep(model, optimizer, batch, rng);
-      lossSum += step.loss * batch.size;
-      correct += step.correct;
-      if (i % 5 === 0)
-        log(`\r  epoch ${epoch}/${epochs}: batch ${i + 1}/${batches.length} loss ${step.loss.toFixed(3)}`);
-    });
-    const elapsed = (performance.now() - te) / 1000;
-    const r = await evaluate(model, dev);
-    const row = {
-      epoch,
-      loss: lossSum / data.train.length,
-      accuracy: correct / data.train.length,
-      testAccuracy23: r.correct / r.rows,
-      seconds: elapsed,
-    };
-    history.push(row);
-    log(
-      `\r  epoch ${epoch}/${epochs}: loss ${row.loss.toFixed(4)}  train acc ${row.accuracy.toFixed(3)}  test k=2,3 acc ${row.testAccuracy23.toFixed(3)}  ${elapsed.toFixed(1)} s\n`,
-    );
-  }
+  const history = await runEpochs(
+    ctx,
+    (epoch) =>
+      epochBatches(data.train, options.batchSize, epoch, seed, rng).map((items) => () => {
+        const batch = model.batch(items, { wordDropout: config.wordDropout, rng });
+        return { ...trainStep(model, optimizer, batch, rng), size: batch.size };
+      }),
+    () => evaluate(model, dev),
+  );
+
   const { modelJson, weights } = await saveLstm(model, options.model);
   optimizer.dispose();
   model.dispose();

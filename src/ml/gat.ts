@@ -16,6 +16,7 @@ import { createRng, type Rng, type Seed } from '../core/random/rng';
 import { bit, composeMasks } from '../core/reasoning/solver';
 import { batchGraphs, CLASSES, type GraphBatch, NUM_CLASSES, NUM_EDGE_TYPES, type StoryGraph } from './encoding';
 import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
+import { createVariables } from './variables';
 
 export interface GatConfig {
   /** Node state size; the identity vectors have this size too (rounds share weights). */
@@ -302,9 +303,6 @@ export interface GatOutputs {
   readonly pairLogits?: tf.Tensor2D[];
 }
 
-/** tfjs variable names are global: each model instance gets its own prefix. */
-let instances = 0;
-
 export class Gat {
   readonly variables: ReadonlyMap<string, tf.Variable>;
 
@@ -312,24 +310,8 @@ export class Gat {
     readonly config: GatConfig,
     init: Seed | ReadonlyMap<string, tf.Tensor>,
   ) {
-    const rng = typeof init === 'object' ? undefined : createRng(init, 'gat-init');
-    const prefix = `gat${instances++}/`;
-    this.variables = new Map(
-      weightShapes(config).map(([name, shape]) => {
-        let value: tf.Tensor;
-        if (rng) value = tf.tensor(initialValues(name, shape, rng), shape);
-        else {
-          const given = (init as ReadonlyMap<string, tf.Tensor>).get(name);
-          if (!given) throw new Error(`GAT weights: ${name} missing`);
-          if (given.shape.join() !== shape.join()) {
-            throw new Error(`GAT weights: ${name} has shape [${given.shape}], expected [${shape}]`);
-          }
-          value = given;
-        }
-        const v = tf.variable(value, true, prefix + name);
-        if (rng) value.dispose();
-        return [name, v];
-      }),
+    this.variables = createVariables('GAT', weightShapes(config), init, (name, shape, rng) =>
+      initialValues(name, shape, rng),
     );
   }
 

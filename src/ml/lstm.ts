@@ -14,9 +14,10 @@
  * sequence; padding never changes a state, so padded stories need no reversing by length).
  */
 import * as tf from '@tensorflow/tfjs';
-import { createRng, type Rng, type Seed } from '../core/random/rng';
+import type { Rng, Seed } from '../core/random/rng';
 import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextItem } from './encoding';
 import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
+import { createVariables } from './variables';
 
 export type Pooling = 'mean' | 'attention';
 
@@ -197,9 +198,6 @@ function timeMajor<T extends Float32Array | Int32Array>(x: T, B: number, L: numb
   return out;
 }
 
-/** tfjs variable names are global: each model instance gets its own prefix. */
-let instances = 0;
-
 export class Lstm {
   readonly variables: ReadonlyMap<string, tf.Variable>;
 
@@ -209,24 +207,8 @@ export class Lstm {
     readonly vocabulary: readonly string[],
     init: Seed | ReadonlyMap<string, tf.Tensor>,
   ) {
-    const rng = typeof init === 'object' ? undefined : createRng(init, 'lstm-init');
-    const prefix = `lstm${instances++}/`;
-    this.variables = new Map(
-      weightShapes(config, vocabulary.length).map(([name, shape]) => {
-        let value: tf.Tensor;
-        if (rng) value = tf.tensor(initialValues(name, shape, config, rng), shape);
-        else {
-          const given = (init as ReadonlyMap<string, tf.Tensor>).get(name);
-          if (!given) throw new Error(`LSTM weights: ${name} missing`);
-          if (given.shape.join() !== shape.join()) {
-            throw new Error(`LSTM weights: ${name} has shape [${given.shape}], expected [${shape}]`);
-          }
-          value = given;
-        }
-        const v = tf.variable(value, true, prefix + name);
-        if (rng) value.dispose();
-        return [name, v];
-      }),
+    this.variables = createVariables('LSTM', weightShapes(config, vocabulary.length), init, (name, shape, rng) =>
+      initialValues(name, shape, config, rng),
     );
   }
 
