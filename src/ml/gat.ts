@@ -16,7 +16,7 @@ import { createRng, type Rng, type Seed } from '../core/random/rng';
 import { bit, composeMasks } from '../core/reasoning/solver';
 import { batchGraphs, CLASSES, type GraphBatch, NUM_CLASSES, NUM_EDGE_TYPES, type StoryGraph } from './encoding';
 import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
-import { createVariables } from './variables';
+import { createVariables, loadVariables, saveVariables } from './variables';
 
 export interface GatConfig {
   /** Node state size; the identity vectors have this size too (rounds share weights). */
@@ -630,32 +630,18 @@ export interface GatArtifacts {
 
 /** The model as model.json and weights.bin contents. */
 export async function saveGat(model: Gat, name = 'gat'): Promise<GatArtifacts> {
-  const named = Object.fromEntries(model.variables);
-  const { data, specs } = await tf.io.encodeWeights(named);
-  return {
-    modelJson: {
-      format: GAT_FORMAT,
-      formatVersion: 1,
-      name,
-      config: model.config,
-      classes: [...CLASSES],
-      weightsManifest: [{ paths: ['weights.bin'], weights: specs }],
-    },
-    weights: data,
-  };
+  return saveVariables(model.variables, {
+    format: GAT_FORMAT,
+    formatVersion: 1,
+    name,
+    config: model.config,
+    classes: [...CLASSES],
+  });
 }
 
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
 export function loadGat(modelJson: GatModelJson, weights: ArrayBuffer): Gat {
-  if (modelJson.format !== GAT_FORMAT) throw new Error(`not a GAT model.json (format ${String(modelJson.format)})`);
-  if (modelJson.classes.join() !== CLASSES.join()) throw new Error('model.json: the classes differ from encoding.ts');
-  const specs = modelJson.weightsManifest.flatMap((g) => g.weights);
-  const tensors = tf.io.decodeWeights(weights, specs);
-  try {
-    return new Gat(modelJson.config, new Map(Object.entries(tensors)));
-  } finally {
-    for (const t of Object.values(tensors)) t.dispose();
-  }
+  return loadVariables('GAT', GAT_FORMAT, CLASSES, modelJson, weights, (t) => new Gat(modelJson.config, t));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { Rng, Seed } from '../core/random/rng';
 import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextItem } from './encoding';
 import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
-import { createVariables } from './variables';
+import { createVariables, loadVariables, saveVariables } from './variables';
 
 export type Pooling = 'mean' | 'attention';
 
@@ -452,32 +452,26 @@ export interface LstmArtifacts {
 
 /** The model as model.json and weights.bin contents. */
 export async function saveLstm(model: Lstm, name = 'lstm'): Promise<LstmArtifacts> {
-  const { data, specs } = await tf.io.encodeWeights(Object.fromEntries(model.variables));
-  return {
-    modelJson: {
-      format: LSTM_FORMAT,
-      formatVersion: 1,
-      name,
-      config: model.config,
-      classes: [...CLASSES],
-      vocabulary: [...model.vocabulary],
-      weightsManifest: [{ paths: ['weights.bin'], weights: specs }],
-    },
-    weights: data,
-  };
+  return saveVariables(model.variables, {
+    format: LSTM_FORMAT,
+    formatVersion: 1,
+    name,
+    config: model.config,
+    classes: [...CLASSES],
+    vocabulary: [...model.vocabulary],
+  });
 }
 
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
 export function loadLstm(modelJson: LstmModelJson, weights: ArrayBuffer): Lstm {
-  if (modelJson.format !== LSTM_FORMAT) throw new Error(`not an LSTM model.json (format ${String(modelJson.format)})`);
-  if (modelJson.classes.join() !== CLASSES.join()) throw new Error('model.json: the classes differ from encoding.ts');
-  const specs = modelJson.weightsManifest.flatMap((g) => g.weights);
-  const tensors = tf.io.decodeWeights(weights, specs);
-  try {
-    return new Lstm(modelJson.config, modelJson.vocabulary, new Map(Object.entries(tensors)));
-  } finally {
-    for (const t of Object.values(tensors)) t.dispose();
-  }
+  return loadVariables(
+    'LSTM',
+    LSTM_FORMAT,
+    CLASSES,
+    modelJson,
+    weights,
+    (t) => new Lstm(modelJson.config, modelJson.vocabulary, t),
+  );
 }
 
 /** A loaded LSTM as a ClutrrModel: each question anonymised with a seed of its own text. */

@@ -42,3 +42,46 @@ export function createVariables(
     }),
   );
 }
+
+/** The parts every model.json has (tfjs's weights manifest layout, so tools can read it). */
+export interface ModelJsonBase {
+  readonly format: string;
+  readonly formatVersion: 1;
+  readonly name?: string;
+  readonly classes: readonly string[];
+  readonly weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
+}
+
+/** model.json (`header` + the weights manifest) and weights.bin contents of a model's variables. */
+export async function saveVariables<H extends Omit<ModelJsonBase, 'weightsManifest'>>(
+  variables: ReadonlyMap<string, tf.Variable>,
+  header: H,
+): Promise<{ modelJson: H & Pick<ModelJsonBase, 'weightsManifest'>; weights: ArrayBuffer }> {
+  const { data, specs } = await tf.io.encodeWeights(Object.fromEntries(variables));
+  return { modelJson: { ...header, weightsManifest: [{ paths: ['weights.bin'], weights: specs }] }, weights: data };
+}
+
+/**
+ * Builds a model from model.json and weights.bin contents: refuses another format or class list
+ * (naming `model`), hands `build` the decoded tensors by name, and disposes them afterwards.
+ */
+export function loadVariables<T>(
+  model: string,
+  format: string,
+  classes: readonly string[],
+  modelJson: ModelJsonBase,
+  weights: ArrayBuffer,
+  build: (tensors: ReadonlyMap<string, tf.Tensor>) => T,
+): T {
+  if (modelJson.format !== format) throw new Error(`not a ${model} model.json (format ${String(modelJson.format)})`);
+  if (modelJson.classes.join() !== classes.join()) throw new Error('model.json: the classes differ from encoding.ts');
+  const tensors = tf.io.decodeWeights(
+    weights,
+    modelJson.weightsManifest.flatMap((g) => g.weights),
+  );
+  try {
+    return build(new Map(Object.entries(tensors)));
+  } finally {
+    for (const t of Object.values(tensors)) t.dispose();
+  }
+}
