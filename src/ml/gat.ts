@@ -49,6 +49,11 @@ export interface GatConfig {
    * uniformly), so finished pairs learn to stay as they are while longer stories compose.
    */
   readonly trainExtraRounds?: number;
+  /**
+   * `pairs`: rescale every pair's state to unit root-mean-square after each round, so states
+   * composed many times stay on the scale composition was trained on.
+   */
+  readonly normalizeStates?: boolean;
 }
 
 /** The paper's GAT. */
@@ -80,7 +85,8 @@ export const GAT_IMPROVED: GatConfig = {
   architecture: 'pairs',
   composeHidden: 64,
   pairLoss: 1,
-  trainExtraRounds: 2,
+  trainExtraRounds: 4,
+  normalizeStates: true,
 };
 
 const isPairs = (c: GatConfig): boolean => c.architecture === 'pairs';
@@ -457,6 +463,7 @@ export class Gat {
         .matMul(via.reshape([P, N, d]))
         .reshape([B, N, N, d]);
       S = S.mul(keep).add(mixed) as tf.Tensor4D;
+      if (c.normalizeStates) S = S.div(tf.sqrt(S.square().mean(3, true).add(1e-6))) as tf.Tensor4D;
       if (training) pairLogits.push(decode(S.reshape([P, d]) as tf.Tensor2D));
       attention.push(alpha);
     }
