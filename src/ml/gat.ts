@@ -16,7 +16,7 @@ import { createRng, type Rng, type Seed } from '../core/random/rng';
 import { bit, composeMasks } from '../core/reasoning/solver';
 import { batchGraphs, CLASSES, type GraphBatch, NUM_CLASSES, NUM_EDGE_TYPES, type StoryGraph } from './encoding';
 import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
-import { createVariables, loadVariables, saveVariables } from './variables';
+import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
 
 export interface GatConfig {
   /** Node state size; the identity vectors have this size too (rounds share weights). */
@@ -620,20 +620,12 @@ export async function evaluate(
 export const GAT_FORMAT = 'clutrr-lab/gat';
 
 /** model.json: the architecture and the weights manifest (tfjs's layout, so tools can read it). */
-export interface GatModelJson {
+export interface GatModelJson extends ModelJsonBase {
   readonly format: typeof GAT_FORMAT;
-  readonly formatVersion: 1;
-  /** The model's name (`gat`, `gat-improved`). */
-  readonly name?: string;
   readonly config: GatConfig;
-  readonly classes: readonly string[];
-  readonly weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
 }
 
-export interface GatArtifacts {
-  readonly modelJson: GatModelJson;
-  readonly weights: ArrayBuffer;
-}
+export type GatArtifacts = ModelArtifacts<GatModelJson>;
 
 /** The model as model.json and weights.bin contents. */
 export async function saveGat(model: Gat, name = 'gat'): Promise<GatArtifacts> {

@@ -17,7 +17,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { Rng, Seed } from '../core/random/rng';
 import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextItem } from './encoding';
 import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
-import { createVariables, loadVariables, saveVariables } from './variables';
+import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
 
 export type Pooling = 'mean' | 'attention';
 
@@ -434,21 +434,13 @@ function argMax(row: ArrayLike<number>): number {
 export const LSTM_FORMAT = 'clutrr-lab/lstm';
 
 /** model.json: architecture, vocabulary and the weights manifest (tfjs's layout). */
-export interface LstmModelJson {
+export interface LstmModelJson extends ModelJsonBase {
   readonly format: typeof LSTM_FORMAT;
-  readonly formatVersion: 1;
-  /** The model's name (`lstm`). */
-  readonly name?: string;
   readonly config: LstmConfig;
-  readonly classes: readonly string[];
   readonly vocabulary: readonly string[];
-  readonly weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
 }
 
-export interface LstmArtifacts {
-  readonly modelJson: LstmModelJson;
-  readonly weights: ArrayBuffer;
-}
+export type LstmArtifacts = ModelArtifacts<LstmModelJson>;
 
 /** The model as model.json and weights.bin contents. */
 export async function saveLstm(model: Lstm, name = 'lstm'): Promise<LstmArtifacts> {

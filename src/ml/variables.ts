@@ -52,6 +52,12 @@ export interface ModelJsonBase {
   readonly weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
 }
 
+/** A model's model.json and weights.bin contents. */
+export interface ModelArtifacts<J extends ModelJsonBase> {
+  readonly modelJson: J;
+  readonly weights: ArrayBuffer;
+}
+
 /** model.json (`header` + the weights manifest) and weights.bin contents of a model's variables. */
 export async function saveVariables<H extends Omit<ModelJsonBase, 'weightsManifest'>>(
   variables: ReadonlyMap<string, tf.Variable>,
