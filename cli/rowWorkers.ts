@@ -1,15 +1,18 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { type DatasetJob, tellRows } from '../src/core/formats/datasetFolder';
+import { type DatasetJob, tellRowBytes } from '../src/core/formats/datasetFolder';
 import { type DatasetSpec, taskRowNumbers } from '../src/core/puzzle/dataset';
 import { datasetRenderer, type TextSettings, type TemplateSource } from '../src/core/text/datasetText';
 
 /**
- * The CLI's row makers: the same core calls (taskRowNumbers, tellRows) run in worker threads of
- * the bundled CLI, or in this thread where threads are unavailable (under the test runner, which
- * runs the TypeScript sources) or not wanted (`--workers 1`). Each request is one batch of rows
- * and its answer is that batch's CSV text, so memory holds only the batches in flight.
+ * The CLI's row makers: the same core calls (taskRowNumbers, tellRowBytes) run in this thread
+ * and, when more than one maker is asked for, in worker threads of the bundled CLI beside it
+ * (threads are unavailable under the test runner, which runs the TypeScript sources). Each
+ * request is one batch of rows and its answer is that batch's CSV bytes, so memory holds only
+ * the batches in flight. Requests wait in one queue in the order they were made; whoever is
+ * free takes the next one: a thread as soon as it has fewer than THREAD_DEPTH requests, this
+ * thread between two turns of the event loop (so signals and replies are handled in between).
  */
 export interface RowSetup {
   readonly spec: DatasetSpec;
@@ -31,25 +34,26 @@ type Request =
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 type Reply =
-  | { readonly id: number; readonly ok: true; readonly value: string | Int32Array }
+  | { readonly id: number; readonly ok: true; readonly value: Uint8Array | Int32Array }
   | { readonly id: number; readonly ok: false; readonly name: string; readonly message: string };
 
 export interface RowMakers {
+  /** How many threads make rows, this one included. */
   readonly size: number;
   /** The candidate numbers of a job's rows, in row order. */
   numbers(job: DatasetJob): Promise<Int32Array>;
-  /** The CSV records of the rows with these candidate numbers, index values from `indexStart`. */
-  tell(job: DatasetJob, numbers: Int32Array, indexStart: number): Promise<string>;
+  /** The CSV records of the rows with these candidate numbers (UTF-8), index values from `indexStart`. */
+  tell(job: DatasetJob, numbers: Int32Array, indexStart: number): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
 /** The work itself, the same in a thread and in-process. */
-function handler(setup: RowSetup): (req: Request) => string | Int32Array {
+function handler(setup: RowSetup): (req: Request) => Uint8Array | Int32Array {
   const { render } = datasetRenderer(setup.text, setup.spec.seed, setup.templates);
   return (req) => {
     if (req.type === 'numbers') return Int32Array.from(taskRowNumbers(setup.spec, req.job.task, req.job.split));
     const numbers = Array.from(req.numbers);
-    return tellRows(setup.spec, req.job, numbers, 0, numbers.length, render, req.indexStart, false).csv;
+    return tellRowBytes(setup.spec, req.job, numbers, 0, numbers.length, render, req.indexStart);
   };
 }
 
@@ -66,61 +70,74 @@ const THIS_FILE = (() => {
 export const threadsAvailable = (): boolean => THIS_FILE.endsWith('.mjs');
 
 /**
- * Row makers to use by default: one per core, at most 4, and none beside this thread on a
- * machine of 2 cores or fewer. Measured on a 2-core VM: two threads made 30,000 rows no faster
- * than this thread alone and took 60% more CPU time (two processes did little better), while a
- * plain integer loop ran 2× on the same cores: the contention is in this allocation-heavy work.
+ * Row makers to use by default: one per core (this thread and a worker thread per other core),
+ * at most 4, and this thread alone on a machine of 2 cores or fewer.
  */
 export const defaultWorkers = (): number => {
   const cores = availableParallelism();
   return cores <= 2 ? 1 : Math.min(4, cores);
 };
 
-/** Starts `size` row makers (threads when available and size > 1; else this thread). */
-export function startRowMakers(setup: RowSetup, size: number): RowMakers {
-  if (size <= 1 || !threadsAvailable()) return inProcess(setup);
-  return threaded(setup, size);
-}
-
-function inProcess(setup: RowSetup): RowMakers {
-  const run = handler(setup);
-  // Yield to the event loop between batches so Ctrl-C is handled promptly.
-  const later = <T>(f: () => T) => new Promise<T>((resolve) => setImmediate(() => resolve(f())));
-  let id = 0;
-  return {
-    size: 1,
-    numbers: (job) => later(() => run({ id: id++, type: 'numbers', job }) as Int32Array),
-    tell: (job, numbers, indexStart) =>
-      later(() => run({ id: id++, type: 'tell', job, numbers, indexStart }) as string),
-    close: async () => undefined,
-  };
-}
+/**
+ * Requests a worker thread holds at once: one it works on and one waiting, so it never idles
+ * while this thread is busy with a batch of its own and cannot hear it ask for more.
+ */
+const THREAD_DEPTH = 2;
 
 /**
- * Heap limits of a row worker. A batch of rows is a few hundred kilobytes of live data, so a
+ * Heap limits of a row worker. A batch's text leaves the heap as bytes as it is written, so a
  * small young generation costs little in collection time and keeps each thread's memory small.
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 96 };
 
-function threaded(setup: RowSetup, size: number): RowMakers {
+/** Starts `size` row makers: this thread, and `size - 1` worker threads when threads are available. */
+export function startRowMakers(setup: RowSetup, size: number): RowMakers {
+  const threads = threadsAvailable() ? Math.max(0, size - 1) : 0;
   // Not the parent's execArgv: flags such as --input-type (node -e) do not apply to a file.
   const workers = Array.from(
-    { length: size },
+    { length: threads },
     () => new Worker(THIS_FILE, { workerData: { role: ROLE, setup }, execArgv: [], resourceLimits: WORKER_LIMITS }),
   );
-  const idle: Worker[] = [...workers];
-  const queue: { req: Request; resolve: (v: unknown) => void; reject: (e: Error) => void }[] = [];
-  const owed = new Map<number, { worker: Worker; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let run: ((req: Request) => Uint8Array | Int32Array) | null = null;
+  const local = (req: Request) => (run ??= handler(setup))(req);
+
+  interface Pending {
+    readonly req: Request;
+    readonly resolve: (v: unknown) => void;
+    readonly reject: (e: Error) => void;
+  }
+  const queue: Pending[] = [];
+  const owed = new Map<number, Pending>();
+  // A thread is sent nothing until it says it is ready (its module loaded, its renderer built):
+  // until then this thread takes every request.
+  const depth = new Map<Worker, number>(workers.map((w) => [w, THREAD_DEPTH]));
   let nextId = 1;
   let failure: Error | null = null;
+  let localTurn: NodeJS.Immediate | null = null;
 
-  const pump = () => {
-    while (idle.length > 0 && queue.length > 0) {
-      const worker = idle.pop()!;
-      const { req, resolve, reject } = queue.shift()!;
-      owed.set(req.id, { worker, resolve, reject });
-      worker.postMessage(req);
+  // This thread takes one request per turn of the event loop, so Ctrl-C and the threads'
+  // replies are handled between batches.
+  const takeLocal = () => {
+    localTurn = null;
+    const p = queue.shift();
+    if (!p) return;
+    try {
+      p.resolve(local(p.req));
+    } catch (err) {
+      p.reject(err instanceof Error ? err : new Error(String(err)));
     }
+    pump();
+  };
+  const pump = () => {
+    for (const w of workers) {
+      while (queue.length > 0 && depth.get(w)! < THREAD_DEPTH) {
+        const p = queue.shift()!;
+        owed.set(p.req.id, p);
+        depth.set(w, depth.get(w)! + 1);
+        w.postMessage(p.req);
+      }
+    }
+    if (queue.length > 0 && localTurn === null) localTurn = setImmediate(takeLocal);
   };
   const failAll = (e: Error) => {
     failure ??= e;
@@ -129,11 +146,16 @@ function threaded(setup: RowSetup, size: number): RowMakers {
     for (const q of queue.splice(0)) q.reject(e);
   };
   for (const w of workers) {
-    w.on('message', (reply: Reply) => {
+    w.on('message', (reply: Reply | 'ready') => {
+      if (reply === 'ready') {
+        depth.set(w, 0);
+        pump();
+        return;
+      }
+      depth.set(w, depth.get(w)! - 1);
       const p = owed.get(reply.id);
       if (!p) return;
       owed.delete(reply.id);
-      idle.push(w);
       if (reply.ok) p.resolve(reply.value);
       else {
         const e = new Error(reply.message);
@@ -155,11 +177,13 @@ function threaded(setup: RowSetup, size: number): RowMakers {
           pump();
         });
   return {
-    size,
+    size: threads + 1,
     numbers: (job) => send<Int32Array>({ type: 'numbers', job }),
-    tell: (job, numbers, indexStart) => send<string>({ type: 'tell', job, numbers, indexStart }),
+    tell: (job, numbers, indexStart) => send<Uint8Array>({ type: 'tell', job, numbers, indexStart }),
     close: async () => {
       failure ??= new Error('closed');
+      if (localTurn) clearImmediate(localTurn);
+      for (const q of queue.splice(0)) q.reject(failure);
       await Promise.all(workers.map((w) => w.terminate()));
     },
   };
@@ -177,6 +201,7 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.rol
       const e = err instanceof Error ? err : new Error(String(err));
       reply = { id: req.id, ok: false, name: e.name, message: e.message };
     }
-    port.postMessage(reply, reply.ok && typeof reply.value !== 'string' ? [reply.value.buffer as ArrayBuffer] : []);
+    port.postMessage(reply, reply.ok ? [reply.value.buffer as ArrayBuffer] : []);
   });
+  port.postMessage('ready');
 }

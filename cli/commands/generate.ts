@@ -48,7 +48,7 @@ const FLAGS: Record<string, FlagSpec> = {
   },
   workers: {
     type: 'integer',
-    help: 'threads that make rows (default: one per core, at most 4; this thread alone on 2 cores or fewer)',
+    help: 'threads that make rows, this one included (default: one per core, at most 4; this thread alone on 2 cores or fewer)',
   },
 };
 
@@ -140,6 +140,11 @@ export async function generateCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** writeSync until every byte is written (a file may take fewer than asked at once). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+}
+
 class Interrupted extends Error {
   constructor(readonly signal: NodeJS.Signals) {
     super(`interrupted by ${signal}`);
@@ -175,8 +180,8 @@ async function writeFiles(
           batches.push({ job, from, to: Math.min(job.rows, from + BATCH_ROWS) });
         }
       }
-      const inFlight: Promise<string>[] = [];
-      const ahead = makers.size * 2;
+      const inFlight: Promise<Uint8Array>[] = [];
+      const ahead = makers.size * 2 + 2;
       let next = 0;
       const launch = () => {
         const b = batches[next++]!;
@@ -188,9 +193,9 @@ async function writeFiles(
       };
       while (next < batches.length && inFlight.length < ahead) launch();
       for (let i = 0; i < batches.length; i++) {
-        const csv = await inFlight.shift()!;
+        const bytes = await inFlight.shift()!;
         if (next < batches.length) launch();
-        writeSync(fd, csv);
+        writeAll(fd, bytes);
         done += batches[i]!.to - batches[i]!.from;
         onRows(done);
       }

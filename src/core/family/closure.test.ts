@@ -13,6 +13,25 @@ const params = fc.record({
   pMarry: fc.double({ min: 0, max: 1, noNaN: true }),
 });
 
+describe('kinshipBySemantics into a scratch table', () => {
+  it('gives the graph of a fresh table, whatever the table held before', () => {
+    const scratch = new Uint8Array(64 * 64).fill(7);
+    fc.assert(
+      fc.property(params, fc.integer(), (p: FamilyParams, seed) => {
+        fc.pre(checkFamilyParams(p) === undefined);
+        const f = generateFamily(createRng(seed), p);
+        const fresh = kinshipBySemantics(f);
+        const n = fresh.n;
+        const reused = closeFamily(f, scratch);
+        expect(reused.n).toBe(n);
+        if (n * n <= scratch.length) expect(reused.rel).toBe(scratch);
+        expect(Array.from(reused.rel.subarray(0, n * n))).toEqual(Array.from(fresh.rel));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('generateFamily', () => {
   it('builds the default family of 42 people with unique names and consistent genders', () => {
     for (let s = 0; s < 200; s++) {

@@ -38,8 +38,8 @@ export class ClosureConflictError extends Error {}
  * (kinshipBySemantics), which is about ten times faster than forward chaining; the property
  * tests check over thousands of families that both give the same graph.
  */
-export function closeFamily(family: Family): KinGraph {
-  return kinshipBySemantics(family);
+export function closeFamily(family: Family, scratch?: Uint8Array): KinGraph {
+  return kinshipBySemantics(family, scratch);
 }
 
 /**
@@ -108,11 +108,13 @@ export function closeFamilyByRules(family: Family): KinGraph {
 
 /**
  * The relation of every pair computed straight from the family tree (the meaning of each
- * predicate), used to check closeFamily and the soundness of the rules.
+ * predicate), used to check closeFamily and the soundness of the rules. With `scratch` of at
+ * least n² bytes, the graph is written there (cleared first) instead of a new array, so that a
+ * caller closing many families in a row allocates none; `rel` is then that array, indexed as usual.
  */
-export function kinshipBySemantics(family: Family): KinGraph {
+export function kinshipBySemantics(family: Family, scratch?: Uint8Array): KinGraph {
   const n = family.people.length;
-  const rel = new Uint8Array(n * n);
+  const rel = scratch && scratch.length >= n * n ? scratch.fill(0, 0, n * n) : new Uint8Array(n * n);
   const P = family.people;
   const C = PRED_CODE;
   const CHILD = C.child;

@@ -88,29 +88,47 @@ interface MutablePerson {
  * Draws names without repetition: a partial Fisher–Yates over each gender's pool. The pools are
  * never copied: a family takes a few dozen of some 180 names, so the shuffle is kept as a small
  * table of which pool entry each moved slot now holds (0: its own), instead of a copy of the names.
+ * The tables are shared by every pool (one family is drawn at a time: generateFamily never
+ * yields) and stamped with the pool's draw number, so a new pool starts empty without clearing
+ * or allocating them (a typed array of this size lives outside the heap: slow to allocate).
  */
 class NamePool {
-  private readonly slots: Record<Gender, Uint16Array | null> = { male: null, female: null };
-  private readonly used: Record<Gender, number> = { male: 0, female: 0 };
-  constructor(private readonly rng: Rng) {}
+  private maleUsed = 0;
+  private femaleUsed = 0;
+  private readonly stamp: number;
+  constructor(private readonly rng: Rng) {
+    if (++drawNumber > 0x3fffffff) {
+      drawNumber = 1;
+      MALE_TABLE.stamps.fill(0);
+      FEMALE_TABLE.stamps.fill(0);
+    }
+    this.stamp = drawNumber;
+  }
 
   available(g: Gender): number {
-    return POOLS[g].length - this.used[g];
+    return g === 'male' ? MALE_NAMES.length - this.maleUsed : FEMALE_NAMES.length - this.femaleUsed;
   }
 
   take(g: Gender): string {
-    const pool = POOLS[g];
-    const slots = (this.slots[g] ??= new Uint16Array(pool.length));
-    const i = this.used[g]++;
+    const male = g === 'male';
+    const pool = male ? MALE_NAMES : FEMALE_NAMES;
+    const { slots, stamps } = male ? MALE_TABLE : FEMALE_TABLE;
+    const i = male ? this.maleUsed++ : this.femaleUsed++;
     const j = i + this.rng.int(pool.length - i);
-    const atJ = slots[j] === 0 ? j : slots[j]! - 1;
+    const stamp = this.stamp;
+    const atJ = stamps[j] === stamp ? slots[j]! : j;
     // Swap slots i and j; slot i is never read again (later draws read slots above it).
-    slots[j] = (slots[i] === 0 ? i : slots[i]! - 1) + 1;
+    slots[j] = stamps[i] === stamp ? slots[i]! : i;
+    stamps[j] = stamp;
     return pool[atJ] as string;
   }
 }
 
-const POOLS: Record<Gender, readonly string[]> = { male: MALE_NAMES, female: FEMALE_NAMES };
+/** Which pool entry each slot holds (valid where its stamp is the current pool's). */
+const table = (size: number) => ({ slots: new Uint16Array(size), stamps: new Int32Array(size) });
+const MALE_TABLE = table(MALE_NAMES.length);
+const FEMALE_TABLE = table(FEMALE_NAMES.length);
+let drawNumber = 0;
 
 /**
  * A random family as the original CLUTRR builds one: a root man; every person marries with

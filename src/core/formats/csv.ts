@@ -239,7 +239,8 @@ function csvRecord(fields: readonly string[]): string {
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
-function csvField(field: string): string {
+/** One field as pandas writes it: quoted only when it holds a quote, a comma or a line break. */
+export function csvField(field: string): string {
   if (!NEEDS_QUOTES.test(field)) return field;
   return `"${field.includes('"') ? field.replaceAll('"', '""') : field}"`;
 }

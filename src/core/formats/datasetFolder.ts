@@ -2,10 +2,9 @@ import { rowMaker, type DatasetRow, type DatasetSpec } from '../puzzle/dataset';
 import { taskName, type TaskSpec } from '../puzzle/tasks';
 import { createRng } from '../random/rng';
 import type { Split, StoryRenderer } from '../text/render';
-import { clutrrFields, writeClutrrCsv } from './clutrrCsv';
+import { writeClutrrCsv } from './clutrrCsv';
 import type { ClutrrRow } from './clutrrRow';
-import { writeCsv } from './csv';
-import { puzzleToRow } from './fromPuzzle';
+import { puzzleCsvRecord, puzzleToRow } from './fromPuzzle';
 
 /**
  * A dataset folder as the released datasets lay it out — `<train tasks>_train.csv`, one
@@ -144,13 +143,51 @@ export function tellRows(
 ): RowBatch {
   const make = rowMaker(spec, job.task, job.split);
   const rows: { row: DatasetRow; clutrr: ClutrrRow }[] = [];
-  const records: string[][] = [];
+  // Appending builds a rope that is flattened once, when the text is written out.
+  let csv = '';
   for (let j = from; j < to; j++) {
     const row = make(numbers[j]!);
     const text = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text'));
-    const clutrr = puzzleToRow(row.puzzle, text, { index: indexStart + j, id: row.id, split: row.split });
-    if (keepRows) rows.push({ row, clutrr });
-    records.push(clutrrFields(clutrr, j + 1));
+    const meta = { index: indexStart + j, id: row.id, split: row.split };
+    if (keepRows) rows.push({ row, clutrr: puzzleToRow(row.puzzle, text, meta) });
+    csv += puzzleCsvRecord(row.puzzle, text, meta, j + 1) + '\n';
   }
-  return { csv: writeCsv(records), rows };
+  return { csv, rows };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * tellRows without the rows, as UTF-8 bytes: the same records, each encoded as soon as it is
+ * written. The CLI's row makers use it: a batch's text then lives outside the collected heap
+ * (a batch of rows held as strings until its end is what the collector spends most on), and
+ * the bytes go to the file, or across threads, without another copy.
+ */
+export function tellRowBytes(
+  spec: DatasetSpec,
+  job: DatasetJob,
+  numbers: readonly number[],
+  from: number,
+  to: number,
+  render: StoryRenderer,
+  indexStart: number,
+): Uint8Array {
+  const make = rowMaker(spec, job.task, job.split);
+  let bytes = new Uint8Array(Math.max(4096, (to - from) * 1536));
+  let at = 0;
+  for (let j = from; j < to; j++) {
+    const row = make(numbers[j]!);
+    const text = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text'));
+    const record = puzzleCsvRecord(row.puzzle, text, { index: indexStart + j, id: row.id, split: row.split }, j + 1);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
+    const most = record.length * 3 + 1;
+    if (bytes.length - at < most) {
+      const grown = new Uint8Array(Math.max(bytes.length * 2, at + most));
+      grown.set(bytes.subarray(0, at));
+      bytes = grown;
+    }
+    at += encoder.encodeInto(record, bytes.subarray(at)).written;
+    bytes[at++] = 10;
+  }
+  return bytes.subarray(0, at);
 }

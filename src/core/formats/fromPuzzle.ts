@@ -2,7 +2,9 @@ import type { DatasetRow } from '../puzzle/dataset';
 import type { PuzzleRecord, Triple } from '../puzzle/puzzle';
 import { createRng } from '../random/rng';
 import type { RenderedStory, StoryRenderer } from '../text/render';
-import type { ClutrrRow, NamedTriple } from './clutrrRow';
+import { CsvFormatError, type ClutrrRow, type NamedTriple } from './clutrrRow';
+import { csvField } from './csv';
+import { reprStr } from './pyLiteral';
 
 /**
  * A puzzle as a CLUTRR CSV row. story_edges lists the path facts first, then the noise facts,
@@ -35,6 +37,89 @@ export function puzzleToRow(
     nodeMapping: puzzle.entities.map((e) => [e.person as number, e.index] as const),
     taskSplit: meta.split,
   };
+}
+
+/** reprStr of relation words, which every row repeats (a handful of distinct values). */
+const WORD_REPR = new Map<string, string>();
+function wordRepr(word: string): string {
+  let r = WORD_REPR.get(word);
+  if (r === undefined) {
+    if (WORD_REPR.size > 256) WORD_REPR.clear();
+    WORD_REPR.set(word, (r = reprStr(word)));
+  }
+  return r;
+}
+
+/**
+ * The CSV record (no line end) of `puzzleToRow(puzzle, text, meta)` as `writeCsv` writes
+ * `clutrrFields` of it, built straight from the puzzle: the same bytes (a test checks it over
+ * many puzzles) without the intermediate row, its arrays of tuples and a list of fields, which
+ * is most of the cost of writing a generated dataset. `rowNumber` only labels errors.
+ */
+export function puzzleCsvRecord(
+  puzzle: PuzzleRecord,
+  text: RenderedStory,
+  meta: { readonly index: number; readonly id: string; readonly split: string },
+  rowNumber?: number,
+): string {
+  const entities = puzzle.entities;
+  const names: string[] = [];
+  for (let i = 0; i < entities.length; i++) names.push(reprStr(entities[i]!.name));
+  const triple = (t: Triple) => `(${names[t.from]!}, ${wordRepr(t.word)}, ${names[t.to]!})`;
+  let proof = '';
+  for (let i = 0; i < puzzle.proof.length; i++) {
+    const s = puzzle.proof[i]!;
+    if (i > 0) proof += ', ';
+    proof += `{${triple(s.head)}: [${triple(s.body[0])}, ${triple(s.body[1])}]}`;
+  }
+  // Columns in file order, so that a bad value is reported as clutrrFields reports it.
+  let edges = '';
+  let types = '';
+  for (let i = 0; i < puzzle.facts.length; i++) {
+    const f = puzzle.facts[i]!;
+    if (i > 0) {
+      edges += ', ';
+      types += ', ';
+    }
+    edges += `(${int(f.from)}, ${int(f.to)})`;
+    types += wordRepr(f.word);
+  }
+  const [qa, qb] = puzzle.query;
+  const queryEdge = `(${int(qa)}, ${int(qb)})`;
+  let genders = '';
+  for (let i = 0; i < entities.length; i++) {
+    const e = entities[i]!;
+    // A name holding a separator would be read back as different people, so refuse it.
+    if (e.name === '' || e.name.includes(',') || e.name.includes(':')) {
+      throw new CsvFormatError(`person ${i + 1} has a name genders cannot hold: ${JSON.stringify(e.name)}`, {
+        row: rowNumber,
+        column: 'genders',
+      });
+    }
+    if (i > 0) genders += ',';
+    genders += `${e.name}:${e.gender}`;
+  }
+  let nodeMapping = '';
+  for (let i = 0; i < entities.length; i++) {
+    if (i > 0) nodeMapping += ', ';
+    nodeMapping += `${int(entities[i]!.person)}: ${int(entities[i]!.index)}`;
+  }
+  // The index, task name and query edge are numbers and fixed text: never quoted but for the
+  // query edge's comma. Every other field goes through csvField.
+  return (
+    `${String(meta.index)},${csvField(meta.id)},${csvField(text.story)},` +
+    `${csvField(`(${names[qa]!}, ${names[qb]!})`)},,${csvField(puzzle.target.word)},` +
+    `${csvField(`[${reprStr(text.textTarget)}]`)},${csvField(text.cleanStory)},${csvField(`[${proof}]`)},` +
+    `${csvField(puzzle.pattern)},task_${puzzle.task}.${puzzle.k},${csvField(`[${edges}]`)},` +
+    `${csvField(`[${types}]`)},"${queryEdge}",${csvField(genders)},,` +
+    `${csvField(`{${nodeMapping}}`)},${csvField(meta.split)}`
+  );
+}
+
+/** A Python int's repr; as pyRepr, refuses what is not a safe integer. */
+function int(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`pyRepr: ${n} is not a safe integer; wrap floats in PyFloat`);
+  return String(n);
 }
 
 /** Rows of one file, rendered with the renderer (seeded per row, so text is reproducible). */

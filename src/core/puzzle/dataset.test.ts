@@ -10,6 +10,7 @@ import {
   rowSeed,
   seededUuid,
 } from './dataset';
+import { createRng } from '../random/rng';
 import { generatePuzzle, GenerationError, toRecord } from './puzzle';
 
 const spec = (over: Partial<DatasetSpec>): DatasetSpec => ({ ...DEFAULT_DATASET, ...over });
@@ -117,6 +118,20 @@ describe('generateDataset', () => {
     const fake = ['a', 'a', 'a', 'b', 'c', 'c'].map((pattern, i) => ({ puzzle: { pattern, i } }) as never);
     const picked = balanceByPattern(fake, 4) as unknown as { puzzle: { i: number } }[];
     expect(picked.map((r) => r.puzzle.i)).toEqual([0, 1, 3, 4]);
+  });
+
+  it('writes uuids as the hex-string form always did', () => {
+    // The first implementation, kept here as the reference of the table-driven one.
+    const reference = (seed: string | number) => {
+      const rng = createRng(seed, 'uuid');
+      const h = Array.from({ length: 4 }, () => rng.uint32().toString(16).padStart(8, '0')).join('');
+      const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    };
+    for (let i = 0; i < 3000; i++) {
+      const seed = i % 2 ? i : `s:1.3:train:${i}`;
+      expect(seededUuid(seed)).toBe(reference(seed));
+    }
   });
 
   it('makes well-formed, distinct uuids', () => {

@@ -165,12 +165,22 @@ export function datasetSpecProblem(spec: DatasetSpec): { part: DatasetSpecPart; 
 /** A uuid (version 4 layout) drawn from a seed. */
 export function seededUuid(seed: Seed): string {
   const rng = createRng(seed, 'uuid');
-  const hex: string[] = [];
-  for (let i = 0; i < 4; i++) hex.push(rng.uint32().toString(16).padStart(8, '0'));
-  const h = hex.join('');
-  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  const a = rng.uint32();
+  const b = rng.uint32();
+  const c = rng.uint32();
+  const d = rng.uint32();
+  // The 32 hex digits of a, b, c, d with the version nibble (13th digit) set to 4 and the
+  // variant's top bits (17th digit) to 10, written from lookup tables rather than toString(16).
+  return (
+    `${HEX2[a >>> 24]!}${HEX2[(a >>> 16) & 255]!}${HEX2[(a >>> 8) & 255]!}${HEX2[a & 255]!}-` +
+    `${HEX2[b >>> 24]!}${HEX2[(b >>> 16) & 255]!}-4${HEX1[(b >>> 8) & 15]!}${HEX2[b & 255]!}-` +
+    `${HEX1[((c >>> 28) & 3) | 8]!}${HEX1[(c >>> 24) & 15]!}${HEX2[(c >>> 16) & 255]!}-${HEX2[(c >>> 8) & 255]!}${HEX2[c & 255]!}` +
+    `${HEX2[d >>> 24]!}${HEX2[(d >>> 16) & 255]!}${HEX2[(d >>> 8) & 255]!}${HEX2[d & 255]!}`
+  );
 }
+
+const HEX1: readonly string[] = Array.from({ length: 16 }, (_, i) => i.toString(16));
+const HEX2: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** The seed of candidate `i` of a task's rows: every row can be regenerated from it alone. */
 export const rowSeed = (spec: DatasetSpec, t: TaskSpec, split: Split, i: number): string =>

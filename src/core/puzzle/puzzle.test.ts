@@ -5,7 +5,7 @@ import type { FamilyParams } from '../family/family';
 import { parseWord, PRED_CODE, RELATION_WORDS, wordFor } from '../kinship/relations';
 import { compose } from '../kinship/rules';
 import { bit, cykPath, derive } from '../reasoning/solver';
-import { GenerationError, generatePuzzle, type Puzzle, type StoryFact } from './puzzle';
+import { GenerationError, generatePuzzle, type Puzzle, type StoryFact, toRecord } from './puzzle';
 import { TASK_IDS, type TaskId } from './tasks';
 
 /** Every invariant a generated puzzle must satisfy; throws (via expect) on the first broken one. */
@@ -168,6 +168,28 @@ describe('generatePuzzle', () => {
       ),
       { numRuns: 1500 },
     );
+  });
+
+  it('gives the same puzzle when an accept filter generates puzzles itself (the shared kinship table)', () => {
+    for (let s = 0; s < 30; s++) {
+      const plain = generatePuzzle({ seed: `re-${s}`, k: 4, task: 5, accept: () => true });
+      const nested = generatePuzzle({
+        seed: `re-${s}`,
+        k: 4,
+        task: 5,
+        accept: (pattern) => generatePuzzle({ seed: pattern, k: 3, task: 2 }).k === 3,
+      });
+      expect(JSON.stringify(nested)).toBe(JSON.stringify(plain));
+    }
+  });
+
+  it('toRecord drops the family and keeps every other key in order, strict or not', () => {
+    for (const strict of [false, true]) {
+      const p = generatePuzzle({ seed: 'rec', k: 3, task: 2, strict });
+      const { family: _family, ...rest } = p;
+      expect(JSON.stringify(toRecord(p))).toBe(JSON.stringify(rest));
+      expect(Object.keys(toRecord(p))).toEqual(Object.keys(rest));
+    }
   });
 
   it('is deterministic: the same seed and settings give the same puzzle', () => {

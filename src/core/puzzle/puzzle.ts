@@ -88,8 +88,22 @@ export type PuzzleRecord = Omit<Puzzle, 'family'>;
 
 /** Drops the family (for rows kept by the thousand). */
 export function toRecord(p: Puzzle): PuzzleRecord {
-  const { family: _family, ...record } = p;
-  return record;
+  // Field by field in Puzzle's key order (object rest is a slow path in V8, and this runs for
+  // every row); `strict` only when present, as in the puzzle.
+  const record: PuzzleRecord = {
+    seed: p.seed,
+    k: p.k,
+    task: p.task,
+    familyParams: p.familyParams,
+    entities: p.entities,
+    facts: p.facts,
+    query: p.query,
+    target: p.target,
+    proof: p.proof,
+    pattern: p.pattern,
+    storyOrder: p.storyOrder,
+  };
+  return p.strict ? { ...record, strict: p.strict } : record;
 }
 
 export interface PuzzleOptions {
@@ -148,10 +162,40 @@ export function generatePuzzle(opts: PuzzleOptions): Puzzle {
   const maxFamilies = opts.maxFamilies ?? DEFAULT_MAX_FAMILIES;
   const strict = opts.strict === true;
   const stats = { chains: 0, filtered: 0, ambiguous: 0, noNoise: 0 };
+  // One kinship table for every family tried (no puzzle keeps it), unless a call is already
+  // using it (an `accept` that generates puzzles itself).
+  const scratch = scratchInUse ? undefined : graphScratch(maxFamilySize(family));
+  scratchInUse ||= scratch !== undefined;
+  try {
+    return tryFamilies(opts, family, rng, maxFamilies, strict, stats, scratch);
+  } finally {
+    if (scratch) scratchInUse = false;
+  }
+}
+
+let scratchInUse = false;
+let scratchTable = new Uint8Array(0);
+/** The shared kinship table, grown to fit families of up to `size` people (none past 64 KB). */
+function graphScratch(size: number): Uint8Array | undefined {
+  const bytes = size * size;
+  if (bytes > 65536) return undefined;
+  if (scratchTable.length < bytes) scratchTable = new Uint8Array(bytes);
+  return scratchTable;
+}
+
+function tryFamilies(
+  opts: PuzzleOptions,
+  family: FamilyParams,
+  rng: Rng,
+  maxFamilies: number,
+  strict: boolean,
+  stats: { chains: number; filtered: number; ambiguous: number; noNoise: number },
+  scratch: Uint8Array | undefined,
+): Puzzle {
   for (let f = 0; f < maxFamilies; f++) {
     const fam = generateFamily(rng, family);
     if (fam.people.length < opts.k + 1) continue;
-    const g = closeFamily(fam);
+    const g = closeFamily(fam, scratch);
     for (let t = 0; t < TARGETS_PER_FAMILY; t++) {
       const target = pickTarget(g, opts.k, rng);
       if (!target) break;

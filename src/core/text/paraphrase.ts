@@ -54,6 +54,42 @@ function bankIndex(bank: TemplateBank): Map<string, readonly string[]> {
 const NO_TEMPLATES: readonly string[] = [];
 
 /**
+ * The runs of facts a bank has been asked about, as a tree: from the first person's gender, one
+ * step per fact (its word, then its second person's gender) to the run's key and templates. The
+ * key is built and looked up in bankIndex once per run shape, not once per run told; the tree
+ * grows only with the shapes seen (a few thousand at most for our bank and k ≤ 10).
+ */
+interface RunNode {
+  readonly fComb: string;
+  readonly genderComb: string;
+  readonly templates: readonly string[];
+  /** By word, then by the second person's gender. */
+  readonly next: Map<string, Map<string, RunNode>>;
+}
+const RUNS = new WeakMap<TemplateBank, Map<string, RunNode>>();
+
+function runStart(bank: TemplateBank, gender: string): RunNode {
+  let roots = RUNS.get(bank);
+  if (!roots) RUNS.set(bank, (roots = new Map()));
+  let node = roots.get(gender);
+  if (!node) roots.set(gender, (node = { fComb: '', genderComb: gender, templates: NO_TEMPLATES, next: new Map() }));
+  return node;
+}
+
+function runStep(index: Map<string, readonly string[]>, from: RunNode, word: string, gender: string): RunNode {
+  let byGender = from.next.get(word);
+  if (!byGender) from.next.set(word, (byGender = new Map()));
+  let node = byGender.get(gender);
+  if (!node) {
+    const fComb = from.fComb === '' ? word : `${from.fComb}-${word}`;
+    const genderComb = `${from.genderComb}-${gender}`;
+    const templates = index.get(`${fComb}/${genderComb}`) || NO_TEMPLATES;
+    byGender.set(gender, (node = { fComb, genderComb, templates, next: new Map() }));
+  }
+  return node;
+}
+
+/**
  * How much likelier a group of that many facts is than the others the bank covers at a place in
  * the chain (index = facts). The released CLUTRR stories tell 1.1 facts per sentence: most
  * facts get a sentence of their own, and a paraphrase of two or three facts is the exception.
@@ -76,42 +112,47 @@ export function segmentChain(
   const index = bankIndex(bank);
   const n = chain.length;
   const out: Group[] = [];
-  const options: Group[] = [];
+  // The candidate runs starting at one place: their lengths and templates (the run's facts and
+  // people are copied out only for the one chosen).
+  const lengths: number[] = [];
+  const lists: (readonly string[])[] = [];
   const entities: number[] = [];
   for (let i = 0; i < n;) {
-    options.length = 0;
+    lengths.length = 0;
+    lists.length = 0;
     let total = 0;
     // The keys of the runs starting here, grown one fact at a time; a run of two or more facts
     // is a candidate only when the bank has a paraphrase for it (and its people are distinct).
     const first = chain[i]!;
     entities.length = 0;
     entities.push(first.from);
-    let fComb = '';
-    let genderComb: string = puzzle.entities[first.from]!.gender;
+    let run = runStart(bank, puzzle.entities[first.from]!.gender);
     let distinct = true;
     for (let len = 1; len <= Math.min(maxLength, n - i); len++) {
       const f = chain[i + len - 1]!;
       if (entities.includes(f.to)) distinct = false;
       entities.push(f.to);
-      fComb = len === 1 ? f.word : `${fComb}-${f.word}`;
-      genderComb = `${genderComb}-${puzzle.entities[f.to]!.gender}`;
-      const templates = (distinct && index.get(`${fComb}/${genderComb}`)) || NO_TEMPLATES;
+      // The run's key is `${fComb}/${genderComb}` (words joined by -, genders joined by -).
+      run = runStep(index, run, f.word, puzzle.entities[f.to]!.gender);
+      const templates = distinct ? run.templates : NO_TEMPLATES;
       if (len > 1 && templates.length === 0) continue;
-      options.push({ facts: chain.slice(i, i + len), entities: entities.slice(), templates });
+      lengths.push(len);
+      lists.push(templates);
       total += GROUP_WEIGHT[len]!;
     }
-    let chosen = options[0]!;
-    if (options.length > 1) {
+    let chosen = 0;
+    if (lengths.length > 1) {
       let r = rng.next() * total;
-      for (const g of options) {
-        if ((r -= GROUP_WEIGHT[g.facts.length]!) < 0) {
-          chosen = g;
+      for (let o = 0; o < lengths.length; o++) {
+        if ((r -= GROUP_WEIGHT[lengths[o]!]!) < 0) {
+          chosen = o;
           break;
         }
       }
     }
-    out.push(chosen);
-    i += chosen.facts.length;
+    const len = lengths[chosen]!;
+    out.push({ facts: chain.slice(i, i + len), entities: entities.slice(0, len + 1), templates: lists[chosen]! });
+    i += len;
   }
   return out;
 }
