@@ -28,20 +28,27 @@ function newest(dirs) {
  * (and the `scripts` folder, where this file lives), then imports it and returns the module.
  * `options` go to esbuild (e.g. `external`, `packages`, `banner`). With `splitting: true`, code
  * reached only through `import()` goes to chunk files beside it (`chunks/`), so what a rarely
- * used command loads (tfjs for `eval`) is not loaded by every command.
+ * used command loads (tfjs for `eval`) is not loaded by every command; `entries` (name → source,
+ * with splitting only) are further entry points written beside the bundle, and the code they share
+ * with it goes to chunks too (a worker thread can then load just the chunk its module is in).
  */
-export async function importBundled({ entry, outfile, sources, options = {} }) {
+export async function importBundled({ entry, outfile, sources, entries = {}, options = {} }) {
   const out = path.join(root, outfile);
   const fresh = existsSync(out) && statSync(out).mtimeMs > newest([...sources, 'scripts']);
   if (!fresh) {
     const split = options.splitting === true;
     const result = await build({
       write: false,
-      entryPoints: [path.join(root, entry)],
+      entryPoints: split
+        ? {
+            [path.basename(out, '.mjs')]: path.join(root, entry),
+            ...Object.fromEntries(Object.entries(entries).map(([name, source]) => [name, path.join(root, source)])),
+          }
+        : [path.join(root, entry)],
       ...(split
         ? {
             outdir: path.dirname(out),
-            entryNames: path.basename(out, '.mjs'),
+            entryNames: '[name]',
             chunkNames: 'chunks/[name]-[hash]',
             outExtension: { '.js': '.mjs' },
           }

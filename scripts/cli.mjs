@@ -6,6 +6,10 @@ const { main } = await importBundled({
   entry: 'cli/main.ts',
   outfile: 'dist-cli/clutrr.mjs',
   sources: ['cli', 'src/core', 'src/study', 'src/ml', 'server'],
+  // The row makers' module as an entry of its own: it and the engine land in a chunk, and that
+  // chunk is all a worker thread of `generate` loads (cli/rowWorkers.ts starts threads on the
+  // file it is in), not the whole command line.
+  entries: { 'row-maker': 'cli/rowWorkers.ts' },
   options: {
     // A native addon: loaded from node_modules at run time (results export, study register).
     // tfjs (eval): its wasm backend reads its .wasm files next to its package in node_modules.

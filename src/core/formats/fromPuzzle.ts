@@ -50,6 +50,9 @@ function wordRepr(word: string): string {
   return r;
 }
 
+/** What makes writeCsv quote a field (csvField). */
+const NEEDS_QUOTES = /[",\r\n]/;
+
 /**
  * The CSV record (no line end) of `puzzleToRow(puzzle, text, meta)` as `writeCsv` writes
  * `clutrrFields` of it, built straight from the puzzle: the same bytes (a test checks it over
@@ -63,9 +66,23 @@ export function puzzleCsvRecord(
   rowNumber?: number,
 ): string {
   const entities = puzzle.entities;
+  // Whether any name or word needs quoting itself; when none does (always, for our names and
+  // words), the literal columns are known to need quotes exactly when they hold a comma, which
+  // their shape tells, and they are written without scanning them again.
+  let odd = false;
   const names: string[] = [];
-  for (let i = 0; i < entities.length; i++) names.push(reprStr(entities[i]!.name));
-  const triple = (t: Triple) => `(${names[t.from]!}, ${wordRepr(t.word)}, ${names[t.to]!})`;
+  for (let i = 0; i < entities.length; i++) {
+    const name = entities[i]!.name;
+    const r = reprStr(name);
+    names.push(r);
+    if (NEEDS_QUOTES.test(r) || NEEDS_QUOTES.test(name)) odd = true;
+  }
+  const word = (w: string) => {
+    const r = wordRepr(w);
+    if (NEEDS_QUOTES.test(r)) odd = true;
+    return r;
+  };
+  const triple = (t: Triple) => `(${names[t.from]!}, ${word(t.word)}, ${names[t.to]!})`;
   let proof = '';
   for (let i = 0; i < puzzle.proof.length; i++) {
     const s = puzzle.proof[i]!;
@@ -75,14 +92,15 @@ export function puzzleCsvRecord(
   // Columns in file order, so that a bad value is reported as clutrrFields reports it.
   let edges = '';
   let types = '';
-  for (let i = 0; i < puzzle.facts.length; i++) {
-    const f = puzzle.facts[i]!;
+  const facts = puzzle.facts;
+  for (let i = 0; i < facts.length; i++) {
+    const f = facts[i]!;
     if (i > 0) {
       edges += ', ';
       types += ', ';
     }
     edges += `(${int(f.from)}, ${int(f.to)})`;
-    types += wordRepr(f.word);
+    types += word(f.word);
   }
   const [qa, qb] = puzzle.query;
   const queryEdge = `(${int(qa)}, ${int(qb)})`;
@@ -105,14 +123,29 @@ export function puzzleCsvRecord(
     nodeMapping += `${int(entities[i]!.person)}: ${int(entities[i]!.index)}`;
   }
   // The index, task name and query edge are numbers and fixed text: never quoted but for the
-  // query edge's comma. Every other field goes through csvField.
-  return (
+  // query edge's comma. So are story_edges and node_mapping, quoted when they hold two items
+  // (or a tuple). Text columns go through csvField.
+  const many = entities.length > 1;
+  const head =
     `${String(meta.index)},${csvField(meta.id)},${csvField(text.story)},` +
-    `${csvField(`(${names[qa]!}, ${names[qb]!})`)},,${csvField(puzzle.target.word)},` +
-    `${csvField(`[${reprStr(text.textTarget)}]`)},${csvField(text.cleanStory)},${csvField(`[${proof}]`)},` +
-    `${csvField(puzzle.pattern)},task_${puzzle.task}.${puzzle.k},${csvField(`[${edges}]`)},` +
-    `${csvField(`[${types}]`)},"${queryEdge}",${csvField(genders)},,` +
-    `${csvField(`{${nodeMapping}}`)},${csvField(meta.split)}`
+    (odd ? csvField(`(${names[qa]!}, ${names[qb]!})`) : `"(${names[qa]!}, ${names[qb]!})"`) +
+    `,,${csvField(puzzle.target.word)},${csvField(`[${reprStr(text.textTarget)}]`)},${csvField(text.cleanStory)},`;
+  const tail =
+    `,"${queryEdge}",` +
+    (odd ? csvField(genders) : many ? `"${genders}"` : genders) +
+    ',,' +
+    (many ? `"{${nodeMapping}}"` : `{${nodeMapping}}`) +
+    `,${csvField(meta.split)}`;
+  const edgesField = facts.length > 0 ? `"[${edges}]"` : '[]';
+  if (odd) {
+    return (
+      `${head}${csvField(`[${proof}]`)},${csvField(puzzle.pattern)},task_${puzzle.task}.${puzzle.k},` +
+      `${edgesField},${csvField(`[${types}]`)}${tail}`
+    );
+  }
+  return (
+    `${head}${proof === '' ? '[]' : `"[${proof}]"`},${csvField(puzzle.pattern)},task_${puzzle.task}.${puzzle.k},` +
+    `${edgesField},${facts.length > 1 ? `"[${types}]"` : `[${types}]`}${tail}`
   );
 }
 

@@ -35,14 +35,32 @@ export function mix32(h: number): number {
 /** A stable 32-bit hash of a string or of a list of seed parts. */
 export function hashSeed(...parts: readonly Seed[]): number {
   let h = 0x9e3779b9;
-  for (const part of parts) {
-    const s = typeof part === 'number' ? `#${part}` : `$${part}`;
-    for (let i = 0; i < s.length; i++) {
-      h = mix32(h ^ s.charCodeAt(i)) + 0x6d2b79f5;
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p]!;
+    // A row's seed is hashed three times in a row (its puzzle, text and id streams): the state
+    // after a first part is kept for the next call that starts with the same part.
+    if (p === 0 && part === lastFirst) {
+      h = lastFirstHash;
+      continue;
     }
-    h = mix32(h ^ s.length);
+    h = hashPart(h, part);
+    if (p === 0) {
+      lastFirst = part;
+      lastFirstHash = h;
+    }
   }
   return h >>> 0;
+}
+
+let lastFirst: Seed | undefined;
+let lastFirstHash = 0;
+
+function hashPart(h: number, part: Seed): number {
+  const s = typeof part === 'number' ? `#${part}` : `$${part}`;
+  for (let i = 0; i < s.length; i++) {
+    h = mix32(h ^ s.charCodeAt(i)) + 0x6d2b79f5;
+  }
+  return mix32(h ^ s.length);
 }
 
 class Sfc32 implements Rng {
