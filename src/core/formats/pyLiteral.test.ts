@@ -25,6 +25,26 @@ describe('pyRepr of str (expected values from CPython 3)', () => {
   });
 });
 
+describe('pyRepr of printable ASCII with quotes', () => {
+  it('escapes only the quote it wraps the text in, as the character-by-character rule does', () => {
+    // The general rule, written out: the quote CPython chooses, then each character escaped.
+    const reference = (text: string) => {
+      const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+      let out = quote;
+      for (const ch of text) out += ch === quote ? `\\${ch}` : ch === '\\' ? '\\\\' : ch;
+      return out + quote;
+    };
+    const ascii = fc.string({ unit: fc.constantFrom("'", '"', '\\', 'a', ' ', 'Z', '~', ',') });
+    fc.assert(
+      fc.property(ascii, (text) => {
+        expect(pyRepr(text)).toBe(reference(text));
+        expect(parsePyLiteral(pyRepr(text))).toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('pyRepr of other values', () => {
   it('prints scalars as Python does', () => {
     expect([0, -7, 42, null, true, false].map(pyRepr)).toEqual(['0', '-7', '42', 'None', 'True', 'False']);

@@ -69,10 +69,14 @@ const NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
 // Printable ASCII without ' or \: repr just wraps it in single quotes (most CLUTRR strings).
 const PLAIN_ASCII = /^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/;
 
+// Printable ASCII without \ (quotes allowed): repr escapes at most the quote it wraps the text in.
+const PRINTABLE_ASCII = /^[\x20-\x5b\x5d-\x7e]*$/;
+
 /** Python 3's `repr()` of a str: CPython's quote choice and escapes. */
 export function reprStr(text: string): string {
   if (PLAIN_ASCII.test(text)) return `'${text}'`;
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  if (PRINTABLE_ASCII.test(text)) return quote + (quote === "'" ? text.replaceAll("'", "\\'") : text) + quote;
   let out = quote;
   for (const ch of text) out += ch === quote ? `\\${ch}` : reprChar(ch);
   return out + quote;
