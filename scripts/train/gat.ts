@@ -8,8 +8,10 @@ import {
   evaluate,
   Gat,
   GAT_IMPROVED,
+  GAT_PAIRS,
   GAT_PAPER,
   type GatConfig,
+  isPairs,
   pairLabelsFromPuzzle,
   type PairTargets,
   saveGat,
@@ -20,6 +22,10 @@ import { runEpochs, type Trained, type TrainContext } from './trainer';
 export const GAT_MODELS: Record<string, { config: GatConfig; label: string }> = {
   gat: { config: GAT_PAPER, label: 'GAT (paper)' },
   'gat-improved': { config: GAT_IMPROVED, label: 'GAT, improved' },
+  /** The first improved design (vector pair states); see src/ml/README.md. */
+  'gat-pairs': { config: GAT_PAIRS, label: 'GAT, pairs (first improved design)' },
+  /** Ablation: `gat-improved` trained on the answer only, without the auxiliary pair loss. */
+  'gat-improved-answer-only': { config: { ...GAT_IMPROVED, pairLoss: 0 }, label: 'GAT, improved (answer loss only)' },
 };
 
 function batches(graphs: readonly StoryGraph[], size: number, inverseEdges: boolean): GraphBatch[] {
@@ -40,7 +46,7 @@ export async function trainGat(ctx: TrainContext): Promise<Trained> {
   const t0 = performance.now();
   // The improved GAT: each batch runs its longest a-to-b distance plus 0..trainExtraRounds
   // rounds, with every pair's relation after every round as auxiliary targets (see gat.ts).
-  const pairLoss = config.architecture === 'pairs' && (config.pairLoss ?? 0) > 0;
+  const pairLoss = isPairs(config) && (config.pairLoss ?? 0) > 0;
   const history = await runEpochs(
     ctx,
     () => {
@@ -84,7 +90,7 @@ export async function trainGat(ctx: TrainContext): Promise<Trained> {
       graph: 'dense padded batches; edge type 0 self-loop, 1..20 relation words, 21..40 inverse edges',
       edgeTypes: NUM_EDGE_TYPES,
       inverseEdges: config.inverseEdges,
-      ...(config.architecture === 'pairs'
+      ...(isPairs(config)
         ? {
             pairs:
               'states of ordered pairs (x, y) = "what y is to x", composed through a third person; rounds = the longest a-to-b distance of the batch',

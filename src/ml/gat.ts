@@ -35,8 +35,10 @@ export interface GatConfig {
    * relations of ordered pairs of people, composed through a third person with attention over
    * who that person is (see PairGat below). With `pairs`, `rounds` 0 means "as many rounds as
    * the longest query distance in the batch" (so a k = 10 story gets 10), `convs` is unused.
+   * `classes`: the same pairs and rounds, but each pair's state is a probability distribution
+   * over PAIR_CLASSES and composition is a learned table (see forwardClasses).
    */
-  readonly architecture?: 'nodes' | 'pairs';
+  readonly architecture?: 'nodes' | 'pairs' | 'classes';
   /** `pairs`: hidden size of the composition MLP. */
   readonly composeHidden?: number;
   /**
@@ -71,10 +73,12 @@ export const GAT_PAPER: GatConfig = {
 export const GAT_INVERSE: GatConfig = { ...GAT_PAPER, inverseEdges: true };
 
 /**
- * Beyond the paper: pair states composed through a third person, inverse edges, rounds adapted
- * to the story, and the auxiliary pair-relation loss (see PairGat).
+ * Beyond the paper, first design (shipped as `gat-improved` until 2026-11-26, commit 3234ec2):
+ * vector pair states composed through a third person by an MLP, inverse edges, rounds adapted
+ * to the story, and the auxiliary pair-relation loss (see forwardPairs). Trained as `gat-pairs`;
+ * it drifts on long compositions (src/ml/README.md).
  */
-export const GAT_IMPROVED: GatConfig = {
+export const GAT_PAIRS: GatConfig = {
   dim: 32,
   edgeDim: 32,
   convs: 1,
@@ -89,10 +93,44 @@ export const GAT_IMPROVED: GatConfig = {
   normalizeStates: true,
 };
 
-const isPairs = (c: GatConfig): boolean => c.architecture === 'pairs';
+/**
+ * Beyond the paper, the shipped `gat-improved`: the pairs, rounds, inverse edges and auxiliary
+ * loss of GAT_PAIRS, with states that are class distributions and a learned composition table
+ * (see forwardClasses).
+ */
+export const GAT_IMPROVED: GatConfig = {
+  dim: 0, // unused by `classes` (as are edgeDim, convs, dropout, decoderHidden)
+  edgeDim: 0,
+  convs: 1,
+  rounds: 0,
+  dropout: 0,
+  decoderHidden: 0,
+  inverseEdges: true,
+  architecture: 'classes',
+  pairLoss: 1,
+  trainExtraRounds: 4,
+};
+
+/** Pair states composed through a third person (`pairs` or `classes`). */
+export const isPairs = (c: GatConfig): boolean => c.architecture === 'pairs' || c.architecture === 'classes';
+const isClasses = (c: GatConfig): boolean => c.architecture === 'classes';
+
+/**
+ * `classes`: the table's initial lean towards `none` (a logit added to every entry's `none` at
+ * initialisation), so a pair of relations training never composes yields "no relation" rather
+ * than a guess.
+ */
+const TABLE_NONE_PRIOR = 5;
 
 /** Weight names and shapes, in the order they are saved. */
 function weightShapes(c: GatConfig): [string, number[]][] {
+  if (isClasses(c)) {
+    return [
+      ['edgeClasses', [NUM_EDGE_TYPES - 1, NUM_PAIR_CLASSES]],
+      ['compose/table', [NUM_PAIR_CLASSES * NUM_PAIR_CLASSES, NUM_PAIR_CLASSES]],
+      ['attention/sharpness', [1]],
+    ];
+  }
   if (isPairs(c)) {
     const h = c.composeHidden ?? 128;
     return [
@@ -137,6 +175,8 @@ function initialValues(name: string, shape: number[], rng: Rng): Float32Array {
   if (shape.length === 1) return values;
   const limit = name === 'edgeEmbedding' ? 1 : Math.sqrt(6 / (shape[0]! + shape[1]!));
   for (let i = 0; i < size; i++) values[i] = (2 * rng.next() - 1) * limit;
+  if (name === 'compose/table')
+    for (let i = NONE_CLASS; i < size; i += NUM_PAIR_CLASSES) values[i]! += TABLE_NONE_PRIOR;
   return values;
 }
 
@@ -355,6 +395,7 @@ export class Gat {
    * to each j, over its incoming edges and itself) from the last round.
    */
   forward(x: GatInputs, options: ForwardOptions = {}): GatOutputs {
+    if (isClasses(this.config)) return this.forwardClasses(x, options.training === true);
     if (isPairs(this.config)) return this.forwardPairs(x, options.training === true);
     const c = this.config;
     const [B, N] = x.nodeMask.shape;
@@ -477,6 +518,89 @@ export class Gat {
       .matMul(rowA as tf.Tensor3D)
       .reshape([B, d]) as tf.Tensor2D;
     const logits = decode(ab).slice([0, 0], [B, NUM_CLASSES]) as tf.Tensor2D;
+    return { logits, attention, ...(training ? { pairLogits } : {}) };
+  }
+
+  /**
+   * The improved GAT (`classes`). The same pairs, rounds and attention over who joins a pair as
+   * forwardPairs, but every pair's state S[b, x, y] is a probability distribution over
+   * PAIR_CLASSES ("what y is to x", `none` for nothing known), so a state composed ten times
+   * lives where a state composed once does:
+   * - start: a stated fact's distribution, softmax(edgeClasses[type]) (averaged when a pair has
+   *   several); `none` for every other pair;
+   * - compose(S[i, m], S[m, j])[o] = Σ_{c1, c2} S[i, m, c1] S[m, j, c2] T[c1, c2, o], with T a
+   *   learned table (softmax over o of `compose/table`), leaning to `none` at initialisation;
+   * - each round every pair attends over keeping its state and each candidate through a third
+   *   person m, with score β · log(1 - P(none)) (β = exp(`attention/sharpness`)): a candidate
+   *   that says something outweighs one that knows nothing. The new state is the weighted sum.
+   * The answer is S[a, b] over the 18 answer classes (logits = log-probabilities).
+   */
+  private forwardClasses(x: GatInputs, training: boolean): GatOutputs {
+    const [B, N] = x.nodeMask.shape;
+    const C = NUM_PAIR_CLASSES;
+    const T = NUM_EDGE_TYPES;
+    const P = B * N * N;
+    const eps = 1e-6;
+    // Stated facts per pair: counts [P, T - 1] of each word (forward 1..20, inverse 21..40).
+    const facts = x.edges
+      .transpose([0, 2, 1, 3])
+      .reshape([P, T])
+      .slice([0, 1], [P, T - 1]) as tf.Tensor2D;
+    const count = facts.sum(1, true);
+    const stated = facts.matMul(tf.softmax(this.w('edgeClasses'))).div(tf.maximum(count, 1));
+    const none = tf.oneHot(tf.tensor1d([NONE_CLASS], 'int32'), C);
+    let S = stated.add(tf.sub(1, tf.minimum(count, 1)).mul(none)).reshape([B, N, N, C]) as tf.Tensor4D;
+    // T as [c2, (c1, o)].
+    const table = tf
+      .softmax(this.w('compose/table'))
+      .reshape([C, C, C])
+      .transpose([1, 0, 2])
+      .reshape([C, C * C]) as tf.Tensor2D;
+    const beta = tf.exp(this.w('attention/sharpness'));
+    const notSplit = tf.sub(1, x.splitMask!).mul(-1e9);
+    const saying = (states: tf.Tensor) => tf.log(tf.sub(1, states).add(eps));
+    const attention: tf.Tensor[] = [];
+    const pairLogits: tf.Tensor2D[] = [];
+    for (let round = 0; round < (x.rounds ?? 1); round++) {
+      const flat = S.reshape([P, C]) as tf.Tensor2D;
+      // V[b, m, j, c1, o] = Σ_c2 S[b, m, j, c2] T[c1, c2, o], as [(b, m), c1, (j, o)].
+      const v = flat
+        .matMul(table)
+        .reshape([B * N, N, C, C])
+        .transpose([0, 2, 1, 3])
+        .reshape([B * N, C, N * C]) as tf.Tensor3D;
+      // S[b, i, m, c1] as [(b, m), i, c1]; via[(b, m), i, (j, o)] = Σ_c1 S[b, i, m, c1] V[b, m, j, c1, o].
+      const left = S.transpose([0, 2, 1, 3]).reshape([B * N, N, C]) as tf.Tensor3D;
+      const via = left.matMul(v).reshape([B, N, N * N, C]); // [b, m, (i, j), o]
+      // Scores from each candidate's P(none), laid out [b, i, j, m] like the attention.
+      const viaNone = via
+        .slice([0, 0, 0, NONE_CLASS], [B, N, N * N, 1])
+        .reshape([B, N, N, N])
+        .transpose([0, 2, 3, 1]);
+      const scoreVia = saying(viaNone).mul(beta).add(notSplit);
+      const scoreKeep = saying(S.slice([0, 0, 0, NONE_CLASS], [B, N, N, 1])).mul(beta);
+      const alpha = tf.softmax(tf.concat([scoreKeep, scoreVia], 3)) as tf.Tensor4D;
+      const keep = alpha.slice([0, 0, 0, 0], [B, N, N, 1]);
+      const mixed = alpha
+        .slice([0, 0, 0, 1], [B, N, N, N])
+        .transpose([0, 3, 1, 2])
+        .reshape([B, N, N * N, 1])
+        .mul(via)
+        .sum(1)
+        .reshape([B, N, N, C]);
+      S = S.mul(keep).add(mixed) as tf.Tensor4D;
+      if (training) pairLogits.push(tf.log(S.reshape([P, C]).add(eps)) as tf.Tensor2D);
+      attention.push(alpha);
+    }
+    const rowA = x.queryA
+      .reshape([B, 1, N])
+      .matMul(S.reshape([B, N, N * C]))
+      .reshape([B, N, C]);
+    const ab = x.queryB
+      .reshape([B, 1, N])
+      .matMul(rowA as tf.Tensor3D)
+      .reshape([B, C]);
+    const logits = tf.log(ab.slice([0, 0], [B, NUM_CLASSES]).add(eps)) as tf.Tensor2D;
     return { logits, attention, ...(training ? { pairLogits } : {}) };
   }
 
@@ -725,7 +849,11 @@ export function pairFactAttention(
  */
 function pairChunk(config: GatConfig, graphs: readonly StoryGraph[]): number {
   const n = Math.max(1, ...graphs.map((g) => g.numNodes));
-  return Math.max(1, Math.floor(4_000_000 / (n * n * n * (config.composeHidden ?? 128))));
+  // `classes`: [B, N, N, N, C] candidates and the [B, N, N, C, C] half-composed table.
+  const floats = isClasses(config)
+    ? Math.max(n * n * n * NUM_PAIR_CLASSES, n * n * NUM_PAIR_CLASSES * NUM_PAIR_CLASSES)
+    : n * n * n * (config.composeHidden ?? 128);
+  return Math.max(1, Math.floor(4_000_000 / floats));
 }
 
 /** A loaded GAT as a ClutrrModel: identities seeded per question position (one batch per call for the paper's GAT). */
