@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Gender } from '../kinship/relations';
 import {
   bankSize,
   bankToJson,
@@ -10,6 +12,8 @@ import {
   splitFComb,
   type TemplateBank,
   TemplateFormatError,
+  templateShapeFine,
+  templateShapeProblems,
 } from './templates';
 
 const parse = (data: unknown, file = 'amt.json') => parseTemplateData(data, file);
@@ -159,5 +163,34 @@ describe('mergeBanks and bankToJson', () => {
     const json = bankToJson(bank, { originalSpelling: true });
     expect(JSON.parse(json)).toHaveProperty('neice');
     expect(parseTemplateData(JSON.parse(json))).toEqual(bank);
+  });
+});
+
+describe('templateShapeFine', () => {
+  it('is true exactly when templateShapeProblems finds nothing', () => {
+    const piece = fc.constantFrom(
+      'ENT_0_male',
+      'ENT_0_female',
+      'ENT_1_male',
+      'ENT_1_female',
+      'ENT_2_male',
+      'ENT_3_female',
+      'ENT_1_fem',
+      'ENT_x',
+      'ENT_12_male',
+      ' ',
+      '  ',
+      'is the son of',
+      '.',
+      '[',
+    );
+    const genders = fc.array(fc.constantFrom<Gender>('male', 'female'), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), genders, (pieces, g) => {
+        const template = pieces.join(' ');
+        expect(templateShapeFine(template, g)).toBe(templateShapeProblems(template, g).length === 0);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
