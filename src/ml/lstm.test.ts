@@ -65,11 +65,13 @@ describe('BiLSTM', () => {
     mean.dispose();
   });
 
-  it('a story answers the same alone or padded in a batch (padding never changes a state)', async () => {
+  it('a story answers the same alone (the fused one-story path) or padded in a batch (padding never changes a state)', async () => {
     const model = new Lstm(TINY, vocabulary, 2);
     const together = await model.predict(batchOf(model));
-    const alone = await model.predict(batchOf(model, [questions[1]!]));
-    [...alone].forEach((p, c) => expect(p).toBeCloseTo(together[NUM_CLASSES + c]!, 5));
+    for (const [i, q] of questions.entries()) {
+      const alone = await model.predict(batchOf(model, [q]));
+      [...alone].forEach((p, c) => expect(p).toBeCloseTo(together[i * NUM_CLASSES + c]!, 5));
+    }
     model.dispose();
   });
 
@@ -109,15 +111,21 @@ describe('BiLSTM', () => {
     model.dispose();
   });
 
-  it('predictions and evaluation leave no tensor behind', async () => {
+  it('predictions and evaluation leave no tensor behind (the one-story path keeps its fused weights until dispose)', async () => {
+    const empty = tf.memory().numTensors;
     const model = new Lstm(TINY, vocabulary, 6);
     await model.predict(batchOf(model));
+    await model.predict(batchOf(model, [questions[0]!]));
     const before = tf.memory().numTensors;
-    for (let i = 0; i < 5; i++) await model.predict(batchOf(model));
+    for (let i = 0; i < 5; i++) {
+      await model.predict(batchOf(model));
+      await model.predict(batchOf(model, [questions[i % 4]!]));
+    }
     const r = await evaluate(model, questions, 3);
     expect(r.rows).toBe(4);
     expect(tf.memory().numTensors).toBe(before);
     model.dispose();
+    expect(tf.memory().numTensors).toBe(empty);
   });
 
   it('trains on the wasm backend (no gather gradient) and answers as on cpu', async () => {
@@ -130,6 +138,8 @@ describe('BiLSTM', () => {
       const copy = loadLstm(...(Object.values(await saveLstm(model)) as Parameters<typeof loadLstm>));
       const onWasm = await copy.predict(batchOf(copy));
       [...onWasm].forEach((p, i) => expect(p).toBeCloseTo(onCpu[i]!, 4));
+      const aloneOnWasm = await copy.predict(batchOf(copy, [questions[2]!]));
+      [...aloneOnWasm].forEach((p, c) => expect(p).toBeCloseTo(onCpu[2 * NUM_CLASSES + c]!, 4));
       const optimizer = tf.train.adam(0.001);
       const before = tf.memory().numTensors;
       const step = trainStep(

@@ -259,10 +259,11 @@ export class Lstm {
    * backward states). Both directions advance together in one state [2, B, H] (direction,
    * story, unit): step s reads time s forwards and time L-1-s backwards.
    */
-  private biLstm(layer: number, input: tf.Tensor2D, x: LstmInputs): tf.Tensor2D {
+  private biLstm(layer: number, input: tf.Tensor2D, x: LstmInputs, training: boolean): tf.Tensor2D {
     const H = this.config.hidden;
     const { size: B, maxLength: L } = x;
     const p = `lstm${layer}/`;
+    if (!training && B === 1) return this.biLstmOne(layer, input, L);
     // Every step's input projection in one product per direction, then split by step.
     const [fw, bw] = DIRECTIONS.map((d) =>
       tf.unstack(tf.reshape(tf.add(matMul(input, this.w(`${p}${d}/input`)), this.w(`${p}${d}/bias`)), [L, B, 4 * H])),
@@ -296,6 +297,61 @@ export class Lstm {
     return tf.concat([tf.reshape(forward!, [L * B, H]), tf.reshape(backward, [L * B, H])], 1) as tf.Tensor2D;
   }
 
+  /**
+   * The recurrent weights of both directions as one block-diagonal [2H, 8H] product for
+   * biLstmOne: rows h_forward then h_backward, columns gate-major (i, f, g, o), each gate's
+   * forward units then backward units. Made once per layer and kept until dispose.
+   */
+  private readonly fused = new Map<number, tf.Tensor2D>();
+
+  private fusedRecurrent(layer: number): tf.Tensor2D {
+    let w = this.fused.get(layer);
+    if (!w) {
+      const H = this.config.hidden;
+      const p = `lstm${layer}/`;
+      w = tf.tidy(() => {
+        const zeros = tf.zeros([H, 4, 1, H]);
+        const f = tf.reshape(this.w(`${p}forward/recurrent`), [H, 4, 1, H]);
+        const b = tf.reshape(this.w(`${p}backward/recurrent`), [H, 4, 1, H]);
+        return tf.reshape(tf.concat([tf.concat([f, zeros], 2), tf.concat([zeros, b], 2)], 0), [2 * H, 8 * H]);
+      }) as tf.Tensor2D;
+      this.fused.set(layer, tf.keep(w));
+    }
+    return w;
+  }
+
+  /**
+   * biLstm for one story at inference (no padding, no dropout), in fewer and larger ops: both
+   * directions' steps are one [1, 2H] × [2H, 8H] product (fusedRecurrent) and one set of gate
+   * activations over [2H]. The same function as biLstm (the zero blocks add exact zeros; the
+   * backend may sum in another order, so results can differ in the last bits: lstm.test.ts).
+   */
+  private biLstmOne(layer: number, input: tf.Tensor2D, L: number): tf.Tensor2D {
+    const H = this.config.hidden;
+    const p = `lstm${layer}/`;
+    const project = (d: (typeof DIRECTIONS)[number]) =>
+      tf.reshape(tf.add(tf.matMul(input, this.w(`${p}${d}/input`)), this.w(`${p}${d}/bias`)), [L, 4, 1, H]);
+    // Step s reads time s forwards and time L-1-s backwards: [L, (gate, direction, unit)].
+    const steps = tf.unstack(
+      tf.reshape(tf.concat([project('forward'), tf.reverse(project('backward'), 0)], 2), [L, 8 * H]),
+    );
+    const recurrent = this.fusedRecurrent(layer);
+    let h: tf.Tensor = tf.zeros([1, 2 * H]);
+    let c: tf.Tensor = tf.zeros([1, 2 * H]);
+    const outputs: tf.Tensor[] = [];
+    for (let s = 0; s < L; s++) {
+      const z = tf.add(tf.matMul(h as tf.Tensor2D, recurrent), steps[s]!);
+      const [i, f, g, o] = tf.unstack(tf.reshape(z, [4, 2 * H]));
+      c = tf.add(tf.mul(tf.sigmoid(f!), c), tf.mul(tf.sigmoid(i!), tf.tanh(g!)));
+      h = tf.mul(tf.sigmoid(o!), tf.tanh(c));
+      outputs.push(h);
+    }
+    const bySteps = tf.reshape(tf.stack(outputs), [L, 2 * H]);
+    const forward = tf.slice(bySteps, [0, 0], [L, H]);
+    const backward = tf.reverse(tf.slice(bySteps, [0, H], [L, H]), 0);
+    return tf.concat([forward, backward], 1) as tf.Tensor2D;
+  }
+
   /** Logits [B, 18] and, with attention pooling, the attention over tokens [B, L]. */
   forward(x: LstmInputs, options: ForwardOptions = {}): { logits: tf.Tensor2D; attention?: tf.Tensor2D } {
     patchWasmUnpack();
@@ -304,7 +360,7 @@ export class Lstm {
     let states = this.dropout(embed(this.w('embedding') as tf.Tensor2D, x.ids), options);
     for (let l = 0; l < c.layers; l++) {
       if (l > 0) states = this.dropout(states, options);
-      states = this.biLstm(l, states, x);
+      states = this.biLstm(l, states, x, options.training === true);
     }
     const H2 = 2 * c.hidden;
     const byTime = tf.reshape(states, [L, B, H2]);
@@ -342,6 +398,8 @@ export class Lstm {
 
   dispose(): void {
     for (const v of this.variables.values()) v.dispose();
+    for (const w of this.fused.values()) w.dispose();
+    this.fused.clear();
   }
 }
 
