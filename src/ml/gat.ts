@@ -349,6 +349,19 @@ export interface GatOutputs {
   readonly pairLogits?: tf.Tensor2D[];
 }
 
+/** The query pair's state S[b, a, b] [B, d] of pair states [B, N, N, d]: Σ_ij qa_i qb_j S_ij, as two batched matMuls (no gather). */
+function queryPair(x: GatInputs, S: tf.Tensor4D): tf.Tensor2D {
+  const [B, N, , d] = S.shape;
+  const rowA = x.queryA
+    .reshape([B, 1, N])
+    .matMul(S.reshape([B, N, N * d]))
+    .reshape([B, N, d]);
+  return x.queryB
+    .reshape([B, 1, N])
+    .matMul(rowA as tf.Tensor3D)
+    .reshape([B, d]) as tf.Tensor2D;
+}
+
 export class Gat {
   readonly variables: ReadonlyMap<string, tf.Variable>;
 
@@ -508,16 +521,7 @@ export class Gat {
       if (training) pairLogits.push(decode(S.reshape([P, d]) as tf.Tensor2D));
       attention.push(alpha);
     }
-    // S[a, b] = Σ_ij qa_i qb_j S_ij, as two batched matMuls (no gather).
-    const rowA = x.queryA
-      .reshape([B, 1, N])
-      .matMul(S.reshape([B, N, N * d]))
-      .reshape([B, N, d]);
-    const ab = x.queryB
-      .reshape([B, 1, N])
-      .matMul(rowA as tf.Tensor3D)
-      .reshape([B, d]) as tf.Tensor2D;
-    const logits = decode(ab).slice([0, 0], [B, NUM_CLASSES]) as tf.Tensor2D;
+    const logits = decode(queryPair(x, S)).slice([0, 0], [B, NUM_CLASSES]) as tf.Tensor2D;
     return { logits, attention, ...(training ? { pairLogits } : {}) };
   }
 
@@ -592,15 +596,7 @@ export class Gat {
       if (training) pairLogits.push(tf.log(S.reshape([P, C]).add(eps)) as tf.Tensor2D);
       attention.push(alpha);
     }
-    const rowA = x.queryA
-      .reshape([B, 1, N])
-      .matMul(S.reshape([B, N, N * C]))
-      .reshape([B, N, C]);
-    const ab = x.queryB
-      .reshape([B, 1, N])
-      .matMul(rowA as tf.Tensor3D)
-      .reshape([B, C]);
-    const logits = tf.log(ab.slice([0, 0], [B, NUM_CLASSES]).add(eps)) as tf.Tensor2D;
+    const logits = tf.log(queryPair(x, S).slice([0, 0], [B, NUM_CLASSES]).add(eps)) as tf.Tensor2D;
     return { logits, attention, ...(training ? { pairLogits } : {}) };
   }
 
