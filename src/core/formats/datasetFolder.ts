@@ -1,7 +1,7 @@
 import { rowMaker, type DatasetRow, type DatasetSpec } from '../puzzle/dataset';
 import { taskName, type TaskSpec } from '../puzzle/tasks';
 import { createRng } from '../random/rng';
-import type { Split, StoryRenderer } from '../text/render';
+import type { RenderedStory, Split, StoryRenderer } from '../text/render';
 import { writeClutrrCsv } from './clutrrCsv';
 import type { ClutrrRow } from './clutrrRow';
 import { puzzleCsvRecord, puzzleToRow } from './fromPuzzle';
@@ -141,18 +141,41 @@ export function tellRows(
   indexStart: number,
   keepRows = true,
 ): RowBatch {
-  const make = rowMaker(spec, job.task, job.split);
   const rows: { row: DatasetRow; clutrr: ClutrrRow }[] = [];
   // Appending builds a rope that is flattened once, when the text is written out.
   let csv = '';
+  eachToldRow(spec, job, numbers, from, to, render, indexStart, (row, text, meta, j) => {
+    if (keepRows) rows.push({ row, clutrr: puzzleToRow(row.puzzle, text, meta) });
+    csv += puzzleCsvRecord(row.puzzle, text, meta, j + 1) + '\n';
+  });
+  return { csv, rows };
+}
+
+/** Row `j` of a batch, told: its story and its CSV metadata (index counted from `indexStart`). */
+type ToldRow = (
+  row: DatasetRow,
+  text: RenderedStory,
+  meta: { readonly index: number; readonly id: string; readonly split: string },
+  j: number,
+) => void;
+
+/** The loop of tellRows and tellRowBytes: each row of `from..to` made from its number and told with a text Rng seeded by the row. */
+function eachToldRow(
+  spec: DatasetSpec,
+  job: DatasetJob,
+  numbers: readonly number[],
+  from: number,
+  to: number,
+  render: StoryRenderer,
+  indexStart: number,
+  visit: ToldRow,
+): void {
+  const make = rowMaker(spec, job.task, job.split);
   for (let j = from; j < to; j++) {
     const row = make(numbers[j]!);
     const text = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text'));
-    const meta = { index: indexStart + j, id: row.id, split: row.split };
-    if (keepRows) rows.push({ row, clutrr: puzzleToRow(row.puzzle, text, meta) });
-    csv += puzzleCsvRecord(row.puzzle, text, meta, j + 1) + '\n';
+    visit(row, text, { index: indexStart + j, id: row.id, split: row.split }, j);
   }
-  return { csv, rows };
 }
 
 const encoder = new TextEncoder();
@@ -172,13 +195,10 @@ export function tellRowBytes(
   render: StoryRenderer,
   indexStart: number,
 ): Uint8Array {
-  const make = rowMaker(spec, job.task, job.split);
   let bytes = new Uint8Array(Math.max(4096, (to - from) * 1536));
   let at = 0;
-  for (let j = from; j < to; j++) {
-    const row = make(numbers[j]!);
-    const text = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text'));
-    const record = puzzleCsvRecord(row.puzzle, text, { index: indexStart + j, id: row.id, split: row.split }, j + 1);
+  eachToldRow(spec, job, numbers, from, to, render, indexStart, (row, text, meta, j) => {
+    const record = puzzleCsvRecord(row.puzzle, text, meta, j + 1);
     // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
     const most = record.length * 3 + 1;
     if (bytes.length - at < most) {
@@ -188,6 +208,6 @@ export function tellRowBytes(
     }
     at += encoder.encodeInto(record, bytes.subarray(at)).written;
     bytes[at++] = 10;
-  }
+  });
   return bytes.subarray(0, at);
 }
