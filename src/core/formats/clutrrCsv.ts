@@ -7,7 +7,7 @@
 import { CsvRecordReader, CsvSyntaxError, writeCsv, type CsvRecordPlace, type LineEnding } from './csv';
 import { CLUTRR_COLUMNS, CsvFormatError, type ClutrrColumn, type ClutrrRow, type NamedTriple } from './clutrrRow';
 import { GENDERS, type Gender } from '../kinship/relations';
-import { isPyList, parsePyLiteral, pyRepr, PyDict, PyTuple, type PyValue, reprStr } from './pyLiteral';
+import { isPyList, parsePyLiteral, pyRepr, PyDict, PyTuple, type PyValue, reprInt, reprStr } from './pyLiteral';
 
 /** The columns a file must have; the others default to empty values when absent. */
 export const REQUIRED_CLUTRR_COLUMNS = [
@@ -321,7 +321,7 @@ export function clutrrFields(row: ClutrrRow, rowNumber?: number): string[] {
     return r;
   };
   const triple = (t: NamedTriple) => `(${str(t[0])}, ${str(t[1])}, ${str(t[2])})`;
-  const pair = (p: readonly [number, number], sep: string) => `${int(p[0])}${sep}${int(p[1])}`;
+  const pair = (p: readonly [number, number], sep: string) => `${reprInt(p[0])}${sep}${reprInt(p[1])}`;
   return [
     row.index,
     row.id,
@@ -344,13 +344,8 @@ export function clutrrFields(row: ClutrrRow, rowNumber?: number): string[] {
   ];
 }
 
-/** A Python int's repr; as pyRepr, refuses what is not a safe integer. */
-function int(n: number): string {
-  if (!Number.isSafeInteger(n)) throw new Error(`pyRepr: ${n} is not a safe integer; wrap floats in PyFloat`);
-  return String(n);
-}
-
-function gendersField(genders: ClutrrRow['genders'], row: number | undefined): string {
+/** The genders column (`name:gender,...`); refuses a name the column cannot hold (row `row`, 1-based, labels the error). */
+export function gendersField(genders: ClutrrRow['genders'], row: number | undefined): string {
   return genders
     .map(({ name, gender }, i) => {
       // A name holding a separator would be read back as different people, so refuse it.

@@ -237,7 +237,8 @@ function csvRecord(fields: readonly string[]): string {
   return out;
 }
 
-const NEEDS_QUOTES = /[",\r\n]/;
+/** What makes a field need quotes (csvField). */
+export const NEEDS_QUOTES = /[",\r\n]/;
 
 /** One field as pandas writes it: quoted only when it holds a quote, a comma or a line break. */
 export function csvField(field: string): string {

@@ -2,9 +2,10 @@ import type { DatasetRow } from '../puzzle/dataset';
 import type { PuzzleRecord, Triple } from '../puzzle/puzzle';
 import { createRng } from '../random/rng';
 import type { RenderedStory, StoryRenderer } from '../text/render';
-import { CsvFormatError, type ClutrrRow, type NamedTriple } from './clutrrRow';
-import { csvField } from './csv';
-import { reprStr } from './pyLiteral';
+import type { ClutrrRow, NamedTriple } from './clutrrRow';
+import { gendersField } from './clutrrCsv';
+import { csvField, NEEDS_QUOTES } from './csv';
+import { reprInt, reprStr } from './pyLiteral';
 
 /**
  * A puzzle as a CLUTRR CSV row. story_edges lists the path facts first, then the noise facts,
@@ -49,9 +50,6 @@ function wordRepr(word: string): string {
   }
   return r;
 }
-
-/** What makes writeCsv quote a field (csvField). */
-const NEEDS_QUOTES = /[",\r\n]/;
 
 /**
  * The CSV record (no line end) of `puzzleToRow(puzzle, text, meta)` as `writeCsv` writes
@@ -99,28 +97,16 @@ export function puzzleCsvRecord(
       edges += ', ';
       types += ', ';
     }
-    edges += `(${int(f.from)}, ${int(f.to)})`;
+    edges += `(${reprInt(f.from)}, ${reprInt(f.to)})`;
     types += word(f.word);
   }
   const [qa, qb] = puzzle.query;
-  const queryEdge = `(${int(qa)}, ${int(qb)})`;
-  let genders = '';
-  for (let i = 0; i < entities.length; i++) {
-    const e = entities[i]!;
-    // A name holding a separator would be read back as different people, so refuse it.
-    if (e.name === '' || e.name.includes(',') || e.name.includes(':')) {
-      throw new CsvFormatError(`person ${i + 1} has a name genders cannot hold: ${JSON.stringify(e.name)}`, {
-        row: rowNumber,
-        column: 'genders',
-      });
-    }
-    if (i > 0) genders += ',';
-    genders += `${e.name}:${e.gender}`;
-  }
+  const queryEdge = `(${reprInt(qa)}, ${reprInt(qb)})`;
+  const genders = gendersField(entities, rowNumber);
   let nodeMapping = '';
   for (let i = 0; i < entities.length; i++) {
     if (i > 0) nodeMapping += ', ';
-    nodeMapping += `${int(entities[i]!.person)}: ${int(entities[i]!.index)}`;
+    nodeMapping += `${reprInt(entities[i]!.person)}: ${reprInt(entities[i]!.index)}`;
   }
   // The index, task name and query edge are numbers and fixed text: never quoted but for the
   // query edge's comma. So are story_edges and node_mapping, quoted when they hold two items
@@ -147,12 +133,6 @@ export function puzzleCsvRecord(
     `${head}${proof === '' ? '[]' : `"[${proof}]"`},${csvField(puzzle.pattern)},task_${puzzle.task}.${puzzle.k},` +
     `${edgesField},${facts.length > 1 ? `"[${types}]"` : `[${types}]`}${tail}`
   );
-}
-
-/** A Python int's repr; as pyRepr, refuses what is not a safe integer. */
-function int(n: number): string {
-  if (!Number.isSafeInteger(n)) throw new Error(`pyRepr: ${n} is not a safe integer; wrap floats in PyFloat`);
-  return String(n);
 }
 
 /** Rows of one file, rendered with the renderer (seeded per row, so text is reproducible). */

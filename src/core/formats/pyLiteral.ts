@@ -44,7 +44,8 @@ export function pyRepr(value: PyValue): string {
   return `[${value.map(pyRepr).join(', ')}]`;
 }
 
-function reprInt(value: number): string {
+/** A Python int's repr; refuses what is not a safe integer (pyRepr's rule for numbers). */
+export function reprInt(value: number): string {
   if (!Number.isSafeInteger(value)) {
     throw new Error(`pyRepr: ${value} is not a safe integer; wrap floats in PyFloat`);
   }
