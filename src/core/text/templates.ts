@@ -118,6 +118,7 @@ export function fillTemplate(template: string, names: readonly string[]): string
 
 /** PLACEHOLDER_RE for templateShapeFine's exec loop alone (a global regex keeps a position). */
 const SHAPE_RE = new RegExp(PLACEHOLDER_RE.source, 'g');
+/** Text that starts like a placeholder but is not one (both shape checks). */
 const STRAY_RE = /ENT_(?!\d+_[a-z]+)\S*/;
 
 /**
@@ -160,7 +161,7 @@ export function templateShapeProblems(template: string, genders: readonly Gender
     }
     seen.add(p.index);
   }
-  const stray = /ENT_(?!\d+_[a-z]+)\S*/.exec(template);
+  const stray = STRAY_RE.exec(template);
   if (stray) problems.push(`"${stray[0]}" is not a placeholder of the form ENT_<i>_<gender>`);
   const missing = genders.map((_, i) => i).filter((i) => !seen.has(i));
   if (missing.length > 0) {
