@@ -128,8 +128,8 @@ export interface RowBatch {
  * taskRowNumbers) of one job: each row generated from its seed, its story written by `render`
  * with a text Rng seeded by the row, and serialised as CSV records whose index column counts
  * from `indexStart + from`. The whole pipeline streams through this: nothing but the batch is
- * held, so memory does not grow with the dataset. Without `keepRows` (the CLI, which needs only
- * the text) the batch's rows are not kept either, which spares the collector a good deal.
+ * held, so memory does not grow with the dataset. (The CLI, which needs only the text, uses
+ * tellRowBytes.)
  */
 export function tellRows(
   spec: DatasetSpec,
@@ -139,13 +139,12 @@ export function tellRows(
   to: number,
   render: StoryRenderer,
   indexStart: number,
-  keepRows = true,
 ): RowBatch {
   const rows: { row: DatasetRow; clutrr: ClutrrRow }[] = [];
   // Appending builds a rope that is flattened once, when the text is written out.
   let csv = '';
   eachToldRow(spec, job, numbers, from, to, render, indexStart, (row, text, meta, j) => {
-    if (keepRows) rows.push({ row, clutrr: puzzleToRow(row.puzzle, text, meta) });
+    rows.push({ row, clutrr: puzzleToRow(row.puzzle, text, meta) });
     csv += puzzleCsvRecord(row.puzzle, text, meta, j + 1) + '\n';
   });
   return { csv, rows };

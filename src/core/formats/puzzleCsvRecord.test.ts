@@ -103,7 +103,7 @@ describe('tellRowBytes', () => {
           [2, 5],
           [4, 4],
         ] as const) {
-          const text = tellRows(spec, job, numbers, from, to, render, 100, false).csv;
+          const text = tellRows(spec, job, numbers, from, to, render, 100).csv;
           expect(decoder.decode(tellRowBytes(spec, job, numbers, from, to, render, 100))).toBe(text);
         }
       }
