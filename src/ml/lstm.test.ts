@@ -75,6 +75,18 @@ describe('BiLSTM', () => {
     model.dispose();
   });
 
+  it('the one-story path follows its weights after an optimizer step', async () => {
+    const model = new Lstm({ ...TINY, dropout: 0 }, vocabulary, 9);
+    await model.predict(batchOf(model, [questions[0]!]));
+    const optimizer = tf.train.adam(0.05);
+    trainStep(model, optimizer, batchOf(model), createRng(2));
+    optimizer.dispose();
+    const together = await model.predict(batchOf(model));
+    const alone = await model.predict(batchOf(model, [questions[0]!]));
+    [...alone].forEach((p, c) => expect(p).toBeCloseTo(together[c]!, 5));
+    model.dispose();
+  });
+
   it('a few Adam steps on a tiny fixed batch lower the loss', () => {
     const model = new Lstm({ ...TINY, dropout: 0, wordDropout: 0 }, vocabulary, 3);
     const optimizer = tf.train.adam(0.01);
