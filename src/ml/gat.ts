@@ -33,7 +33,7 @@ export interface GatConfig {
   /**
    * `nodes` (absent: the paper's GAT) or `pairs`: the improved GAT, whose states are the
    * relations of ordered pairs of people, composed through a third person with attention over
-   * who that person is (see PairGat below). With `pairs`, `rounds` 0 means "as many rounds as
+   * who that person is (see forwardPairs). With `pairs`, `rounds` 0 means "as many rounds as
    * the longest query distance in the batch" (so a k = 10 story gets 10), `convs` is unused.
    * `classes`: the same pairs and rounds, but each pair's state is a probability distribution
    * over PAIR_CLASSES and composition is a learned table (see forwardClasses).
