@@ -1,41 +1,44 @@
 import { CsvFormatError } from '../src/core/formats/clutrrRow';
 import { GenerationError } from '../src/core/puzzle/puzzle';
-import { benchCommand } from './commands/bench';
-import { checkCommand } from './commands/check';
-import { generateCommand } from './commands/generate';
-import { resultsCommand } from './commands/results';
-import { statsCommand } from './commands/stats';
-import { studyCommand } from './commands/study';
-import { templatesCommand } from './commands/templates';
 import { CliError } from './errors';
 
+/**
+ * Each command's module is imported when it runs, not before: a command starts without parsing the
+ * others (the server's, the study's, tfjs for `eval`), which is most of the command line's code.
+ */
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; summary: string }> = {
-  generate: { run: generateCommand, summary: 'write a CLUTRR dataset folder (train and test CSV files, config.json)' },
+  generate: {
+    run: async (argv) => (await import('./commands/generate')).generateCommand(argv),
+    summary: 'write a CLUTRR dataset folder (train and test CSV files, config.json)',
+  },
   check: {
-    run: checkCommand,
+    run: async (argv) => (await import('./commands/check')).checkCommand(argv),
     summary: 'solve every row of CLUTRR CSV files and count entailed / ambiguous / unsupported',
   },
   stats: {
-    run: statsCommand,
+    run: async (argv) => (await import('./commands/stats')).statsCommand(argv),
     summary: 'shortcut and character report of CLUTRR CSV files (order tau, words per fact, baselines)',
   },
   study: {
-    run: studyCommand,
+    run: async (argv) => (await import('./commands/study')).studyCommand(argv),
     summary:
       'study link: the participant link of a human study (?study=<token> as the last line); study register: register it with a results server',
   },
   results: {
-    run: resultsCommand,
+    run: async (argv) => (await import('./commands/results')).resultsCommand(argv),
     summary: 'results export: the rows of a results server (npm run serve) as CSV or JSON, offline',
   },
   eval: {
-    // On demand: it loads tfjs, which takes about a second and no other command needs.
+    // Like every command, loaded on demand: this one loads tfjs, which takes about a second.
     run: async (argv) => (await import('./commands/eval')).evalCommand(argv),
     summary: 'answer CLUTRR CSV files with a trained model (gat, gat-improved, lstm) and count correct answers',
   },
-  bench: { run: benchCommand, summary: 'puzzles per second for k = 2..10 and each task, and peak memory' },
+  bench: {
+    run: async (argv) => (await import('./commands/bench')).benchCommand(argv),
+    summary: 'puzzles per second for k = 2..10 and each task, and peak memory',
+  },
   templates: {
-    run: templatesCommand,
+    run: async (argv) => (await import('./commands/templates')).templatesCommand(argv),
     summary: 'statistics of a paraphrase bank (ours, or a file in the original format)',
   },
 };
