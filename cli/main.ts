@@ -1,6 +1,7 @@
 import { CsvFormatError } from '../src/core/formats/clutrrRow';
 import { GenerationError } from '../src/core/puzzle/puzzle';
 import { CliError } from './errors';
+import { startRowThreadsEarly } from './rowThreads';
 
 /**
  * Each command's module is imported when it runs, not before: a command starts without parsing the
@@ -64,6 +65,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!command) {
     process.stderr.write(`clutrr: unknown command "${name}"\n\n${USAGE}`);
     return 2;
+  }
+  // generate's row-maker threads start now, while this thread loads the command and the engine.
+  // Only from the bundle (dist-cli/clutrr.mjs, beside row-maker.mjs): threads run bundled modules.
+  if (name === 'generate' && !rest.includes('--help') && import.meta.url.endsWith('.mjs')) {
+    startRowThreadsEarly(new URL('./row-maker.mjs', import.meta.url), rest);
   }
   try {
     return await command.run(rest);

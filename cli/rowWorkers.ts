@@ -1,9 +1,9 @@
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
 import { type DatasetJob, tellRowBytes } from '../src/core/formats/datasetFolder';
 import { type DatasetSpec, taskRowNumbers } from '../src/core/puzzle/dataset';
 import { datasetRenderer, type TextSettings, type TemplateSource } from '../src/core/text/datasetText';
+import { ROW_MAKER_ROLE, takeRowThreads } from './rowThreads';
 
 /**
  * The CLI's row makers: the same core calls (taskRowNumbers, tellRowBytes) run in this thread
@@ -57,7 +57,6 @@ function handler(setup: RowSetup): (req: Request) => Uint8Array | Int32Array {
   };
 }
 
-const ROLE = 'clutrr-row-maker';
 const THIS_FILE = (() => {
   try {
     return fileURLToPath(import.meta.url);
@@ -70,34 +69,17 @@ const THIS_FILE = (() => {
 export const threadsAvailable = (): boolean => THIS_FILE.endsWith('.mjs');
 
 /**
- * Row makers to use by default: one per core (this thread and a worker thread per other core),
- * at most 4, and this thread alone on a machine of 2 cores or fewer.
- */
-export const defaultWorkers = (): number => {
-  const cores = availableParallelism();
-  return cores <= 2 ? 1 : Math.min(4, cores);
-};
-
-/**
  * Requests a worker thread holds at once: one it works on and one waiting, so it never idles
  * while this thread is busy with a batch of its own and cannot hear it ask for more.
  */
 const THREAD_DEPTH = 2;
 
-/**
- * Heap limits of a row worker. A batch's text leaves the heap as bytes as it is written, so a
- * small young generation costs little in collection time and keeps each thread's memory small.
- */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 96 };
-
 /** Starts `size` row makers: this thread, and `size - 1` worker threads when threads are available. */
 export function startRowMakers(setup: RowSetup, size: number): RowMakers {
   const threads = threadsAvailable() ? Math.max(0, size - 1) : 0;
-  // Not the parent's execArgv: flags such as --input-type (node -e) do not apply to a file.
-  const workers = Array.from(
-    { length: threads },
-    () => new Worker(THIS_FILE, { workerData: { role: ROLE, setup }, execArgv: [], resourceLimits: WORKER_LIMITS }),
-  );
+  // Threads started early (cli/main.ts) are taken first; each is told its setup before any request.
+  const workers = takeRowThreads(THIS_FILE, threads);
+  for (const w of workers) w.postMessage(setup);
   let run: ((req: Request) => Uint8Array | Int32Array) | null = null;
   const local = (req: Request) => (run ??= handler(setup))(req);
 
@@ -189,10 +171,13 @@ export function startRowMakers(setup: RowSetup, size: number): RowMakers {
   };
 }
 
-// Inside a row-maker thread: serve requests until terminated.
-if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.role === ROLE) {
+// Inside a row-maker thread: take the setup (the first message), then serve requests until terminated.
+if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.role === ROW_MAKER_ROLE) {
   const port = parentPort;
-  const run = handler((workerData as { setup: RowSetup }).setup);
+  port.once('message', (setup: RowSetup) => serve(port, handler(setup)));
+}
+
+function serve(port: NonNullable<typeof parentPort>, run: (req: Request) => Uint8Array | Int32Array): void {
   port.on('message', (req: Request) => {
     let reply: Reply;
     try {

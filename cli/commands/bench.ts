@@ -10,7 +10,7 @@ import { bit, DEFAULT_PATH_LIMIT, derive } from '../../src/core/reasoning/solver
 import { TASK_IDS, type TaskId } from '../../src/core/puzzle/tasks';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
-import { defaultWorkers } from '../rowWorkers';
+import { defaultWorkers } from '../rowThreads';
 
 const FLAGS: Record<string, FlagSpec> = {
   ms: { type: 'integer', help: 'time spent on each (k, task) cell, in milliseconds', default: 800 },

@@ -16,7 +16,8 @@ import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
 import { prepareOutputFolder } from '../outputFolder';
 import { progressBar } from '../progress';
-import { defaultWorkers, type RowMakers, startRowMakers } from '../rowWorkers';
+import { defaultWorkers } from '../rowThreads';
+import { type RowMakers, startRowMakers } from '../rowWorkers';
 import { readTemplateSource } from './templates';
 
 /** The generation options come from core's one table; the CLI adds where to write and how. */

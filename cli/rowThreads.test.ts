@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startRowThreadsEarly, takeRowThreads } from './rowThreads';
+
+// A stand-in for the row-maker module: answers its first message, as a row maker takes its setup.
+const file = path.join(mkdtempSync(path.join(tmpdir(), 'row-threads-')), 'echo.mjs');
+writeFileSync(
+  file,
+  "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', (m) => parentPort.postMessage(['setup', m]));\n",
+);
+const url = pathToFileURL(file);
+
+const answer = (w: Worker, message: unknown) =>
+  new Promise<unknown>((resolve, reject) => {
+    w.once('message', resolve);
+    w.once('error', reject);
+    w.postMessage(message);
+  });
+const exited = (w: Worker) => new Promise<number>((resolve) => w.once('exit', resolve));
+
+let started: Worker[] = [];
+afterEach(async () => {
+  await Promise.all(started.map((w) => w.terminate()));
+  started = [];
+});
+const take = (count: number) => {
+  const ws = takeRowThreads(file, count);
+  started.push(...ws);
+  return ws;
+};
+
+describe('row-maker threads started early', () => {
+  it('are the threads the row makers then take, and they serve', async () => {
+    const early = startRowThreadsEarly(url, ['--train-rows', '10', '--workers', '3']);
+    expect(early).toHaveLength(2);
+    const taken = take(2);
+    expect(taken[0]).toBe(early[0]);
+    expect(taken[1]).toBe(early[1]);
+    expect(await answer(taken[1]!, 'go')).toEqual(['setup', 'go']);
+  });
+
+  it('reads --workers=N, and starts new threads when fewer were started', async () => {
+    const early = startRowThreadsEarly(url, ['--workers=2']);
+    expect(early).toHaveLength(1);
+    const taken = take(3);
+    expect(taken[0]).toBe(early[0]);
+    expect(taken).toHaveLength(3);
+    expect(await Promise.all(taken.map((w, i) => answer(w, i)))).toEqual([0, 1, 2].map((i) => ['setup', i]));
+  });
+
+  it('stops the threads nobody takes', async () => {
+    const early = startRowThreadsEarly(url, ['--workers', '4']);
+    expect(early).toHaveLength(3);
+    const taken = take(1);
+    expect(taken[0]).toBe(early[0]);
+    // Both end (a test that waits in vain times out).
+    await expect(Promise.all([exited(early[1]!), exited(early[2]!)])).resolves.toHaveLength(2);
+  });
+
+  it('starts none for a --workers value the command will refuse, or for one worker', () => {
+    expect(startRowThreadsEarly(url, ['--workers', 'x'])).toEqual([]);
+    expect(startRowThreadsEarly(url, ['--workers', '1'])).toEqual([]);
+    expect(take(0)).toEqual([]);
+  });
+});
