@@ -248,6 +248,15 @@ describe('help', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/rows=<n> entailed=<n> ambiguous=<n> unsupported=<n>/);
   });
+
+  it('bench runs generate end to end as its own process and reports its rate and memory', () => {
+    const r = spawnSync('node', ['scripts/cli.mjs', 'bench', '--pipeline-rows', '300', '--max-k', '2', '--ms', '20'], {
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}300 rows: [\d,]+ rows\/s end to end \([\d.]+ s\), peak RSS \d+ MB$/m);
+  }, 60_000);
 });
 
 describe('generate: story text', () => {

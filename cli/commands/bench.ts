@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { PRED_CODE } from '../../src/core/kinship/relations';
 import { COMPOSE_SOUND, COMPOSE_STRIDE } from '../../src/core/kinship/rules';
 import { generatePuzzle, type Puzzle } from '../../src/core/puzzle/puzzle';
@@ -89,22 +89,35 @@ export async function benchCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** One `generate` run in a child process: rows per second from spawn to exit, and its peak RSS. */
+/**
+ * One `generate` run in a child process, started as a user starts it (`node scripts/cli.mjs`,
+ * without npm): rows per second from spawn to exit, and its peak RSS.
+ */
 function pipelineRun(rows: number): string {
-  const self = fileURLToPath(import.meta.url);
-  if (!self.endsWith('.mjs')) return `  ${rows} rows: skipped (run through npm run bench, which bundles the CLI)`;
+  const cli = process.argv[1] ?? '';
+  if (!cli.endsWith(path.join('scripts', 'cli.mjs'))) {
+    return `  ${rows} rows: skipped (run through npm run bench, which runs scripts/cli.mjs)`;
+  }
   const dir = mkdtempSync(path.join(tmpdir(), 'clutrr-bench-'));
   const out = path.join(dir, 'data');
   const args = ['generate', '--train-tasks', '1.3', '--test-tasks', '1.3', '--train-rows', String(rows)];
-  const script = `const { main } = await import(${JSON.stringify(pathToFileURL(self).href)});
-const code = await main(${JSON.stringify([...args, '--test-rows', '0', '--seed', 'bench', '--out', out])});
-process.stderr.write('\\n' + JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS }) + '\\n');`;
+  // scripts/cli.mjs reads its command line from process.argv[2] on, and its top-level await ends
+  // with the command; its exit status and this process's peak RSS then go to stderr's last line.
+  const script = `await import(${JSON.stringify(pathToFileURL(cli).href)});
+process.stderr.write('\\n' + JSON.stringify({ code: process.exitCode ?? 0, maxRSS: process.resourceUsage().maxRSS }) + '\\n');`;
   try {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', script, 'cli', ...args, '--test-rows', '0', '--seed', 'bench', '--out', out],
+      { encoding: 'utf8' },
+    );
     const secs = (performance.now() - t0) / 1000;
-    const report = JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '{}') as { code?: number; maxRSS?: number };
-    if (r.status !== 0 || report.code !== 0) return `  ${rows} rows: failed (${r.stderr.trim().split('\n')[0]})`;
+    const last = r.stderr.trim().split('\n').at(-1) ?? '';
+    const report = (last.startsWith('{') ? JSON.parse(last) : {}) as { code?: number; maxRSS?: number };
+    if (r.status !== 0 || report.code !== 0) {
+      return `  ${rows} rows: failed (${r.stderr.trim().split('\n')[0] ?? `exit ${r.status}`})`;
+    }
     const rate = Math.round(rows / secs).toLocaleString('en-US');
     return `  ${rows.toLocaleString('en-US')} rows: ${rate} rows/s end to end (${secs.toFixed(2)} s), peak RSS ${Math.round((report.maxRSS ?? 0) / 1024)} MB`;
   } finally {
