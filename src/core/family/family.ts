@@ -81,8 +81,14 @@ interface MutablePerson {
   generation: number;
   parents: readonly [PersonId, PersonId] | null;
   spouse: PersonId | null;
-  children: PersonId[];
+  children: readonly PersonId[];
 }
+
+/**
+ * The children of everyone without any. Shared by all of them: nothing mutates a person's
+ * children once the family is built (Person.children is readonly).
+ */
+const NO_CHILDREN: readonly PersonId[] = [];
 
 /**
  * Draws names without repetition: a partial Fisher–Yates over each gender's pool. The pools are
@@ -140,46 +146,53 @@ let drawNumber = 0;
 export function generateFamily(rng: Rng, params: FamilyParams): Family {
   const names = new NamePool(rng);
   const people: MutablePerson[] = [];
-  const add = (gender: Gender, generation: number, parents: readonly [PersonId, PersonId] | null) => {
-    const p: MutablePerson = {
-      id: people.length as PersonId,
-      name: names.take(gender),
-      gender,
-      generation,
-      parents,
-      spouse: null,
-      children: [],
-    };
-    people.push(p);
-    return p;
-  };
-  const other = (g: Gender): Gender => (g === 'male' ? 'female' : 'male');
-  const marry = (p: MutablePerson) => {
-    if (!rng.chance(params.pMarry) || names.available(other(p.gender)) === 0) return;
-    const s = add(other(p.gender), p.generation, null);
-    p.spouse = s.id;
-    s.spouse = p.id;
-  };
-
-  let level: MutablePerson[] = [add('male', 0, null)];
+  // Written without helper closures, and with one `parents` tuple and one children array per
+  // couple, shared by siblings and by both spouses (none is mutated after this function): this
+  // runs for every generated puzzle and was its largest allocation.
+  let level: MutablePerson[] = [newPerson(people, names, 'male', 0, null)];
   for (let gen = 0; gen < params.maxLevels; gen++) {
     const next: MutablePerson[] = [];
     for (const p of level) {
-      marry(p);
-      if (p.spouse === null || gen === params.maxLevels - 1) continue;
-      const spouse = people[p.spouse] as MutablePerson;
-      const [father, mother] = p.gender === 'male' ? [p, spouse] : [spouse, p];
+      const otherGender: Gender = p.gender === 'male' ? 'female' : 'male';
+      if (!rng.chance(params.pMarry) || names.available(otherGender) === 0) continue;
+      const spouse = newPerson(people, names, otherGender, p.generation, null);
+      p.spouse = spouse.id;
+      spouse.spouse = p.id;
+      if (gen === params.maxLevels - 1) continue;
+      const parents: readonly [PersonId, PersonId] = p.gender === 'male' ? [p.id, spouse.id] : [spouse.id, p.id];
+      const children: PersonId[] = [];
       const count = rng.range(params.minChild, params.maxChild);
       for (let c = 0; c < count; c++) {
         const g: Gender = rng.chance(0.5) ? 'male' : 'female';
         if (names.available(g) === 0) continue;
-        const child = add(g, gen + 1, [father.id, mother.id]);
-        father.children.push(child.id);
-        mother.children.push(child.id);
+        const child = newPerson(people, names, g, gen + 1, parents);
+        children.push(child.id);
         next.push(child);
       }
+      if (children.length > 0) p.children = spouse.children = children;
     }
     level = next;
   }
   return { people };
+}
+
+/** Appends a person with the next id and a fresh name, not yet married, without children. */
+function newPerson(
+  people: MutablePerson[],
+  names: NamePool,
+  gender: Gender,
+  generation: number,
+  parents: readonly [PersonId, PersonId] | null,
+): MutablePerson {
+  const p: MutablePerson = {
+    id: people.length as PersonId,
+    name: names.take(gender),
+    gender,
+    generation,
+    parents,
+    spouse: null,
+    children: NO_CHILDREN,
+  };
+  people.push(p);
+  return p;
 }
