@@ -70,9 +70,12 @@ class Sfc32 implements Rng {
   private d: number;
 
   constructor(seed: number) {
-    this.a = mix32(seed ^ 0xa341316c);
-    this.b = mix32(seed ^ 0xc8013ea4);
-    this.c = mix32(seed ^ 0xad90777d);
+    // The state is kept as signed 32-bit integers (`| 0`): uint32() reads it only through 32-bit
+    // operators, so the stream is the same as from the unsigned values, and V8 can keep the
+    // fields as small integers instead of boxed doubles.
+    this.a = mix32(seed ^ 0xa341316c) | 0;
+    this.b = mix32(seed ^ 0xc8013ea4) | 0;
+    this.c = mix32(seed ^ 0xad90777d) | 0;
     this.d = 1;
     for (let i = 0; i < 12; i++) this.uint32();
   }
