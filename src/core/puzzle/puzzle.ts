@@ -427,17 +427,14 @@ function assemble(
   pattern: string,
   rng: Rng,
 ): Puzzle {
-  const index = new Map<number, number>();
   const entities: StoryEntity[] = [];
+  // A story has a few dozen people at most: a scan of the entities finds one sooner than a Map,
+  // which would be built for every puzzle.
   const entity = (p: number): number => {
-    let i = index.get(p);
-    if (i === undefined) {
-      i = entities.length;
-      index.set(p, i);
-      const person = family.people[p]!;
-      entities.push({ index: i, person: person.id, name: person.name, gender: person.gender });
-    }
-    return i;
+    for (let i = 0; i < entities.length; i++) if (entities[i]!.person === p) return i;
+    const person = family.people[p]!;
+    entities.push({ index: entities.length, person: person.id, name: person.name, gender: person.gender });
+    return entities.length - 1;
   };
   for (const p of chain.people) entity(p);
   const triple = (e: ChainEdge): Triple => {
