@@ -127,7 +127,10 @@ export function kinshipBySemantics(family: Family, scratch?: Uint8Array): KinGra
   const INV_IN_LAW = C['inv-in-law'];
   const UN = C.un;
   const INV_UN = C['inv-un'];
-  // Written with plain loops and no helper closures: this runs once per generated puzzle.
+  // Written with plain loops and no helper closures: this runs once per generated puzzle. Each
+  // person writes the relations to the people below or beside them in the tree together with
+  // the inverse (a child's parents are their father's and mother's children lists, read anyway),
+  // so the tree is walked downwards only.
   for (let x = 0; x < n; x++) {
     const px = P[x]!;
     const row = x * n;
@@ -135,43 +138,39 @@ export function kinshipBySemantics(family: Family, scratch?: Uint8Array): KinGra
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i]!;
       rel[row + c] = CHILD;
+      rel[c * n + x] = INV_CHILD;
       const pc = P[c]!;
       const gkids = pc.children;
-      for (let j = 0; j < gkids.length; j++) rel[row + gkids[j]!] = GRAND;
-      if (pc.spouse !== null && pc.spouse !== x) rel[row + pc.spouse] = IN_LAW;
+      for (let j = 0; j < gkids.length; j++) {
+        const g = gkids[j]!;
+        rel[row + g] = GRAND;
+        rel[g * n + x] = INV_GRAND;
+      }
+      const s = pc.spouse;
+      if (s !== null && s !== x) {
+        rel[row + s] = IN_LAW;
+        rel[s * n + x] = INV_IN_LAW;
+      }
     }
     const ps = px.parents;
     if (ps) {
-      for (let i = 0; i < ps.length; i++) {
-        const p = ps[i]!;
-        rel[row + p] = INV_CHILD;
-        const pp = P[p]!;
-        const gps = pp.parents;
-        if (gps) {
-          for (let j = 0; j < gps.length; j++) rel[row + gps[j]!] = INV_GRAND;
-          // The parent's siblings: the children of the grandparents, the parent excepted.
-          const aunts = P[gps[0]!]!.children;
-          for (let j = 0; j < aunts.length; j++) {
-            const a = aunts[j]!;
-            if (a !== p && a !== x) rel[row + a] = INV_UN;
-          }
-        }
-      }
+      // Siblings both ways (each sibling writes its own row), nephews and nieces with their
+      // uncle or aunt.
       const sibs = P[ps[0]!]!.children;
       for (let i = 0; i < sibs.length; i++) {
         const sib = sibs[i]!;
         if (sib === x) continue;
         rel[row + sib] = SIBLING;
         const nk = P[sib]!.children;
-        for (let j = 0; j < nk.length; j++) if (nk[j] !== x) rel[row + nk[j]!] = UN;
+        for (let j = 0; j < nk.length; j++) {
+          const c = nk[j]!;
+          if (c === x) continue;
+          rel[row + c] = UN;
+          rel[c * n + x] = INV_UN;
+        }
       }
     }
-    if (px.spouse !== null) {
-      const sp = px.spouse;
-      if (sp !== x) rel[row + sp] = SO;
-      const sps = P[sp]!.parents;
-      if (sps) for (let j = 0; j < sps.length; j++) if (sps[j] !== x) rel[row + sps[j]!] = INV_IN_LAW;
-    }
+    if (px.spouse !== null && px.spouse !== x) rel[row + px.spouse] = SO;
     // Grandchildren and children through the spouse are the same people: no step-families.
   }
   return { n, rel };
