@@ -87,6 +87,17 @@ export function wordFor(p: Predicate, g: Gender): RelationWord {
   return PREDICATE_WORDS[p][g === 'male' ? 0 : 1];
 }
 
+/**
+ * wordFor(predicateOf(code), g) without looking the predicate's name up in PREDICATE_WORDS (a
+ * keyed lookup): for the generator, which holds predicates as codes. RELATION_WORDS is in code
+ * order, male before female.
+ */
+export function wordForCode(code: PredCode, g: Gender): RelationWord {
+  const w = RELATION_WORDS[2 * code - (g === 'male' ? 2 : 1)];
+  if (w === undefined) throw new RangeError(`not a predicate code: ${code}`);
+  return w;
+}
+
 const WORD_INFO: ReadonlyMap<string, { predicate: Predicate; gender: Gender }> = new Map(
   PREDICATES.flatMap((p) => [
     [PREDICATE_WORDS[p][0], { predicate: p, gender: 'male' as Gender }],

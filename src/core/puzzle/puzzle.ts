@@ -15,7 +15,7 @@ import {
   type Predicate,
   predicateOf,
   type RelationWord,
-  wordFor,
+  wordForCode,
 } from '../kinship/relations';
 import { backwardChain, type Chain, type ChainEdge } from '../reasoning/backwardChain';
 import { bit, cykPath, DEFAULT_PATH_LIMIT, derive, type SolverFact } from '../reasoning/solver';
@@ -202,7 +202,7 @@ function tryFamilies(
       const chain = backwardChain(g, target[0], target[1], opts.k, rng, strict);
       if (!chain) continue;
       stats.chains++;
-      const pattern = chain.edges.map((e) => wordFor(predicateOf(e.r), fam.people[e.y]!.gender)).join('-');
+      const pattern = chain.edges.map((e) => wordForCode(e.r, fam.people[e.y]!.gender)).join('-');
       if (opts.accept && !opts.accept(pattern)) {
         stats.filtered++;
         continue;
@@ -438,14 +438,13 @@ function assemble(
   };
   for (const p of chain.people) entity(p);
   const triple = (e: ChainEdge): Triple => {
-    const predicate = predicateOf(e.r);
-    return { from: entity(e.x), to: entity(e.y), predicate, word: wordFor(predicate, family.people[e.y]!.gender) };
+    const word = wordForCode(e.r, family.people[e.y]!.gender);
+    return { from: entity(e.x), to: entity(e.y), predicate: predicateOf(e.r), word };
   };
   // Built field by field: object spread is a slow path in V8, and this runs for every fact.
   const fact = (e: ChainEdge, id: number, kind: FactKind, chainNo: number): StoryFact => {
-    const predicate = predicateOf(e.r);
-    const word = wordFor(predicate, family.people[e.y]!.gender);
-    return { from: entity(e.x), to: entity(e.y), predicate, word, id, kind, chain: chainNo };
+    const word = wordForCode(e.r, family.people[e.y]!.gender);
+    return { from: entity(e.x), to: entity(e.y), predicate: predicateOf(e.r), word, id, kind, chain: chainNo };
   };
   const facts: StoryFact[] = chain.edges.map((e, id) => fact(e, id, 'path', 0));
   noise.forEach((e, i) => facts.push(fact(e, chain.edges.length + i, e.kind, e.chain)));
@@ -461,7 +460,7 @@ function assemble(
     entities,
     facts,
     query: [0, k],
-    target: { predicate: targetPred, word: wordFor(targetPred, b.gender) },
+    target: { predicate: targetPred, word: wordForCode(targetRel, b.gender) },
     proof: chain.steps.map((s) => ({ head: triple(s.head), body: [triple(s.body[0]), triple(s.body[1])] as const })),
     pattern,
     storyOrder: rng.shuffle(facts.map((f) => f.id)),
