@@ -47,24 +47,26 @@ export function backwardChain(g: KinGraph, a: number, b: number, k: number, rng:
   const steps: ChainStep[] = [];
   const order: number[] = [];
   const zs: number[] = [];
+  // Both lists are rewritten, not emptied (setting an array's length is a slow call): `order`
+  // grows with the edge list, one more each step; `zs` holds `count` candidates at its start.
   for (let step = 1; step < k; step++) {
-    order.length = 0;
-    for (let i = 0; i < edges.length; i++) order.push(i);
+    for (let i = 0; i < edges.length; i++) order[i] = i;
     rng.shuffle(order);
     let expanded = false;
     for (const idx of order) {
       const e = edges[idx]!;
-      zs.length = 0;
+      let count = 0;
       const xRow = e.x * n;
       for (let z = 0; z < n; z++) {
         if (onPath[z]) continue;
         const r1 = rel[xRow + z]!;
         if (r1 === 0) continue;
         const r2 = rel[z * n + e.y]!;
-        if (r2 !== 0 && compose[r1 * stride + r2] === e.r) zs.push(z);
+        if (r2 !== 0 && compose[r1 * stride + r2] === e.r) zs[count++] = z;
       }
-      if (zs.length === 0) continue;
-      const z = rng.pick(zs);
+      if (count === 0) continue;
+      // The draw of rng.pick(zs) over the first `count` entries.
+      const z = zs[rng.int(count)]!;
       const left: ChainEdge = { x: e.x, y: z, r: rel[xRow + z]! };
       const right: ChainEdge = { x: z, y: e.y, r: rel[z * n + e.y]! };
       onPath[z] = 1;
