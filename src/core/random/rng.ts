@@ -55,12 +55,16 @@ export function hashSeed(...parts: readonly Seed[]): number {
 let lastFirst: Seed | undefined;
 let lastFirstHash = 0;
 
+/** Hashes `#` and the digits of a number part, or `$` and a string part, then the length. */
 function hashPart(h: number, part: Seed): number {
-  const s = typeof part === 'number' ? `#${part}` : `$${part}`;
+  // The marker is hashed on its own rather than prefixed to the part: prefixing would make a new
+  // string (and flatten it) for every hash, and most seeds are already strings.
+  const s = typeof part === 'number' ? String(part) : part;
+  h = mix32(h ^ (typeof part === 'number' ? 0x23 : 0x24)) + 0x6d2b79f5;
   for (let i = 0; i < s.length; i++) {
     h = mix32(h ^ s.charCodeAt(i)) + 0x6d2b79f5;
   }
-  return mix32(h ^ s.length);
+  return mix32(h ^ (s.length + 1));
 }
 
 class Sfc32 implements Rng {
