@@ -51,6 +51,30 @@ function wordRepr(word: string): string {
   return r;
 }
 
+/** What puzzleCsvRecord needs of a name, which rows repeat (names come from a fixed list). */
+interface NameInfo {
+  readonly repr: string;
+  /** The name or its repr needs quoting as a CSV field. */
+  readonly quotes: boolean;
+  /** The genders column can hold it (gendersField's rule); when not, gendersField throws. */
+  readonly gendersOk: boolean;
+}
+const NAME_INFO = new Map<string, NameInfo>();
+function nameInfo(name: string): NameInfo {
+  let info = NAME_INFO.get(name);
+  if (info === undefined) {
+    if (NAME_INFO.size > 4096) NAME_INFO.clear();
+    const repr = reprStr(name);
+    info = {
+      repr,
+      quotes: NEEDS_QUOTES.test(repr) || NEEDS_QUOTES.test(name),
+      gendersOk: name !== '' && !/[,:]/.test(name),
+    };
+    NAME_INFO.set(name, info);
+  }
+  return info;
+}
+
 /**
  * The CSV record (no line end) of `puzzleToRow(puzzle, text, meta)` as `writeCsv` writes
  * `clutrrFields` of it, built straight from the puzzle: the same bytes (a test checks it over
@@ -68,12 +92,13 @@ export function puzzleCsvRecord(
   // words), the literal columns are known to need quotes exactly when they hold a comma, which
   // their shape tells, and they are written without scanning them again.
   let odd = false;
+  let gendersOk = true;
   const names: string[] = [];
   for (let i = 0; i < entities.length; i++) {
-    const name = entities[i]!.name;
-    const r = reprStr(name);
-    names.push(r);
-    if (NEEDS_QUOTES.test(r) || NEEDS_QUOTES.test(name)) odd = true;
+    const info = nameInfo(entities[i]!.name);
+    names.push(info.repr);
+    if (info.quotes) odd = true;
+    if (!info.gendersOk) gendersOk = false;
   }
   const word = (w: string) => {
     const r = wordRepr(w);
@@ -102,7 +127,14 @@ export function puzzleCsvRecord(
   }
   const [qa, qb] = puzzle.query;
   const queryEdge = `(${reprInt(qa)}, ${reprInt(qb)})`;
-  const genders = gendersField(entities, rowNumber);
+  // gendersField's text, without its checks when every name is known to pass them.
+  let genders = '';
+  if (gendersOk) {
+    for (let i = 0; i < entities.length; i++) {
+      if (i > 0) genders += ',';
+      genders += `${entities[i]!.name}:${entities[i]!.gender}`;
+    }
+  } else genders = gendersField(entities, rowNumber);
   let nodeMapping = '';
   for (let i = 0; i < entities.length; i++) {
     if (i > 0) nodeMapping += ', ';
@@ -112,10 +144,13 @@ export function puzzleCsvRecord(
   // query edge's comma. So are story_edges and node_mapping, quoted when they hold two items
   // (or a tuple). Text columns go through csvField.
   const many = entities.length > 1;
+  // The renderers give the clean story the story's string when they are the same text.
+  const story = csvField(text.story);
+  const cleanStory = text.cleanStory === text.story ? story : csvField(text.cleanStory);
   const head =
-    `${String(meta.index)},${csvField(meta.id)},${csvField(text.story)},` +
+    `${String(meta.index)},${csvField(meta.id)},${story},` +
     (odd ? csvField(`(${names[qa]!}, ${names[qb]!})`) : `"(${names[qa]!}, ${names[qb]!})"`) +
-    `,,${csvField(puzzle.target.word)},${csvField(`[${reprStr(text.textTarget)}]`)},${csvField(text.cleanStory)},`;
+    `,,${csvField(puzzle.target.word)},${csvField(`[${reprStr(text.textTarget)}]`)},${cleanStory},`;
   const tail =
     `,"${queryEdge}",` +
     (odd ? csvField(genders) : many ? `"${genders}"` : genders) +
