@@ -68,9 +68,7 @@ interface RunNode {
 }
 const RUNS = new WeakMap<TemplateBank, Map<string, RunNode>>();
 
-function runStart(bank: TemplateBank, gender: string): RunNode {
-  let roots = RUNS.get(bank);
-  if (!roots) RUNS.set(bank, (roots = new Map()));
+function runStart(roots: Map<string, RunNode>, gender: string): RunNode {
   let node = roots.get(gender);
   if (!node) roots.set(gender, (node = { fComb: '', genderComb: gender, templates: NO_TEMPLATES, next: new Map() }));
   return node;
@@ -109,41 +107,63 @@ export function segmentChain(
   maxLength: number,
   rng: Rng,
 ): Group[] {
-  const index = bankIndex(bank);
+  return segmentWith(bankTables(bank), puzzle, chain, maxLength, rng);
+}
+
+/** What segmentChain looks up in a bank: its index and its tree of runs (each found once per bank, not per chain). */
+interface BankTables {
+  readonly index: Map<string, readonly string[]>;
+  readonly roots: Map<string, RunNode>;
+}
+function bankTables(bank: TemplateBank): BankTables {
+  let roots = RUNS.get(bank);
+  if (!roots) RUNS.set(bank, (roots = new Map()));
+  return { index: bankIndex(bank), roots };
+}
+
+function segmentWith(
+  { index, roots }: BankTables,
+  puzzle: PuzzleRecord,
+  chain: readonly StoryFact[],
+  maxLength: number,
+  rng: Rng,
+): Group[] {
   const n = chain.length;
   const out: Group[] = [];
-  // The candidate runs starting at one place: their lengths and templates (the run's facts and
-  // people are copied out only for the one chosen).
+  // The candidate runs starting at one place: their lengths and templates, the first
+  // `candidates` entries (the run's facts and people are copied out only for the one chosen).
+  // The arrays are reused and written by position: emptying them by setting their length is a
+  // runtime call each time.
   const lengths: number[] = [];
   const lists: (readonly string[])[] = [];
   const entities: number[] = [];
   for (let i = 0; i < n;) {
-    lengths.length = 0;
-    lists.length = 0;
+    let candidates = 0;
     let total = 0;
     // The keys of the runs starting here, grown one fact at a time; a run of two or more facts
     // is a candidate only when the bank has a paraphrase for it (and its people are distinct).
     const first = chain[i]!;
-    entities.length = 0;
-    entities.push(first.from);
-    let run = runStart(bank, puzzle.entities[first.from]!.gender);
+    entities[0] = first.from;
+    let run = runStart(roots, puzzle.entities[first.from]!.gender);
     let distinct = true;
-    for (let len = 1; len <= Math.min(maxLength, n - i); len++) {
+    const longest = Math.min(maxLength, n - i);
+    for (let len = 1; len <= longest; len++) {
       const f = chain[i + len - 1]!;
-      if (entities.includes(f.to)) distinct = false;
-      entities.push(f.to);
+      // entities[0..len) are the people of the run so far.
+      for (let e = 0; e < len; e++) if (entities[e] === f.to) distinct = false;
+      entities[len] = f.to;
       // The run's key is `${fComb}/${genderComb}` (words joined by -, genders joined by -).
       run = runStep(index, run, f.word, puzzle.entities[f.to]!.gender);
       const templates = distinct ? run.templates : NO_TEMPLATES;
       if (len > 1 && templates.length === 0) continue;
-      lengths.push(len);
-      lists.push(templates);
+      lengths[candidates] = len;
+      lists[candidates++] = templates;
       total += GROUP_WEIGHT[len]!;
     }
     let chosen = 0;
-    if (lengths.length > 1) {
+    if (candidates > 1) {
       let r = rng.next() * total;
-      for (let o = 0; o < lengths.length; o++) {
+      for (let o = 0; o < candidates; o++) {
         if ((r -= GROUP_WEIGHT[lengths[o]!]!) < 0) {
           chosen = o;
           break;
@@ -212,13 +232,25 @@ function compileTemplate(template: string): CompiledTemplate {
 
 /** `tidySentence(fillTemplate(template, names))`, from the compiled template. */
 export function tidyFill(template: string, names: readonly string[]): string {
+  return fillWith(
+    template,
+    names,
+    names.map((_, i) => i),
+  );
+}
+
+/**
+ * tidyFill where placeholder ENT_i is named `names[entities[i]]`: the renderer brackets a
+ * story's names once, not once per sentence.
+ */
+function fillWith(template: string, names: readonly string[], entities: readonly number[]): string {
   let c = COMPILED.get(template);
   if (!c) COMPILED.set(template, (c = compileTemplate(template)));
   let out = c.text[0]!;
   for (let i = 0; i < c.slots.length; i++) {
-    const name = names[c.slots[i]!];
-    if (name === undefined) throw new RangeError(`template placeholder ENT_${c.slots[i]} has no entity`);
-    out += name + c.text[i + 1]!;
+    const e = entities[c.slots[i]!];
+    if (e === undefined) throw new RangeError(`template placeholder ENT_${c.slots[i]} has no entity`);
+    out += names[e]! + c.text[i + 1]!;
   }
   return out;
 }
@@ -240,11 +272,14 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
   const ts = options.templateSplit;
   const halves: BankHalves | undefined =
     ts === undefined ? undefined : 'seed' in ts ? splitBank(options.bank, ts.seed) : ts;
-  const bankFor = (split: Split): TemplateBank => (halves ? halves[split] : options.bank);
+  // Each split's bank tables, found on its first row.
+  const tables: Partial<Record<Split, BankTables>> = {};
+  const tablesFor = (split: Split): BankTables => (tables[split] ??= bankTables(halves ? halves[split] : options.bank));
 
   return (puzzle, split, rng) => {
-    const bank = bankFor(split);
+    const splitTables = tablesFor(split);
     const used = new Set<string>();
+    const names = puzzle.entities.map((e) => bracket(e.name));
     const tell = (g: Group): RenderedSentence => {
       const factIds = g.facts.map((f) => f.id);
       if (g.templates.length === 0) {
@@ -259,18 +294,20 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
       }
       const template = pickFresh(g.templates, used, rng);
       used.add(template);
-      const names = g.entities.map((e) => bracket(puzzle.entities[e]!.name));
-      return { text: tidyFill(template, names), factIds };
+      return { text: fillWith(template, names, g.entities), factIds };
     };
     const told = factChains(puzzle).map((chain) => ({
       path: chain[0]!.kind === 'path',
-      sentences: segmentChain(puzzle, bank, chain, maxLength, rng).map(tell),
+      sentences: segmentWith(splitTables, puzzle, chain, maxLength, rng).map(tell),
     }));
     const { sentences, clean } = arrange(told, order, rng);
+    const story = joinSentences(sentences);
     return {
       sentences,
-      story: joinSentences(sentences),
-      cleanStory: joinSentences(clean),
+      story,
+      // With no noise the clean story is every sentence in the same order (arrange keeps the
+      // story's order, and one chain interleaved is itself): the same text, joined once.
+      cleanStory: clean.length === sentences.length ? story : joinSentences(clean),
       question: randomQuestion(puzzle, rng),
       textTarget: randomTargetText(puzzle, rng),
     };
