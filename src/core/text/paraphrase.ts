@@ -30,7 +30,8 @@ interface Group {
   readonly facts: readonly StoryFact[];
   /** The chain's entities in order of first appearance (story entity indices). */
   readonly entities: readonly number[];
-  readonly templates: readonly string[];
+  /** The run's paraphrases, compiled (see CompiledTemplate); empty: told with the plain sentence. */
+  readonly templates: readonly CompiledTemplate[];
 }
 
 /**
@@ -51,7 +52,7 @@ function bankIndex(bank: TemplateBank): Map<string, readonly string[]> {
   return index;
 }
 
-const NO_TEMPLATES: readonly string[] = [];
+const NO_TEMPLATES: readonly never[] = [];
 
 /**
  * The runs of facts a bank has been asked about, as a tree: from the first person's gender, one
@@ -62,7 +63,8 @@ const NO_TEMPLATES: readonly string[] = [];
 interface RunNode {
   readonly fComb: string;
   readonly genderComb: string;
-  readonly templates: readonly string[];
+  /** The bank's templates for the run, compiled once here rather than looked up per sentence. */
+  readonly templates: readonly CompiledTemplate[];
   /** By word, then by the second person's gender. */
   readonly next: Map<string, Map<string, RunNode>>;
 }
@@ -81,7 +83,7 @@ function runStep(index: Map<string, readonly string[]>, from: RunNode, word: str
   if (!node) {
     const fComb = from.fComb === '' ? word : `${from.fComb}-${word}`;
     const genderComb = `${from.genderComb}-${gender}`;
-    const templates = index.get(`${fComb}/${genderComb}`) || NO_TEMPLATES;
+    const templates = (index.get(`${fComb}/${genderComb}`) || NO_TEMPLATES).map(compiledTemplate);
     byGender.set(gender, (node = { fComb, genderComb, templates, next: new Map() }));
   }
   return node;
@@ -135,7 +137,7 @@ function segmentWith(
   // The arrays are reused and written by position: emptying them by setting their length is a
   // runtime call each time.
   const lengths: number[] = [];
-  const lists: (readonly string[])[] = [];
+  const lists: (readonly CompiledTemplate[])[] = [];
   const entities: number[] = [];
   for (let i = 0; i < n;) {
     let candidates = 0;
@@ -192,14 +194,25 @@ export function tidySentence(text: string): string {
 
 /**
  * A template not used yet in this story, uniformly (any template when all are used): the same
- * draw as `rng.pick` over the unused ones, without building that list.
+ * draw as `rng.pick` over the unused ones, without building that list. `used` holds the few
+ * templates the story has told so far; one compiled template per text (compiledTemplate) makes
+ * comparing them comparing their texts.
  */
-function pickFresh(templates: readonly string[], used: ReadonlySet<string>, rng: Rng): string {
-  let fresh = 0;
-  for (const t of templates) if (!used.has(t)) fresh++;
+function pickFresh(
+  templates: readonly CompiledTemplate[],
+  used: readonly CompiledTemplate[],
+  rng: Rng,
+): CompiledTemplate {
+  let fresh = templates.length;
+  if (used.length > 0) {
+    fresh = 0;
+    for (const t of templates) if (!used.includes(t)) fresh++;
+  }
   if (fresh === 0) return rng.pick(templates);
   let k = rng.int(fresh);
-  for (const t of templates) if (!used.has(t) && k-- === 0) return t;
+  // None used: the k-th unused template is the k-th.
+  if (fresh === templates.length) return templates[k]!;
+  for (const t of templates) if (!used.includes(t) && k-- === 0) return t;
   throw new Error('unreachable');
 }
 
@@ -215,6 +228,13 @@ interface CompiledTemplate {
   readonly slots: readonly number[];
 }
 const COMPILED = new Map<string, CompiledTemplate>();
+
+/** The template compiled, one object per text. */
+function compiledTemplate(template: string): CompiledTemplate {
+  let c = COMPILED.get(template);
+  if (!c) COMPILED.set(template, (c = compileTemplate(template)));
+  return c;
+}
 
 function compileTemplate(template: string): CompiledTemplate {
   const tidy = tidySentence(template);
@@ -233,7 +253,7 @@ function compileTemplate(template: string): CompiledTemplate {
 /** `tidySentence(fillTemplate(template, names))`, from the compiled template. */
 export function tidyFill(template: string, names: readonly string[]): string {
   return fillWith(
-    template,
+    compiledTemplate(template),
     names,
     names.map((_, i) => i),
   );
@@ -243,9 +263,7 @@ export function tidyFill(template: string, names: readonly string[]): string {
  * tidyFill where placeholder ENT_i is named `names[entities[i]]`: the renderer brackets a
  * story's names once, not once per sentence.
  */
-function fillWith(template: string, names: readonly string[], entities: readonly number[]): string {
-  let c = COMPILED.get(template);
-  if (!c) COMPILED.set(template, (c = compileTemplate(template)));
+function fillWith(c: CompiledTemplate, names: readonly string[], entities: readonly number[]): string {
   let out = c.text[0]!;
   for (let i = 0; i < c.slots.length; i++) {
     const e = entities[c.slots[i]!];
@@ -278,7 +296,7 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
 
   return (puzzle, split, rng) => {
     const splitTables = tablesFor(split);
-    const used = new Set<string>();
+    const used: CompiledTemplate[] = [];
     const names = puzzle.entities.map((e) => bracket(e.name));
     const tell = (g: Group): RenderedSentence => {
       const factIds = g.facts.map((f) => f.id);
@@ -293,7 +311,7 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
         return { text, factIds };
       }
       const template = pickFresh(g.templates, used, rng);
-      used.add(template);
+      used.push(template);
       return { text: fillWith(template, names, g.entities), factIds };
     };
     const told = factChains(puzzle).map((chain) => ({
