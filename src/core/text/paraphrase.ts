@@ -326,8 +326,8 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
       // With no noise the clean story is every sentence in the same order (arrange keeps the
       // story's order, and one chain interleaved is itself): the same text, joined once.
       cleanStory: clean.length === sentences.length ? story : joinSentences(clean),
-      question: randomQuestion(puzzle, rng),
-      textTarget: randomTargetText(puzzle, rng),
+      question: randomQuestion(puzzle, rng, names),
+      textTarget: randomTargetText(puzzle, rng, names),
     };
   };
 }

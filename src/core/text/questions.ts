@@ -31,28 +31,31 @@ export const TARGET_FORMS: readonly Form[] = [
   (a, b, w) => `${a} has ${article(w)} ${w} named ${b}.`,
 ];
 
-function queryNames(puzzle: PuzzleRecord): [string, string] {
-  const a = puzzle.entities[puzzle.query[0]]!.name;
-  const b = puzzle.entities[puzzle.query[1]]!.name;
-  return [bracket(a), bracket(b)];
+/**
+ * The puzzle's sentence in form `form` of `forms` (taken modulo its length). `names`, when
+ * given, are the entities' names already bracketed (a renderer has them), else bracketed here.
+ */
+function formText(forms: readonly Form[], puzzle: PuzzleRecord, form: number, names?: readonly string[]): string {
+  const [qa, qb] = puzzle.query;
+  const a = names ? names[qa]! : bracket(puzzle.entities[qa]!.name);
+  const b = names ? names[qb]! : bracket(puzzle.entities[qb]!.name);
+  return forms[form % forms.length]!(a, b, puzzle.target.word);
 }
 
 /** The question in form `form` (an index into QUESTION_FORMS, taken modulo its length). */
-export function questionText(puzzle: PuzzleRecord, form = 0): string {
-  const [a, b] = queryNames(puzzle);
-  return QUESTION_FORMS[form % QUESTION_FORMS.length]!(a, b, puzzle.target.word);
+export function questionText(puzzle: PuzzleRecord, form = 0, names?: readonly string[]): string {
+  return formText(QUESTION_FORMS, puzzle, form, names);
 }
 
 /** The answer sentence in form `form` (an index into TARGET_FORMS, taken modulo its length). */
-export function targetText(puzzle: PuzzleRecord, form = 0): string {
-  const [a, b] = queryNames(puzzle);
-  return TARGET_FORMS[form % TARGET_FORMS.length]!(a, b, puzzle.target.word);
+export function targetText(puzzle: PuzzleRecord, form = 0, names?: readonly string[]): string {
+  return formText(TARGET_FORMS, puzzle, form, names);
 }
 
-/** A question in a form drawn from `rng`. */
-export const randomQuestion = (puzzle: PuzzleRecord, rng: Rng): string =>
-  questionText(puzzle, rng.int(QUESTION_FORMS.length));
+/** A question in a form drawn from `rng` (`names`: see formText). */
+export const randomQuestion = (puzzle: PuzzleRecord, rng: Rng, names?: readonly string[]): string =>
+  questionText(puzzle, rng.int(QUESTION_FORMS.length), names);
 
-/** An answer sentence in a form drawn from `rng`. */
-export const randomTargetText = (puzzle: PuzzleRecord, rng: Rng): string =>
-  targetText(puzzle, rng.int(TARGET_FORMS.length));
+/** An answer sentence in a form drawn from `rng` (`names`: see formText). */
+export const randomTargetText = (puzzle: PuzzleRecord, rng: Rng, names?: readonly string[]): string =>
+  targetText(puzzle, rng.int(TARGET_FORMS.length), names);
