@@ -20,6 +20,7 @@ import {
 import { backwardChain, type Chain, type ChainEdge } from '../reasoning/backwardChain';
 import { bit, cykPath, DEFAULT_PATH_LIMIT, derive, type SolverFact } from '../reasoning/solver';
 import { createRng, type Rng, type Seed } from '../random/rng';
+import { mapped } from '../util/mapped';
 import { type TaskId, isTaskId } from './tasks';
 
 export type FactKind = 'path' | 'supporting' | 'irrelevant' | 'disconnected' | 'memory';
@@ -202,13 +203,13 @@ function tryFamilies(
       const chain = backwardChain(g, target[0], target[1], opts.k, rng, strict);
       if (!chain) continue;
       stats.chains++;
-      const pattern = chain.edges.map((e) => wordForCode(e.r, fam.people[e.y]!.gender)).join('-');
+      const pattern = mapped(chain.edges, (e) => wordForCode(e.r, fam.people[e.y]!.gender)).join('-');
       if (opts.accept && !opts.accept(pattern)) {
         stats.filtered++;
         continue;
       }
       // Patterns the rule base cannot decide (husband-son-grandmother) are never emitted.
-      const codes = chain.edges.map((e) => e.r);
+      const codes = mapped(chain.edges, (e) => e.r);
       if (cykPath(codes, strict) !== bit(target[2])) {
         stats.ambiguous++;
         continue;
@@ -446,7 +447,7 @@ function assemble(
     const word = wordForCode(e.r, family.people[e.y]!.gender);
     return { from: entity(e.x), to: entity(e.y), predicate: predicateOf(e.r), word, id, kind, chain: chainNo };
   };
-  const facts: StoryFact[] = chain.edges.map((e, id) => fact(e, id, 'path', 0));
+  const facts: StoryFact[] = mapped(chain.edges, (e, id) => fact(e, id, 'path', 0));
   noise.forEach((e, i) => facts.push(fact(e, chain.edges.length + i, e.kind, e.chain)));
   const k = chain.edges.length;
   const targetPred = predicateOf(targetRel);
@@ -461,9 +462,12 @@ function assemble(
     facts,
     query: [0, k],
     target: { predicate: targetPred, word: wordForCode(targetRel, b.gender) },
-    proof: chain.steps.map((s) => ({ head: triple(s.head), body: [triple(s.body[0]), triple(s.body[1])] as const })),
+    proof: mapped(chain.steps, (s) => ({
+      head: triple(s.head),
+      body: [triple(s.body[0]), triple(s.body[1])] as const,
+    })),
     pattern,
-    storyOrder: rng.shuffle(facts.map((f) => f.id)),
+    storyOrder: rng.shuffle(mapped(facts, (f) => f.id)),
   };
   // Added last and only when on: a non-strict puzzle keeps exactly its old keys and key order.
   return opts.strict ? { ...puzzle, strict: true } : puzzle;

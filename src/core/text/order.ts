@@ -1,5 +1,6 @@
 import type { PuzzleRecord, StoryFact } from '../puzzle/puzzle';
 import type { Rng } from '../random/rng';
+import { mapped } from '../util/mapped';
 
 /**
  * The order a story is told in, shared by the paraphrase and the plain renderers: the facts as
@@ -63,7 +64,7 @@ export function arrange<T>(
       path.push(c.path);
     }
   }
-  const shuffled = rng.shuffle(all.map((_, i) => i));
+  const shuffled = rng.shuffle(mapped(all, (_, i) => i));
   const sentences: T[] = [];
   const clean: T[] = [];
   for (const i of shuffled) {
@@ -75,7 +76,7 @@ export function arrange<T>(
 
 /** Merges lists at random, keeping the order within each list (every interleaving equally likely). */
 export function interleave<T>(lists: readonly (readonly T[])[], rng: Rng): T[] {
-  const pos = lists.map(() => 0);
+  const pos = mapped(lists, () => 0);
   const out: T[] = [];
   let left = lists.reduce((s, l) => s + l.length, 0);
   while (left > 0) {

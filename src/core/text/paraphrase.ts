@@ -1,5 +1,6 @@
 import type { PuzzleRecord, StoryFact } from '../puzzle/puzzle';
 import type { Rng, Seed } from '../random/rng';
+import { mapped } from '../util/mapped';
 import { arrange, factChains, type StoryOrder } from './order';
 import { createPlainRenderer, plainSentence } from './plain';
 import { randomQuestion, randomTargetText } from './questions';
@@ -52,7 +53,11 @@ function bankIndex(bank: TemplateBank): Map<string, readonly string[]> {
   return index;
 }
 
-const NO_TEMPLATES: readonly never[] = [];
+/**
+ * No templates. Made empty from an array of objects, so that it has the elements kind of every
+ * other template list (see mapped): code that reads lists then sees one array shape, not two.
+ */
+const NO_TEMPLATES: readonly never[] = [null].slice(0, 0) as never[];
 
 /**
  * The runs of facts a bank has been asked about, as a tree: from the first person's gender, one
@@ -83,7 +88,8 @@ function runStep(index: Map<string, readonly string[]>, from: RunNode, word: str
   if (!node) {
     const fComb = from.fComb === '' ? word : `${from.fComb}-${word}`;
     const genderComb = `${from.genderComb}-${gender}`;
-    const templates = (index.get(`${fComb}/${genderComb}`) || NO_TEMPLATES).map(compiledTemplate);
+    const list = index.get(`${fComb}/${genderComb}`);
+    const templates = list && list.length > 0 ? mapped(list, compiledTemplate) : NO_TEMPLATES;
     byGender.set(gender, (node = { fComb, genderComb, templates, next: new Map() }));
   }
   return node;
@@ -297,9 +303,9 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
   return (puzzle, split, rng) => {
     const splitTables = tablesFor(split);
     const used: CompiledTemplate[] = [];
-    const names = puzzle.entities.map((e) => bracket(e.name));
+    const names = mapped(puzzle.entities, (e) => bracket(e.name));
     const tell = (g: Group): RenderedSentence => {
-      const factIds = g.facts.map((f) => f.id);
+      const factIds = mapped(g.facts, (f) => f.id);
       if (g.templates.length === 0) {
         const f = g.facts[0]!;
         const text = plainSentence(
@@ -314,9 +320,9 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
       used.push(template);
       return { text: fillWith(template, names, g.entities), factIds };
     };
-    const told = factChains(puzzle).map((chain) => ({
+    const told = mapped(factChains(puzzle), (chain) => ({
       path: chain[0]!.kind === 'path',
-      sentences: segmentWith(splitTables, puzzle, chain, maxLength, rng).map(tell),
+      sentences: mapped(segmentWith(splitTables, puzzle, chain, maxLength, rng), tell),
     }));
     const { sentences, clean } = arrange(told, order, rng);
     const story = joinSentences(sentences);

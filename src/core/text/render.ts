@@ -1,5 +1,6 @@
 import type { PuzzleRecord } from '../puzzle/puzzle';
 import type { Rng } from '../random/rng';
+import { mapped } from '../util/mapped';
 
 /** One sentence of a rendered story and the ids of the puzzle facts it states. */
 export interface RenderedSentence {
@@ -30,7 +31,7 @@ export type StoryRenderer = (puzzle: PuzzleRecord, split: Split, rng: Rng) => Re
 
 /** Joins sentences into a story with single spaces. */
 export function joinSentences(sentences: readonly { readonly text: string }[]): string {
-  return sentences.map((s) => s.text).join(' ');
+  return mapped(sentences, (s) => s.text).join(' ');
 }
 
 /** "[Name]" — the bracket convention of CLUTRR's text columns. */
