@@ -197,6 +197,7 @@ async function writeFiles(
         const bytes = await inFlight.shift()!;
         if (next < batches.length) launch();
         writeAll(fd, bytes);
+        makers.release(bytes);
         done += batches[i]!.to - batches[i]!.from;
         onRows(done);
       }

@@ -183,7 +183,9 @@ const encoder = new TextEncoder();
  * tellRows without the rows, as UTF-8 bytes: the same records, each encoded as soon as it is
  * written. The CLI's row makers use it: a batch's text then lives outside the collected heap
  * (a batch of rows held as strings until its end is what the collector spends most on), and
- * the bytes go to the file, or across threads, without another copy.
+ * the bytes go to the file, or across threads, without another copy. With `into`, the bytes are
+ * written there (a buffer of an earlier batch, reused) as long as they fit, else in a new buffer;
+ * the result is a view of whichever holds them.
  */
 export function tellRowBytes(
   spec: DatasetSpec,
@@ -193,8 +195,9 @@ export function tellRowBytes(
   to: number,
   render: StoryRenderer,
   indexStart: number,
+  into?: Uint8Array,
 ): Uint8Array {
-  let bytes = new Uint8Array(Math.max(4096, (to - from) * 1536));
+  let bytes = into && into.length >= 4096 ? into : new Uint8Array(Math.max(4096, (to - from) * 1536));
   let at = 0;
   eachToldRow(spec, job, numbers, from, to, render, indexStart, (row, text, meta, j) => {
     const record = puzzleCsvRecord(row.puzzle, text, meta, j + 1);
