@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startRowThreadsEarly, takeRowThreads } from './rowThreads';
+import { SECOND_THREAD_ROWS, startRowThreadsEarly, takeRowThreads, workersFor } from './rowThreads';
 
 // A stand-in for the row-maker module: answers its first message, as a row maker takes its setup.
 const file = path.join(mkdtempSync(path.join(tmpdir(), 'row-threads-')), 'echo.mjs');
@@ -65,5 +65,15 @@ describe('row-maker threads started early', () => {
     expect(startRowThreadsEarly(url, ['--workers', 'x'])).toEqual([]);
     expect(startRowThreadsEarly(url, ['--workers', '1'])).toEqual([]);
     expect(take(0)).toEqual([]);
+  });
+});
+
+describe('default row makers', () => {
+  it('one per core up to 4; on 2 cores a second only for long runs; one on 1 core', () => {
+    expect(workersFor(8, 10)).toBe(4);
+    expect(workersFor(3, 10)).toBe(3);
+    expect(workersFor(2, SECOND_THREAD_ROWS - 1)).toBe(1);
+    expect(workersFor(2, SECOND_THREAD_ROWS)).toBe(2);
+    expect(workersFor(1, 1_000_000)).toBe(1);
   });
 });

@@ -12,13 +12,25 @@ import { Worker } from 'node:worker_threads';
 export const ROW_MAKER_ROLE = 'clutrr-row-maker';
 
 /**
- * Row makers to use by default: one per core (this thread and a worker thread per other core),
- * at most 4, and this thread alone on a machine of 2 cores or fewer.
+ * On 2 cores, the run size from which a second row-making thread pays for its own start and JIT
+ * warm-up (its first few thousand rows run several times slower, while V8's compiler competes with
+ * this thread for the second core). Measured on a shared 2-core VM (farm-bench, paired): 30,000
+ * rows 1.46 s with one thread against 1.62 s with two; 100,000 rows 4.22 s against 3.21 s;
+ * 300,000 rows 10.4–13.5 s against 6.7–7.3 s.
  */
-export const defaultWorkers = (): number => {
-  const cores = availableParallelism();
-  return cores <= 2 ? 1 : Math.min(4, cores);
-};
+export const SECOND_THREAD_ROWS = 50_000;
+
+/**
+ * Row makers for a run of `rows` rows on `cores` cores: one per core (this thread and a worker
+ * thread per other core), at most 4; on 2 cores, the second only from SECOND_THREAD_ROWS rows.
+ */
+export function workersFor(cores: number, rows: number): number {
+  if (cores > 2) return Math.min(4, cores);
+  return cores === 2 && rows >= SECOND_THREAD_ROWS ? 2 : 1;
+}
+
+/** Row makers to use by default for a run of `rows` rows on this machine. */
+export const defaultWorkers = (rows: number): number => workersFor(availableParallelism(), rows);
 
 /**
  * Heap limits of a row worker. A batch's text leaves the heap as bytes as it is written, so a
@@ -35,11 +47,13 @@ const early: Worker[] = [];
 
 /**
  * Starts the worker threads a `generate` command line will ask for (`--workers N`, else the
- * default), running `file` (the bundled row-maker module). Anything the flag's reader would refuse
+ * default where it does not depend on the row count), running `file` (the bundled row-maker module). Anything the flag's reader would refuse
  * starts none: the command then reports it. takeRowThreads adopts them. Returns the threads waiting.
  */
 export function startRowThreadsEarly(file: URL, argv: readonly string[]): readonly Worker[] {
-  let workers = defaultWorkers();
+  // Without the flag, on 2 cores the count depends on the rows, known once the options are read:
+  // none is started early there (the command starts its thread itself if the run wants one).
+  let workers = availableParallelism() > 2 ? defaultWorkers(Infinity) : 1;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = a === '--workers' ? argv[i + 1] : a.startsWith('--workers=') ? a.slice(10) : undefined;

@@ -74,7 +74,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
   }
   if (sizes.length > 0) {
     out(
-      `generate end to end (task 1.3, paraphrased; ${defaultWorkers()} row-making thread(s) on ${availableParallelism()} cores; node ${process.version})`,
+      `generate end to end (task 1.3, paraphrased; default row-making threads on ${availableParallelism()} cores: ${sizes.map((n) => `${defaultWorkers(n)} for ${n.toLocaleString('en-US')} rows`).join(', ')}; node ${process.version})`,
     );
     for (const rows of sizes) out(pipelineRun(rows));
   }

@@ -16,7 +16,7 @@ import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
 import { prepareOutputFolder } from '../outputFolder';
 import { progressBar } from '../progress';
-import { defaultWorkers } from '../rowThreads';
+import { defaultWorkers, SECOND_THREAD_ROWS } from '../rowThreads';
 import { type RowMakers, startRowMakers } from '../rowWorkers';
 import { readTemplateSource } from './templates';
 
@@ -49,7 +49,7 @@ const FLAGS: Record<string, FlagSpec> = {
   },
   workers: {
     type: 'integer',
-    help: 'threads that make rows, this one included (default: one per core, at most 4; this thread alone on 2 cores or fewer)',
+    help: `threads that make rows, this one included (default: one per core, at most 4; on 2 cores, two from ${SECOND_THREAD_ROWS.toLocaleString('en-US')} rows)`,
   },
 };
 
@@ -88,7 +88,8 @@ export async function generateCommand(argv: string[]): Promise<number> {
   const reading = readDatasetOptions(values, { templates: Boolean(file) });
   if (!reading.ok) throw new UsageError(reading.problems[0]!.message);
   const { spec, text } = reading;
-  const workers = flags.workers === undefined ? defaultWorkers() : (flags.workers as number);
+  const plan = planDataset(spec);
+  const workers = flags.workers === undefined ? defaultWorkers(plan.totalRows) : (flags.workers as number);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw new UsageError(`--workers must be a whole number from 1 to 64 (got ${String(flags.workers)})`);
   }
@@ -105,7 +106,6 @@ export async function generateCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const makers = startRowMakers({ spec, text, templates }, workers);
-  const plan = planDataset(spec);
   const bar = progressBar('generating');
   const t0 = performance.now();
   try {
