@@ -22,7 +22,6 @@ export interface RowSetup {
 
 type Request =
   | { readonly id: number; readonly type: 'numbers'; readonly job: DatasetJob }
-  | { readonly id: number; readonly type: 'recycle'; readonly buffer: ArrayBuffer }
   | {
       readonly id: number;
       readonly type: 'tell';
@@ -30,6 +29,12 @@ type Request =
       readonly numbers: Int32Array;
       readonly indexStart: number;
     };
+
+/** A released buffer going back to the thread that filled it: not a request, nothing answers it. */
+interface Recycle {
+  readonly type: 'recycle';
+  readonly buffer: ArrayBuffer;
+}
 
 /** A request before it has an id (Omit over each member of the union). */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -75,10 +80,6 @@ function handler(setup: RowSetup): Maker {
     recycle,
     run: (req) => {
       if (req.type === 'numbers') return Int32Array.from(taskRowNumbers(setup.spec, req.job.task, req.job.split));
-      if (req.type === 'recycle') {
-        recycle(req.buffer);
-        return new Uint8Array(0);
-      }
       const numbers = Array.from(req.numbers);
       const into = spare.pop();
       return tellRowBytes(
@@ -211,8 +212,7 @@ export function startRowMakers(setup: RowSetup, size: number): RowMakers {
       const by = madeBy.get(buffer);
       madeBy.delete(buffer);
       if (by === 'here') maker?.recycle(buffer);
-      // Not answered: a recycle request carries no id that anyone waits for.
-      else if (by && !failure) by.postMessage({ id: 0, type: 'recycle', buffer }, [buffer]);
+      else if (by && !failure) by.postMessage({ type: 'recycle', buffer } satisfies Recycle, [buffer]);
     },
     close: async () => {
       failure ??= new Error('closed');
@@ -230,15 +230,14 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.rol
 }
 
 function serve(port: NonNullable<typeof parentPort>, maker: Maker): void {
-  port.on('message', (req: Request) => {
+  port.on('message', (req: Request | Recycle) => {
     if (req.type === 'recycle') {
       maker.recycle(req.buffer);
       return;
     }
-    const run = maker.run;
     let reply: Reply;
     try {
-      reply = { id: req.id, ok: true, value: run(req) };
+      reply = { id: req.id, ok: true, value: maker.run(req) };
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err));
       reply = { id: req.id, ok: false, name: e.name, message: e.message };
