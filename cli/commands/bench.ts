@@ -8,6 +8,7 @@ import { COMPOSE_SOUND, COMPOSE_STRIDE } from '../../src/core/kinship/rules';
 import { generatePuzzle, type Puzzle } from '../../src/core/puzzle/puzzle';
 import { bit, DEFAULT_PATH_LIMIT, derive } from '../../src/core/reasoning/solver';
 import { TASK_IDS, type TaskId } from '../../src/core/puzzle/tasks';
+import { formatCount } from '../../src/core/util/format';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
 import { defaultWorkers } from '../rowThreads';
@@ -74,7 +75,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
   }
   if (sizes.length > 0) {
     out(
-      `generate end to end (task 1.3, paraphrased; default row-making threads on ${availableParallelism()} cores: ${sizes.map((n) => `${defaultWorkers(n)} for ${n.toLocaleString('en-US')} rows`).join(', ')}; node ${process.version})`,
+      `generate end to end (task 1.3, paraphrased; default row-making threads on ${availableParallelism()} cores: ${sizes.map((n) => `${defaultWorkers(n)} for ${formatCount(n)} rows`).join(', ')}; node ${process.version})`,
     );
     for (const rows of sizes) out(pipelineRun(rows));
   }
@@ -118,8 +119,8 @@ process.stderr.write('\\n' + JSON.stringify({ code: process.exitCode ?? 0, maxRS
     if (r.status !== 0 || report.code !== 0) {
       return `  ${rows} rows: failed (${r.stderr.trim().split('\n')[0] ?? `exit ${r.status}`})`;
     }
-    const rate = Math.round(rows / secs).toLocaleString('en-US');
-    return `  ${rows.toLocaleString('en-US')} rows: ${rate} rows/s end to end (${secs.toFixed(2)} s), peak RSS ${Math.round((report.maxRSS ?? 0) / 1024)} MB`;
+    const rate = formatCount(Math.round(rows / secs));
+    return `  ${formatCount(rows)} rows: ${rate} rows/s end to end (${secs.toFixed(2)} s), peak RSS ${Math.round((report.maxRSS ?? 0) / 1024)} MB`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

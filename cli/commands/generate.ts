@@ -11,6 +11,7 @@ import {
   matchingPreset,
 } from '../../src/core/puzzle/datasetOptions';
 import { GenerationError } from '../../src/core/puzzle/puzzle';
+import { formatCount } from '../../src/core/util/format';
 import { datasetRenderer, type TemplateSource } from '../../src/core/text/datasetText';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
@@ -49,7 +50,7 @@ const FLAGS: Record<string, FlagSpec> = {
   },
   workers: {
     type: 'integer',
-    help: `threads that make rows, this one included (default: one per core, at most 4; on 2 cores, two from ${SECOND_THREAD_ROWS.toLocaleString('en-US')} rows)`,
+    help: `threads that make rows, this one included (default: one per core, at most 4; on 2 cores, two from ${formatCount(SECOND_THREAD_ROWS)} rows)`,
   },
 };
 

@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
-import { formatBytes } from './format';
+import { formatBytes } from '../core/util/format';
 import './fileDropZone.css';
 
 export interface FileDropZoneProps {

@@ -1,4 +1,4 @@
-import { formatCount } from './format';
+import { formatCount } from '../core/util/format';
 import './pager.css';
 
 /**

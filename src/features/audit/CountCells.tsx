@@ -1,5 +1,5 @@
 import type { VerdictCounts } from '../../core/formats/audit';
-import { formatCount as fmt } from '../../ui/format';
+import { formatCount as fmt } from '../../core/util/format';
 import { entailedShare } from './summary';
 
 /** The count columns of the per-file and per-k tables. */

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { VERDICTS } from '../../core/formats/audit';
 import { FilterSelect } from '../../ui/FilterSelect';
-import { formatCount as fmt } from '../../ui/format';
+import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
 import { RowHead, RowLine } from './RowLine';
 import { KEEP_FIRST, KEEP_MAX, useAudit } from './store';

@@ -6,7 +6,7 @@ import {
   storyStatsLine,
   storyStatsResult,
 } from '../../core/formats/storyStats';
-import { formatCount as fmt } from '../../ui/format';
+import { formatCount as fmt } from '../../core/util/format';
 import { useAudit } from './store';
 
 /** Column heads with what each one measures (the CLI's `stats --help` says the same at length). */

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { formatCount as fmt } from '../../ui/format';
+import { formatCount as fmt } from '../../core/util/format';
 import { FileSummary } from './FileSummary';
 import { KSummary } from './KSummary';
 import { useAudit } from './store';

@@ -7,7 +7,7 @@ import { useDatasetBuilder } from './store';
 import { mergePatternCounts, type PatternCount } from './summary';
 import './dataset.css';
 import { PREVIEW_ROWS_PER_JOB } from '../../worker/datasetProtocol';
-import { formatCount } from '../../ui/format';
+import { formatCount } from '../../core/util/format';
 
 /** Pattern counts per k of the finished jobs. */
 function usePatternCounts() {

@@ -1,6 +1,6 @@
 import { scaleBand, scaleLinear } from 'd3';
 import { useId, useState } from 'react';
-import { formatCount as fmt } from '../../ui/format';
+import { formatCount as fmt } from '../../core/util/format';
 import type { PatternCount } from './summary';
 
 const TOP = 20;

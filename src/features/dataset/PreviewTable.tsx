@@ -11,7 +11,7 @@ import {
   sliceInOrder,
 } from './summary';
 import { FilterSelect } from '../../ui/FilterSelect';
-import { formatCount as fmt } from '../../ui/format';
+import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
 
 const SPLITS = ['train', 'test'] as const;

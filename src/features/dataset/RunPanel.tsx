@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { datasetStem } from '../../core/formats/datasetFolder';
 import { useDatasetBuilder } from './store';
-import { formatCount as fmt } from '../../ui/format';
+import { formatCount as fmt } from '../../core/util/format';
 import { countsPerK, totalDone } from './summary';
 
 const secs = (ms: number | null) => (ms === null ? '' : `${(ms / 1000).toFixed(1)} s`);

@@ -8,7 +8,7 @@ import {
 } from '../../core/puzzle/datasetOptions';
 import type { DatasetSpec } from '../../core/puzzle/dataset';
 import type { TextSettings } from '../../core/text/datasetText';
-import { formatCount } from '../../ui/format';
+import { formatCount } from '../../core/util/format';
 
 /**
  * The builder's form: core's dataset options (the CLI's `generate` flags) as the strings and

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { ModelIndexEntry, ModelMetadata } from '../../ml/model';
-import { formatBytes } from '../../ui/format';
+import { formatBytes } from '../../core/util/format';
 import { NOISE_LABEL } from './report';
 
 const duration = (s: number) => (s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`);

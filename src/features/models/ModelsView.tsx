@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatBytes } from '../../ui/format';
+import { formatBytes } from '../../core/util/format';
 import { AccuracyChart } from './AccuracyChart';
 import { AccuracyTable } from './AccuracyTable';
 import { ModelList } from './ModelList';

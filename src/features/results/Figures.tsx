@@ -1,6 +1,6 @@
 import { saveFile } from '../../ui/saveFile';
 import { useId, useMemo } from 'react';
-import { formatCount } from '../../ui/format';
+import { formatCount } from '../../core/util/format';
 import {
   aggregate,
   GROUP_BY_LABEL,

@@ -1,4 +1,4 @@
-import { formatCount } from '../../ui/format';
+import { formatCount } from '../../core/util/format';
 import { useResults } from './store';
 
 /** The files loaded (rows, sessions, remove) and one alert per file refused, naming row and column. */

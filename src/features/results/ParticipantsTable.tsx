@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import { formatCount } from '../../ui/format';
+import { formatCount } from '../../core/util/format';
 import { FLAG_RULES, FLAG_TEXT, participants } from './aggregate';
 import { fixed } from './format';
 import { useResults } from './store';

@@ -1,4 +1,4 @@
-/** Number formatting shared by the tables of the dataset builder and the audit. */
+/** Number formatting shared by the tables of the dataset builder and the audit, and the command line. */
 
 /**
  * 12345 → "12,345". Not toLocaleString: its first call loads ICU data and each call builds a

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatCount } from './format';
-import { pageWindow } from './Pager';
 
 describe('formatCount and formatBytes', () => {
   it('groups thousands', () => {
@@ -16,14 +15,5 @@ describe('formatCount and formatBytes', () => {
       '530 MB',
       '3.0 TB',
     ]);
-  });
-});
-
-describe('pageWindow', () => {
-  it('clamps the page and gives the first item of it', () => {
-    expect(pageWindow(53, 0, 25)).toEqual({ page: 0, pages: 3, start: 0 });
-    expect(pageWindow(53, 9, 25)).toEqual({ page: 2, pages: 3, start: 50 });
-    expect(pageWindow(0, 3, 25)).toEqual({ page: 0, pages: 1, start: 0 });
-    expect(pageWindow(10, -1, 25)).toEqual({ page: 0, pages: 1, start: 0 });
   });
 });
