@@ -18,19 +18,19 @@ export type PredMask = number;
 
 export const bit = (code: PredCode): PredMask => 1 << (code - 1);
 
-/** bits[a * 1024 + B] = mask of a ∘ b for every b in B, under one composition table. */
+/**
+ * bits[a * 1024 + B] = mask of a ∘ b for every b in B, under one composition table. Built from
+ * the set without its lowest member (already filled: it is a smaller number) and that member.
+ */
 function composeBitsOf(table: Uint8Array): Uint16Array {
   const t = new Uint16Array(COMPOSE_STRIDE * 1024);
   for (let a = 1; a < COMPOSE_STRIDE; a++) {
+    const row = a * 1024;
     for (let B = 1; B < 1024; B++) {
-      let m = 0;
-      for (let b = 1; b < COMPOSE_STRIDE; b++) {
-        if (B & (1 << (b - 1))) {
-          const c = table[a * COMPOSE_STRIDE + b]!;
-          if (c) m |= 1 << (c - 1);
-        }
-      }
-      t[a * 1024 + B] = m;
+      const rest = B & (B - 1);
+      const b = 32 - Math.clz32(B & -B);
+      const c = table[a * COMPOSE_STRIDE + b]!;
+      t[row + B] = t[row + rest]! | (c ? 1 << (c - 1) : 0);
     }
   }
   return t;
