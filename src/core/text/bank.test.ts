@@ -8,7 +8,7 @@ import bank3 from './bank/bank-3.json';
 import { FEMALE_PRONOUNS, kinTermsIn, MALE_PRONOUNS } from './lexicon';
 import { lintTemplate, statedImplied } from './lint';
 import { templateStats } from './stats';
-import { placeholdersOf, templatesFor, validateTemplateData } from './templates';
+import { mergeBanks, parseTemplateData, placeholdersOf, templatesFor, validateTemplateData } from './templates';
 
 /** Every template of our bank with its key. */
 const ALL = bankLists(OUR_BANK).flatMap((l) =>
@@ -17,8 +17,20 @@ const ALL = bankLists(OUR_BANK).flatMap((l) =>
 const label = (t: (typeof ALL)[number]) => `${t.fComb} ${t.genderComb}: ${t.template}`;
 
 describe('our paraphrase bank: shape', () => {
-  it('every file parses with no problem at all', () => {
-    for (const data of [bank1, bank2, bank3]) expect(validateTemplateData(data).problems).toEqual([]);
+  it('every file parses with no problem at all, into itself (the form OUR_BANK uses unchecked)', () => {
+    for (const data of [bank1, bank2, bank3]) {
+      const { bank, problems } = validateTemplateData(data);
+      expect(problems).toEqual([]);
+      expect(bank).toEqual(data);
+    }
+  });
+
+  it("is the three files merged as a user's template files are, no key in two of them", () => {
+    const keys = [bank1, bank2, bank3].flatMap((b) => Object.keys(b));
+    expect(new Set(keys).size).toBe(keys.length);
+    // Key order too: templates are drawn by position.
+    const merged = mergeBanks(...[bank1, bank2, bank3].map((b) => parseTemplateData(b)));
+    expect(JSON.stringify(OUR_BANK)).toBe(JSON.stringify(merged));
   });
 
   it('bank-n.json holds keys of n facts', () => {
