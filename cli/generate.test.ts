@@ -123,10 +123,10 @@ describe('generate writes a folder whole or not at all', () => {
 });
 
 describe('generate in worker threads', () => {
-  it('writes the same bytes with 3 threads as in one thread (the bundle runs the threads)', () => {
+  it('writes the same bytes with 3 threads, or a puzzle thread, as in one thread (the bundle runs the threads)', () => {
     const parent = tmp();
-    const run = (workers: string) => {
-      const dir = path.join(parent, `w${workers}`);
+    const run = (...workers: string[]) => {
+      const dir = path.join(parent, `w${workers.join('')}`);
       const r = spawnSync(
         'node',
         [
@@ -144,7 +144,7 @@ describe('generate in worker threads', () => {
           '--seed',
           'threads',
           '--workers',
-          workers,
+          ...workers,
           '--out',
           dir,
         ],
@@ -157,6 +157,7 @@ describe('generate in worker threads', () => {
     const one = run('1');
     expect(Object.keys(one)).toHaveLength(4);
     expect(run('3')).toEqual(one);
+    expect(run('1', '--puzzle-thread')).toEqual(one);
   }, 120_000);
 });
 

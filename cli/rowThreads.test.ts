@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SECOND_THREAD_ROWS, startRowThreadsEarly, takeRowThreads, workersFor } from './rowThreads';
+import { PUZZLE_THREAD_ROWS, SECOND_THREAD_ROWS, startRowThreadsEarly, takeRowThreads, threadPlan } from './rowThreads';
 
 // A stand-in for the row-maker module: answers its first message, as a row maker takes its setup.
 const file = path.join(mkdtempSync(path.join(tmpdir(), 'row-threads-')), 'echo.mjs');
@@ -66,14 +66,22 @@ describe('row-maker threads started early', () => {
     expect(startRowThreadsEarly(url, ['--workers', '1'])).toEqual([]);
     expect(take(0)).toEqual([]);
   });
+
+  it('starts one for one row maker with a puzzle thread', () => {
+    expect(startRowThreadsEarly(url, ['--workers', '1', '--puzzle-thread'])).toHaveLength(1);
+    expect(take(1)).toHaveLength(1);
+  });
 });
 
-describe('default row makers', () => {
-  it('one per core up to 4; on 2 cores a second only for long runs; one on 1 core', () => {
-    expect(workersFor(8, 10)).toBe(4);
-    expect(workersFor(3, 10)).toBe(3);
-    expect(workersFor(2, SECOND_THREAD_ROWS - 1)).toBe(1);
-    expect(workersFor(2, SECOND_THREAD_ROWS)).toBe(2);
-    expect(workersFor(1, 1_000_000)).toBe(1);
+describe('default thread plan', () => {
+  const plan = (makers: number, puzzleThread = false) => ({ makers, puzzleThread });
+  it('one maker per core up to 4; on 2 cores a second only for long runs, a puzzle thread for middling ones; one on 1 core', () => {
+    expect(threadPlan(8, 10)).toEqual(plan(4));
+    expect(threadPlan(3, 10)).toEqual(plan(3));
+    expect(threadPlan(2, PUZZLE_THREAD_ROWS - 1)).toEqual(plan(1));
+    expect(threadPlan(2, PUZZLE_THREAD_ROWS)).toEqual(plan(1, true));
+    expect(threadPlan(2, SECOND_THREAD_ROWS - 1)).toEqual(plan(1, true));
+    expect(threadPlan(2, SECOND_THREAD_ROWS)).toEqual(plan(2));
+    expect(threadPlan(1, 1_000_000)).toEqual(plan(1));
   });
 });

@@ -21,16 +21,33 @@ export const ROW_MAKER_ROLE = 'clutrr-row-maker';
 export const SECOND_THREAD_ROWS = 50_000;
 
 /**
- * Row makers for a run of `rows` rows on `cores` cores: one per core (this thread and a worker
- * thread per other core), at most 4; on 2 cores, the second only from SECOND_THREAD_ROWS rows.
+ * On 2 cores, the run size from which rows are made in two stages (startRowMakers' puzzleThread:
+ * a worker thread generates the puzzles, this thread tells them), below SECOND_THREAD_ROWS.
  */
-export function workersFor(cores: number, rows: number): number {
-  if (cores > 2) return Math.min(4, cores);
-  return cores === 2 && rows >= SECOND_THREAD_ROWS ? 2 : 1;
+export const PUZZLE_THREAD_ROWS = 2_000;
+
+/** How `generate` shares the making of rows among threads. */
+export interface ThreadPlan {
+  /** Threads that make whole rows, this one included. */
+  readonly makers: number;
+  /** With one maker: a worker thread generates the puzzles and this thread tells them. */
+  readonly puzzleThread: boolean;
 }
 
-/** Row makers to use by default for a run of `rows` rows on this machine. */
-export const defaultWorkers = (rows: number): number => workersFor(availableParallelism(), rows);
+/**
+ * The plan for a run of `rows` rows on `cores` cores: one maker per core (this thread and a worker
+ * thread per other core), at most 4; on 2 cores, two makers from SECOND_THREAD_ROWS rows, and
+ * below that one maker with a puzzle thread from PUZZLE_THREAD_ROWS rows.
+ */
+export function threadPlan(cores: number, rows: number): ThreadPlan {
+  if (cores > 2) return { makers: Math.min(4, cores), puzzleThread: false };
+  if (cores < 2) return { makers: 1, puzzleThread: false };
+  if (rows >= SECOND_THREAD_ROWS) return { makers: 2, puzzleThread: false };
+  return { makers: 1, puzzleThread: rows >= PUZZLE_THREAD_ROWS };
+}
+
+/** The plan for a run of `rows` rows on this machine. */
+export const defaultThreadPlan = (rows: number): ThreadPlan => threadPlan(availableParallelism(), rows);
 
 /**
  * Heap limits of a row worker. A batch's text leaves the heap as bytes as it is written, so a
@@ -51,16 +68,19 @@ const early: Worker[] = [];
  * starts none: the command then reports it. takeRowThreads adopts them. Returns the threads waiting.
  */
 export function startRowThreadsEarly(file: URL, argv: readonly string[]): readonly Worker[] {
-  // Without the flag, on 2 cores the count depends on the rows, known once the options are read:
-  // none is started early there (the command starts its thread itself if the run wants one).
-  let workers = availableParallelism() > 2 ? defaultWorkers(Infinity) : 1;
+  // Without the flag, the threads a run of any size may use: its plan depends on the row count,
+  // known only once the options are read (a thread it does not use is stopped then).
+  const cores = availableParallelism();
+  let threads = cores > 2 ? threadPlan(cores, Infinity).makers - 1 : cores === 2 ? 1 : 0;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = a === '--workers' ? argv[i + 1] : a.startsWith('--workers=') ? a.slice(10) : undefined;
     if (value === undefined) continue;
-    workers = /^\d{1,2}$/.test(value) ? Number(value) : 0;
+    threads = /^\d{1,2}$/.test(value) ? Number(value) - 1 : 0;
   }
-  for (let i = 1; i < workers; i++) {
+  // One row maker and its puzzle thread.
+  if (threads === 0 && argv.includes('--puzzle-thread')) threads = 1;
+  for (let i = 0; i < threads; i++) {
     const w = spawn(file);
     // A thread that fails before it is taken is only never sent work (it never says it is ready);
     // without a listener its error would end the process.

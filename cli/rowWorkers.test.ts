@@ -28,7 +28,7 @@ describe('row makers: released buffers', () => {
       const second = await makers.tell(job, numbers.slice(40, 60), 40);
       expect(second.buffer).toBe(firstBuffer);
       const { render } = datasetRenderer(text, spec.seed);
-      const fresh = tellRowBytes(spec, job, Array.from(numbers), 40, 60, render, 0);
+      const fresh = tellRowBytes({ spec, job, numbers, from: 40, to: 60, indexStart: 0 }, render);
       expect(Buffer.from(second).equals(Buffer.from(fresh))).toBe(true);
     } finally {
       await makers.close();

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
-import { type DatasetJob, tellRowBytes } from '../src/core/formats/datasetFolder';
+import { type DatasetJob, puzzleInts, tellRowBytes } from '../src/core/formats/datasetFolder';
 import { type DatasetSpec, taskRowNumbers } from '../src/core/puzzle/dataset';
 import { datasetRenderer, type TextSettings, type TemplateSource } from '../src/core/text/datasetText';
+import type { StoryRenderer } from '../src/core/text/render';
 import { ROW_MAKER_ROLE, takeRowThreads } from './rowThreads';
 
 /**
@@ -24,7 +25,8 @@ type Request =
   | { readonly id: number; readonly type: 'numbers'; readonly job: DatasetJob }
   | {
       readonly id: number;
-      readonly type: 'tell';
+      /** tell: the rows' CSV bytes; puzzles: only their puzzles (puzzleInts), told by the asker. */
+      readonly type: 'tell' | 'puzzles';
       readonly job: DatasetJob;
       readonly numbers: Int32Array;
       readonly indexStart: number;
@@ -34,6 +36,8 @@ type Request =
 interface Recycle {
   readonly type: 'recycle';
   readonly buffer: ArrayBuffer;
+  /** Whether it held puzzles (Int32Array) rather than CSV bytes. */
+  readonly ints: boolean;
 }
 
 /** A request before it has an id (Omit over each member of the union). */
@@ -62,8 +66,10 @@ export interface RowMakers {
 
 interface Maker {
   readonly run: (req: Request) => Uint8Array | Int32Array;
+  /** The CSV bytes of a batch whose puzzles were made by another thread (a `puzzles` request). */
+  readonly finish: (req: Request & { type: 'tell' | 'puzzles' }, puzzles: Int32Array) => Uint8Array;
   /** Keeps a released buffer for a later batch (a few at most). */
-  readonly recycle: (buffer: ArrayBuffer) => void;
+  readonly recycle: (buffer: ArrayBuffer, ints: boolean) => void;
 }
 
 /** Released buffers a maker keeps: the batches in flight at once are few. */
@@ -71,28 +77,39 @@ const SPARE_BUFFERS = 4;
 
 /** The work itself, the same in a thread and in-process. */
 function handler(setup: RowSetup): Maker {
-  const { render } = datasetRenderer(setup.text, setup.spec.seed, setup.templates);
-  const spare: ArrayBuffer[] = [];
-  const recycle = (buffer: ArrayBuffer) => {
+  const { spec } = setup;
+  // Built when first needed: a thread that only makes puzzles never tells a story.
+  let renderer: StoryRenderer | null = null;
+  const render = (): StoryRenderer => (renderer ??= datasetRenderer(setup.text, spec.seed, setup.templates).render);
+  const spareBytes: ArrayBuffer[] = [];
+  const spareInts: ArrayBuffer[] = [];
+  const recycle = (buffer: ArrayBuffer, ints: boolean) => {
+    const spare = ints ? spareInts : spareBytes;
     if (spare.length < SPARE_BUFFERS) spare.push(buffer);
+  };
+  const range = (req: Request & { type: 'tell' | 'puzzles' }) => ({
+    spec,
+    job: req.job,
+    numbers: req.numbers,
+    from: 0,
+    to: req.numbers.length,
+    indexStart: req.indexStart,
+  });
+  const intoBytes = () => {
+    const b = spareBytes.pop();
+    return b && new Uint8Array(b);
   };
   return {
     recycle,
     run: (req) => {
-      if (req.type === 'numbers') return Int32Array.from(taskRowNumbers(setup.spec, req.job.task, req.job.split));
-      const numbers = Array.from(req.numbers);
-      const into = spare.pop();
-      return tellRowBytes(
-        setup.spec,
-        req.job,
-        numbers,
-        0,
-        numbers.length,
-        render,
-        req.indexStart,
-        into && new Uint8Array(into),
-      );
+      if (req.type === 'numbers') return Int32Array.from(taskRowNumbers(spec, req.job.task, req.job.split));
+      if (req.type === 'puzzles') {
+        const b = spareInts.pop();
+        return puzzleInts(range(req), b && new Int32Array(b));
+      }
+      return tellRowBytes(range(req), render(), { into: intoBytes() });
     },
+    finish: (req, puzzles) => tellRowBytes(range(req), render(), { into: intoBytes(), puzzles }),
   };
 }
 
@@ -113,14 +130,21 @@ export const threadsAvailable = (): boolean => THIS_FILE.endsWith('.mjs');
  */
 const THREAD_DEPTH = 2;
 
-/** Starts `size` row makers: this thread, and `size - 1` worker threads when threads are available. */
-export function startRowMakers(setup: RowSetup, size: number): RowMakers {
-  const threads = threadsAvailable() ? Math.max(0, size - 1) : 0;
+/**
+ * Starts `size` row makers: this thread, and `size - 1` worker threads when threads are available.
+ * With `puzzleThread` (and one maker), the work of each row is shared instead: a worker thread
+ * generates the puzzles of each batch and this thread tells them (stories, CSV, bytes). Each
+ * thread then warms up only its own half of the code, which on 2 cores beats two threads making
+ * whole rows for runs of tens of thousands of rows (rowThreads.ts says where).
+ */
+export function startRowMakers(setup: RowSetup, size: number, options: { puzzleThread?: boolean } = {}): RowMakers {
+  const staged = options.puzzleThread === true && size === 1 && threadsAvailable();
+  const threads = staged ? 1 : threadsAvailable() ? Math.max(0, size - 1) : 0;
   // Threads started early (cli/main.ts) are taken first; each is told its setup before any request.
   const workers = takeRowThreads(THIS_FILE, threads);
   for (const w of workers) w.postMessage(setup);
   let maker: Maker | null = null;
-  const local = (req: Request) => (maker ??= handler(setup)).run(req);
+  const here = () => (maker ??= handler(setup));
   // Who filled each buffer `tell` gave (a thread, or this thread's maker), for `release`.
   const madeBy = new WeakMap<ArrayBufferLike, Worker | 'here'>();
 
@@ -131,25 +155,44 @@ export function startRowMakers(setup: RowSetup, size: number): RowMakers {
   }
   const queue: Pending[] = [];
   const owed = new Map<number, Pending>();
-  // A thread is sent nothing until it says it is ready (its module loaded, its renderer built):
-  // until then this thread takes every request.
+  // Batches whose puzzles a thread made, waiting for this thread to tell them (staged only).
+  const toTell: { readonly p: Pending; readonly puzzles: Int32Array; readonly from: Worker }[] = [];
+  // A thread is sent nothing until it says it is ready (its module loaded, its setup taken):
+  // until then this thread takes every request (staged: every request but a batch's rows).
   const depth = new Map<Worker, number>(workers.map((w) => [w, THREAD_DEPTH]));
   let nextId = 1;
   let failure: Error | null = null;
   let localTurn: NodeJS.Immediate | null = null;
-
-  // This thread takes one request per turn of the event loop, so Ctrl-C and the threads'
-  // replies are handled between batches.
-  const takeLocal = () => {
-    localTurn = null;
-    const p = queue.shift();
-    if (!p) return;
+  const settle = (p: Pending, work: () => Uint8Array | Int32Array) => {
     try {
-      const value = local(p.req);
+      const value = work();
       if (p.req.type === 'tell') madeBy.set(value.buffer, 'here');
       p.resolve(value);
     } catch (err) {
       p.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  };
+
+  // This thread does one piece of work per turn of the event loop, so Ctrl-C and the threads'
+  // replies are handled between batches: first a batch whose puzzles have come back, else a
+  // request nobody has taken.
+  const takeLocal = () => {
+    localTurn = null;
+    const told = toTell.shift();
+    if (told) {
+      const req = told.p.req as Request & { type: 'tell' };
+      settle(told.p, () => here().finish(req, told.puzzles));
+      if (!failure)
+        told.from.postMessage(
+          { type: 'recycle', buffer: told.puzzles.buffer as ArrayBuffer, ints: true } satisfies Recycle,
+          [told.puzzles.buffer as ArrayBuffer],
+        );
+    } else {
+      const i = queue.findIndex((q) => !staged || q.req.type !== 'tell');
+      if (i >= 0) {
+        const p = queue.splice(i, 1)[0]!;
+        settle(p, () => here().run(p.req));
+      }
     }
     pump();
   };
@@ -159,16 +202,19 @@ export function startRowMakers(setup: RowSetup, size: number): RowMakers {
         const p = queue.shift()!;
         owed.set(p.req.id, p);
         depth.set(w, depth.get(w)! + 1);
-        w.postMessage(p.req);
+        // Staged, a thread is asked only for a batch's puzzles; this thread tells them.
+        w.postMessage(staged && p.req.type === 'tell' ? { ...p.req, type: 'puzzles' } : p.req);
       }
     }
-    if (queue.length > 0 && localTurn === null) localTurn = setImmediate(takeLocal);
+    const local = toTell.length > 0 || queue.some((q) => !staged || q.req.type !== 'tell');
+    if (local && localTurn === null) localTurn = setImmediate(takeLocal);
   };
   const failAll = (e: Error) => {
     failure ??= e;
     for (const p of owed.values()) p.reject(e);
     owed.clear();
     for (const q of queue.splice(0)) q.reject(e);
+    for (const t of toTell.splice(0)) t.p.reject(e);
   };
   for (const w of workers) {
     w.on('message', (reply: Reply | 'ready') => {
@@ -181,13 +227,15 @@ export function startRowMakers(setup: RowSetup, size: number): RowMakers {
       const p = owed.get(reply.id);
       if (!p) return;
       owed.delete(reply.id);
-      if (reply.ok) {
-        if (p.req.type === 'tell') madeBy.set(reply.value.buffer, w);
-        p.resolve(reply.value);
-      } else {
+      if (!reply.ok) {
         const e = new Error(reply.message);
         e.name = reply.name;
         p.reject(e);
+      } else if (staged && p.req.type === 'tell') {
+        toTell.push({ p, puzzles: reply.value as Int32Array, from: w });
+      } else {
+        if (p.req.type === 'tell') madeBy.set(reply.value.buffer, w);
+        p.resolve(reply.value);
       }
       pump();
     });
@@ -204,20 +252,21 @@ export function startRowMakers(setup: RowSetup, size: number): RowMakers {
           pump();
         });
   return {
-    size: threads + 1,
+    size: staged ? 2 : workers.length + 1,
     numbers: (job) => send<Int32Array>({ type: 'numbers', job }),
     tell: (job, numbers, indexStart) => send<Uint8Array>({ type: 'tell', job, numbers, indexStart }),
     release: (bytes) => {
       const buffer = bytes.buffer as ArrayBuffer;
       const by = madeBy.get(buffer);
       madeBy.delete(buffer);
-      if (by === 'here') maker?.recycle(buffer);
-      else if (by && !failure) by.postMessage({ type: 'recycle', buffer } satisfies Recycle, [buffer]);
+      if (by === 'here') maker?.recycle(buffer, false);
+      else if (by && !failure) by.postMessage({ type: 'recycle', buffer, ints: false } satisfies Recycle, [buffer]);
     },
     close: async () => {
       failure ??= new Error('closed');
       if (localTurn) clearImmediate(localTurn);
       for (const q of queue.splice(0)) q.reject(failure);
+      for (const t of toTell.splice(0)) t.p.reject(failure);
       await Promise.all(workers.map((w) => w.terminate()));
     },
   };
@@ -232,7 +281,7 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.rol
 function serve(port: NonNullable<typeof parentPort>, maker: Maker): void {
   port.on('message', (req: Request | Recycle) => {
     if (req.type === 'recycle') {
-      maker.recycle(req.buffer);
+      maker.recycle(req.buffer, req.ints);
       return;
     }
     let reply: Reply;

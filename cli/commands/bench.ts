@@ -11,7 +11,7 @@ import { TASK_IDS, type TaskId } from '../../src/core/puzzle/tasks';
 import { formatCount } from '../../src/core/util/format';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
-import { defaultWorkers } from '../rowThreads';
+import { defaultThreadPlan } from '../rowThreads';
 
 const FLAGS: Record<string, FlagSpec> = {
   ms: { type: 'integer', help: 'time spent on each (k, task) cell, in milliseconds', default: 800 },
@@ -75,7 +75,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
   }
   if (sizes.length > 0) {
     out(
-      `generate end to end (task 1.3, paraphrased; default row-making threads on ${availableParallelism()} cores: ${sizes.map((n) => `${defaultWorkers(n)} for ${formatCount(n)} rows`).join(', ')}; node ${process.version})`,
+      `generate end to end (task 1.3, paraphrased; default row-making threads on ${availableParallelism()} cores: ${sizes.map((n) => `${threadsText(n)} for ${formatCount(n)} rows`).join(', ')}; node ${process.version})`,
     );
     for (const rows of sizes) out(pipelineRun(rows));
   }
@@ -88,6 +88,13 @@ export async function benchCommand(argv: string[]): Promise<number> {
   }
   out(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   return 0;
+}
+
+/** How a default run of `rows` rows shares its work among threads, in a few words. */
+function threadsText(rows: number): string {
+  const plan = defaultThreadPlan(rows);
+  if (plan.puzzleThread) return '1 + a puzzle thread';
+  return String(plan.makers);
 }
 
 /**

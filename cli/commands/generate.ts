@@ -17,7 +17,7 @@ import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
 import { prepareOutputFolder } from '../outputFolder';
 import { progressBar } from '../progress';
-import { defaultWorkers, SECOND_THREAD_ROWS } from '../rowThreads';
+import { defaultThreadPlan, PUZZLE_THREAD_ROWS, SECOND_THREAD_ROWS } from '../rowThreads';
 import { type RowMakers, startRowMakers } from '../rowWorkers';
 import { readTemplateSource } from './templates';
 
@@ -50,7 +50,11 @@ const FLAGS: Record<string, FlagSpec> = {
   },
   workers: {
     type: 'integer',
-    help: `threads that make rows, this one included (default: one per core, at most 4; on 2 cores, two from ${formatCount(SECOND_THREAD_ROWS)} rows)`,
+    help: `threads that make rows, this one included (default: one per core, at most 4; on 2 cores, two from ${formatCount(SECOND_THREAD_ROWS)} rows, one below that)`,
+  },
+  'puzzle-thread': {
+    type: 'boolean',
+    help: `with one row-making thread, generate the puzzles in a second thread while this one tells them (the default on 2 cores from ${formatCount(PUZZLE_THREAD_ROWS)} rows up to ${formatCount(SECOND_THREAD_ROWS)})`,
   },
 };
 
@@ -62,6 +66,12 @@ const HELP = helpText(
 
 /** Rows per batch handed to a row maker: big enough to amortise messages, small for memory. */
 const BATCH_ROWS = 500;
+/**
+ * The first batches are smaller (this many rows, then twice as many each time up to BATCH_ROWS):
+ * while a thread that has just started runs its first rows several times slower, the thread
+ * waiting for its batch (the writer, or the one telling its puzzles) gets work sooner.
+ */
+const FIRST_BATCH_ROWS = 50;
 
 export async function generateCommand(argv: string[]): Promise<number> {
   if (argv.includes('--help')) {
@@ -90,7 +100,8 @@ export async function generateCommand(argv: string[]): Promise<number> {
   if (!reading.ok) throw new UsageError(reading.problems[0]!.message);
   const { spec, text } = reading;
   const plan = planDataset(spec);
-  const workers = flags.workers === undefined ? defaultWorkers(plan.totalRows) : (flags.workers as number);
+  const threads = defaultThreadPlan(plan.totalRows);
+  const workers = flags.workers === undefined ? threads.makers : (flags.workers as number);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw new UsageError(`--workers must be a whole number from 1 to 64 (got ${String(flags.workers)})`);
   }
@@ -106,7 +117,9 @@ export async function generateCommand(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const makers = startRowMakers({ spec, text, templates }, workers);
+  const makers = startRowMakers({ spec, text, templates }, workers, {
+    puzzleThread: flags['puzzle-thread'] === true || (flags.workers === undefined && threads.puzzleThread),
+  });
   const bar = progressBar('generating');
   const t0 = performance.now();
   try {
@@ -178,8 +191,10 @@ async function writeFiles(
       const batches: { job: PlannedJob; from: number; to: number }[] = [];
       for (const key of f.jobs) {
         const job = byKey.get(key)!;
-        for (let from = 0; from < job.rows; from += BATCH_ROWS) {
-          batches.push({ job, from, to: Math.min(job.rows, from + BATCH_ROWS) });
+        for (let from = 0; from < job.rows;) {
+          const to = Math.min(job.rows, from + Math.min(BATCH_ROWS, FIRST_BATCH_ROWS * 2 ** batches.length));
+          batches.push({ job, from, to });
+          from = to;
         }
       }
       const inFlight: Promise<Uint8Array>[] = [];

@@ -1,4 +1,6 @@
-import { rowMaker, type DatasetRow, type DatasetSpec } from '../puzzle/dataset';
+import { DEFAULT_FAMILY } from '../family/family';
+import { recordMaker, rowMaker, rowSeed, type DatasetRow, type DatasetSpec } from '../puzzle/dataset';
+import { PuzzleReader, PuzzleWriter } from '../puzzle/puzzleCodec';
 import { taskName, type TaskSpec } from '../puzzle/tasks';
 import { createRng } from '../random/rng';
 import type { RenderedStory, Split, StoryRenderer } from '../text/render';
@@ -124,26 +126,29 @@ export interface RowBatch {
 }
 
 /**
- * Makes and tells rows `from..to` (positions in `numbers`, the job's candidate numbers from
- * taskRowNumbers) of one job: each row generated from its seed, its story written by `render`
- * with a text Rng seeded by the row, and serialised as CSV records whose index column counts
- * from `indexStart + from`. The whole pipeline streams through this: nothing but the batch is
- * held, so memory does not grow with the dataset. (The CLI, which needs only the text, uses
- * tellRowBytes.)
+ * Rows `from..to` of one job: positions in `numbers`, the job's candidate numbers from
+ * taskRowNumbers, told with index values from `indexStart + from`.
  */
-export function tellRows(
-  spec: DatasetSpec,
-  job: DatasetJob,
-  numbers: readonly number[],
-  from: number,
-  to: number,
-  render: StoryRenderer,
-  indexStart: number,
-): RowBatch {
+export interface RowRange {
+  readonly spec: DatasetSpec;
+  readonly job: DatasetJob;
+  readonly numbers: ArrayLike<number>;
+  readonly from: number;
+  readonly to: number;
+  readonly indexStart: number;
+}
+
+/**
+ * Makes and tells a range of rows: each row generated from its seed, its story written by
+ * `render` with a text Rng seeded by the row, and serialised as CSV records. The whole pipeline
+ * streams through this: nothing but the batch is held, so memory does not grow with the dataset.
+ * (The CLI, which needs only the text, uses tellRowBytes.)
+ */
+export function tellRows(range: RowRange, render: StoryRenderer): RowBatch {
   const rows: { row: DatasetRow; clutrr: ClutrrRow }[] = [];
   // Appending builds a rope that is flattened once, when the text is written out.
   let csv = '';
-  eachToldRow(spec, job, numbers, from, to, render, indexStart, (row, text, meta, j) => {
+  eachToldRow(range, rowMaker(range.spec, range.job.task, range.job.split), render, (row, text, meta, j) => {
     rows.push({ row, clutrr: puzzleToRow(row.puzzle, text, meta) });
     csv += puzzleCsvRecord(row.puzzle, text, meta, j + 1) + '\n';
   });
@@ -158,23 +163,26 @@ type ToldRow = (
   j: number,
 ) => void;
 
-/** The loop of tellRows and tellRowBytes: each row of `from..to` made from its number and told with a text Rng seeded by the row. */
-function eachToldRow(
-  spec: DatasetSpec,
-  job: DatasetJob,
-  numbers: readonly number[],
-  from: number,
-  to: number,
-  render: StoryRenderer,
-  indexStart: number,
-  visit: ToldRow,
-): void {
-  const make = rowMaker(spec, job.task, job.split);
-  for (let j = from; j < to; j++) {
+/** The loop of tellRows and tellRowBytes: each row of the range made by `make` from its number and told with a text Rng seeded by the row. */
+function eachToldRow(range: RowRange, make: (i: number) => DatasetRow, render: StoryRenderer, visit: ToldRow): void {
+  const { numbers, indexStart } = range;
+  for (let j = range.from; j < range.to; j++) {
     const row = make(numbers[j]!);
     const text = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text'));
     visit(row, text, { index: indexStart + j, id: row.id, split: row.split }, j);
   }
+}
+
+/**
+ * The puzzles of a range of rows, as PuzzleWriter's integers (written into `into`, an earlier
+ * batch's buffer given back, while it has room): the half of making rows that tellRowBytes can
+ * finish in another thread, given them as `puzzles`.
+ */
+export function puzzleInts(range: RowRange, into?: Int32Array): Int32Array {
+  const make = recordMaker(range.spec, range.job.task, range.job.split);
+  const writer = new PuzzleWriter(into);
+  for (let j = range.from; j < range.to; j++) writer.write(make(range.numbers[j]!));
+  return writer.finish();
 }
 
 const encoder = new TextEncoder();
@@ -185,21 +193,24 @@ const encoder = new TextEncoder();
  * (a batch of rows held as strings until its end is what the collector spends most on), and
  * the bytes go to the file, or across threads, without another copy. With `into`, the bytes are
  * written there (a buffer of an earlier batch, reused) as long as they fit, else in a new buffer;
- * the result is a view of whichever holds them.
+ * the result is a view of whichever holds them. With `puzzles` (puzzleInts of the same range,
+ * made elsewhere), the puzzles are read from there instead of generated.
  */
 export function tellRowBytes(
-  spec: DatasetSpec,
-  job: DatasetJob,
-  numbers: readonly number[],
-  from: number,
-  to: number,
+  range: RowRange,
   render: StoryRenderer,
-  indexStart: number,
-  into?: Uint8Array,
+  options: { readonly into?: Uint8Array; readonly puzzles?: Int32Array } = {},
 ): Uint8Array {
-  let bytes = into && into.length >= 4096 ? into : new Uint8Array(Math.max(4096, (to - from) * 1536));
+  const { spec, job } = range;
+  const { into, puzzles } = options;
+  let make: (i: number) => DatasetRow;
+  if (puzzles) {
+    const reader = new PuzzleReader(puzzles, { ...DEFAULT_FAMILY, ...spec.family });
+    make = rowMaker(spec, job.task, job.split, (i) => reader.read(rowSeed(spec, job.task, job.split, i)));
+  } else make = rowMaker(spec, job.task, job.split);
+  let bytes = into && into.length >= 4096 ? into : new Uint8Array(Math.max(4096, (range.to - range.from) * 1536));
   let at = 0;
-  eachToldRow(spec, job, numbers, from, to, render, indexStart, (row, text, meta, j) => {
+  eachToldRow(range, make, render, (row, text, meta, j) => {
     const record = puzzleCsvRecord(row.puzzle, text, meta, j + 1);
     // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
     const most = record.length * 3 + 1;

@@ -8,7 +8,7 @@ import { datasetRenderer, type TextSettings } from '../text/datasetText';
 import type { RenderedStory } from '../text/render';
 import { clutrrFields } from './clutrrCsv';
 import { writeCsv } from './csv';
-import { tellRowBytes, tellRows } from './datasetFolder';
+import { puzzleInts, tellRowBytes, tellRows } from './datasetFolder';
 import { puzzleCsvRecord, puzzleToRow } from './fromPuzzle';
 
 /** What a generated row's record was before puzzleCsvRecord: through the ClutrrRow and writeCsv. */
@@ -90,7 +90,7 @@ describe('tellRowBytes', () => {
     testTasks: [{ task: 5, k: 4 }],
   };
   const decoder = new TextDecoder();
-  it('is the UTF-8 of tellRows’ text, for any slice of any job', () => {
+  it('is the UTF-8 of tellRows’ text, for any slice of any job, with its puzzles made here or read back', () => {
     for (const settings of SETTINGS) {
       const { render } = datasetRenderer(settings, spec.seed);
       for (const job of [
@@ -103,8 +103,11 @@ describe('tellRowBytes', () => {
           [2, 5],
           [4, 4],
         ] as const) {
-          const text = tellRows(spec, job, numbers, from, to, render, 100).csv;
-          expect(decoder.decode(tellRowBytes(spec, job, numbers, from, to, render, 100))).toBe(text);
+          const range = { spec, job, numbers, from, to, indexStart: 100 };
+          const text = tellRows(range, render).csv;
+          expect(decoder.decode(tellRowBytes(range, render))).toBe(text);
+          // The same text when the puzzles were made apart (another thread) and read back.
+          expect(decoder.decode(tellRowBytes(range, render, { puzzles: puzzleInts(range) }))).toBe(text);
         }
       }
     }

@@ -188,26 +188,47 @@ export const rowSeed = (spec: DatasetSpec, t: TaskSpec, split: Split, i: number)
 
 export type Progress = (done: number, total: number) => void;
 
-/** A row maker for one task of one split (the pattern filter is built once, not per row). */
-export function rowMaker(spec: DatasetSpec, t: TaskSpec, split: Split): (i: number) => DatasetRow {
+/**
+ * The puzzle of each candidate number of one task of one split, generated from its seed (the
+ * pattern filter is built once, not per row).
+ */
+export function recordMaker(spec: DatasetSpec, t: TaskSpec, split: Split): (i: number) => PuzzleRecord {
   const filter = splitFilter(spec, t, split);
   const name = taskName(t);
   return (i) => {
     const seed = rowSeed(spec, t, split, i);
     try {
-      const puzzle = generatePuzzle({
-        seed,
-        k: t.k,
-        task: t.task,
-        family: spec.family,
-        accept: filter,
-        strict: spec.strict === true,
-      });
-      return { puzzle: toRecord(puzzle), split, taskName: name, id: seededUuid(seed) };
+      return toRecord(
+        generatePuzzle({
+          seed,
+          k: t.k,
+          task: t.task,
+          family: spec.family,
+          accept: filter,
+          strict: spec.strict === true,
+        }),
+      );
     } catch (e) {
       if (e instanceof GenerationError) throw new GenerationError(`task ${name} (${split}): ${e.message}`);
       throw e;
     }
+  };
+}
+
+/**
+ * A row maker for one task of one split: each candidate number's row, its puzzle from `puzzles`
+ * (generated here by default; a caller that had them made elsewhere reads them back instead).
+ */
+export function rowMaker(
+  spec: DatasetSpec,
+  t: TaskSpec,
+  split: Split,
+  puzzles: (i: number) => PuzzleRecord = recordMaker(spec, t, split),
+): (i: number) => DatasetRow {
+  const name = taskName(t);
+  return (i) => {
+    const puzzle = puzzles(i);
+    return { puzzle, split, taskName: name, id: seededUuid(puzzle.seed) };
   };
 }
 
