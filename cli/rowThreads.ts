@@ -22,9 +22,12 @@ export const SECOND_THREAD_ROWS = 50_000;
 
 /**
  * On 2 cores, the run size from which rows are made in two stages (startRowMakers' puzzleThread:
- * a worker thread generates the puzzles, this thread tells them), below SECOND_THREAD_ROWS.
+ * a worker thread generates the puzzles and their story-free columns, this thread tells them),
+ * below SECOND_THREAD_ROWS. The second thread's start and warm-up cost more than they save in a
+ * short run. Measured on a shared 2-core VM (farm-bench, paired wall ratio, two stages against
+ * one thread): 3,000 rows 1.23, 10,000 rows 1.11, 20,000 rows 1.00, 30,000 rows 0.91.
  */
-export const PUZZLE_THREAD_ROWS = 2_000;
+export const PUZZLE_THREAD_ROWS = 20_000;
 
 /** How `generate` shares the making of rows among threads. */
 export interface ThreadPlan {

@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
-import { type DatasetJob, puzzleInts, tellRowBytes } from '../src/core/formats/datasetFolder';
+import { type DatasetJob, makePuzzles, type MadePuzzles, tellRowBytes } from '../src/core/formats/datasetFolder';
 import { type DatasetSpec, taskRowNumbers } from '../src/core/puzzle/dataset';
 import { datasetRenderer, type TextSettings, type TemplateSource } from '../src/core/text/datasetText';
 import type { StoryRenderer } from '../src/core/text/render';
 import { ROW_MAKER_ROLE, takeRowThreads } from './rowThreads';
 
 /**
- * The CLI's row makers: the same core calls (taskRowNumbers, tellRowBytes) run in this thread
+ * The CLI's row makers: the same core calls (taskRowNumbers, tellRowBytes, makePuzzles) run in this thread
  * and, when more than one maker is asked for, in worker threads of the bundled CLI beside it
  * (threads are unavailable under the test runner, which runs the TypeScript sources). Each
  * request is one batch of rows and its answer is that batch's CSV bytes, so memory holds only
@@ -25,7 +25,7 @@ type Request =
   | { readonly id: number; readonly type: 'numbers'; readonly job: DatasetJob }
   | {
       readonly id: number;
-      /** tell: the rows' CSV bytes; puzzles: only their puzzles (puzzleInts), told by the asker. */
+      /** tell: the rows' CSV bytes; puzzles: their puzzles and story-free columns (makePuzzles), told by the asker. */
       readonly type: 'tell' | 'puzzles';
       readonly job: DatasetJob;
       readonly numbers: Int32Array;
@@ -36,15 +36,13 @@ type Request =
 interface Recycle {
   readonly type: 'recycle';
   readonly buffer: ArrayBuffer;
-  /** Whether it held puzzles (Int32Array) rather than CSV bytes. */
-  readonly ints: boolean;
 }
 
 /** A request before it has an id (Omit over each member of the union). */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 type Reply =
-  | { readonly id: number; readonly ok: true; readonly value: Uint8Array | Int32Array }
+  | { readonly id: number; readonly ok: true; readonly value: Uint8Array | Int32Array | MadePuzzles }
   | { readonly id: number; readonly ok: false; readonly name: string; readonly message: string };
 
 export interface RowMakers {
@@ -65,11 +63,11 @@ export interface RowMakers {
 }
 
 interface Maker {
-  readonly run: (req: Request) => Uint8Array | Int32Array;
+  readonly run: (req: Request) => Uint8Array | Int32Array | MadePuzzles;
   /** The CSV bytes of a batch whose puzzles were made by another thread (a `puzzles` request). */
-  readonly finish: (req: Request & { type: 'tell' | 'puzzles' }, puzzles: Int32Array) => Uint8Array;
-  /** Keeps a released buffer for a later batch (a few at most). */
-  readonly recycle: (buffer: ArrayBuffer, ints: boolean) => void;
+  readonly finish: (req: Request & { type: 'tell' | 'puzzles' }, made: MadePuzzles) => Uint8Array;
+  /** Keeps a released buffer of CSV bytes for a later batch (a few at most). */
+  readonly recycle: (buffer: ArrayBuffer) => void;
 }
 
 /** Released buffers a maker keeps: the batches in flight at once are few. */
@@ -81,10 +79,8 @@ function handler(setup: RowSetup): Maker {
   // Built when first needed: a thread that only makes puzzles never tells a story.
   let renderer: StoryRenderer | null = null;
   const render = (): StoryRenderer => (renderer ??= datasetRenderer(setup.text, spec.seed, setup.templates).render);
-  const spareBytes: ArrayBuffer[] = [];
-  const spareInts: ArrayBuffer[] = [];
-  const recycle = (buffer: ArrayBuffer, ints: boolean) => {
-    const spare = ints ? spareInts : spareBytes;
+  const spare: ArrayBuffer[] = [];
+  const recycle = (buffer: ArrayBuffer) => {
     if (spare.length < SPARE_BUFFERS) spare.push(buffer);
   };
   const range = (req: Request & { type: 'tell' | 'puzzles' }) => ({
@@ -96,20 +92,17 @@ function handler(setup: RowSetup): Maker {
     indexStart: req.indexStart,
   });
   const intoBytes = () => {
-    const b = spareBytes.pop();
+    const b = spare.pop();
     return b && new Uint8Array(b);
   };
   return {
     recycle,
     run: (req) => {
       if (req.type === 'numbers') return Int32Array.from(taskRowNumbers(spec, req.job.task, req.job.split));
-      if (req.type === 'puzzles') {
-        const b = spareInts.pop();
-        return puzzleInts(range(req), b && new Int32Array(b));
-      }
+      if (req.type === 'puzzles') return makePuzzles(range(req));
       return tellRowBytes(range(req), render(), { into: intoBytes() });
     },
-    finish: (req, puzzles) => tellRowBytes(range(req), render(), { into: intoBytes(), puzzles }),
+    finish: (req, made) => tellRowBytes(range(req), render(), { into: intoBytes(), made }),
   };
 }
 
@@ -156,17 +149,17 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
   const queue: Pending[] = [];
   const owed = new Map<number, Pending>();
   // Batches whose puzzles a thread made, waiting for this thread to tell them (staged only).
-  const toTell: { readonly p: Pending; readonly puzzles: Int32Array; readonly from: Worker }[] = [];
+  const toTell: { readonly p: Pending; readonly made: MadePuzzles }[] = [];
   // A thread is sent nothing until it says it is ready (its module loaded, its setup taken):
   // until then this thread takes every request (staged: every request but a batch's rows).
   const depth = new Map<Worker, number>(workers.map((w) => [w, THREAD_DEPTH]));
   let nextId = 1;
   let failure: Error | null = null;
   let localTurn: NodeJS.Immediate | null = null;
-  const settle = (p: Pending, work: () => Uint8Array | Int32Array) => {
+  const settle = (p: Pending, work: () => Uint8Array | Int32Array | MadePuzzles) => {
     try {
       const value = work();
-      if (p.req.type === 'tell') madeBy.set(value.buffer, 'here');
+      if (p.req.type === 'tell') madeBy.set((value as Uint8Array).buffer, 'here');
       p.resolve(value);
     } catch (err) {
       p.reject(err instanceof Error ? err : new Error(String(err)));
@@ -181,12 +174,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
     const told = toTell.shift();
     if (told) {
       const req = told.p.req as Request & { type: 'tell' };
-      settle(told.p, () => here().finish(req, told.puzzles));
-      if (!failure)
-        told.from.postMessage(
-          { type: 'recycle', buffer: told.puzzles.buffer as ArrayBuffer, ints: true } satisfies Recycle,
-          [told.puzzles.buffer as ArrayBuffer],
-        );
+      settle(told.p, () => here().finish(req, told.made));
     } else {
       const i = queue.findIndex((q) => !staged || q.req.type !== 'tell');
       if (i >= 0) {
@@ -232,9 +220,9 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
         e.name = reply.name;
         p.reject(e);
       } else if (staged && p.req.type === 'tell') {
-        toTell.push({ p, puzzles: reply.value as Int32Array, from: w });
+        toTell.push({ p, made: reply.value as MadePuzzles });
       } else {
-        if (p.req.type === 'tell') madeBy.set(reply.value.buffer, w);
+        if (p.req.type === 'tell') madeBy.set((reply.value as Uint8Array).buffer, w);
         p.resolve(reply.value);
       }
       pump();
@@ -259,8 +247,8 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
       const buffer = bytes.buffer as ArrayBuffer;
       const by = madeBy.get(buffer);
       madeBy.delete(buffer);
-      if (by === 'here') maker?.recycle(buffer, false);
-      else if (by && !failure) by.postMessage({ type: 'recycle', buffer, ints: false } satisfies Recycle, [buffer]);
+      if (by === 'here') maker?.recycle(buffer);
+      else if (by && !failure) by.postMessage({ type: 'recycle', buffer } satisfies Recycle, [buffer]);
     },
     close: async () => {
       failure ??= new Error('closed');
@@ -278,10 +266,16 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.rol
   port.once('message', (setup: RowSetup) => serve(port, handler(setup)));
 }
 
+/** The buffers a reply moves to the other thread rather than copies. */
+function buffersOf(value: Uint8Array | Int32Array | MadePuzzles): ArrayBuffer[] {
+  if ('buffer' in value) return [value.buffer as ArrayBuffer];
+  return [value.puzzles.buffer, value.columns.buffer, value.ends.buffer] as ArrayBuffer[];
+}
+
 function serve(port: NonNullable<typeof parentPort>, maker: Maker): void {
   port.on('message', (req: Request | Recycle) => {
     if (req.type === 'recycle') {
-      maker.recycle(req.buffer, req.ints);
+      maker.recycle(req.buffer);
       return;
     }
     let reply: Reply;
@@ -291,7 +285,7 @@ function serve(port: NonNullable<typeof parentPort>, maker: Maker): void {
       const e = err instanceof Error ? err : new Error(String(err));
       reply = { id: req.id, ok: false, name: e.name, message: e.message };
     }
-    port.postMessage(reply, reply.ok ? [reply.value.buffer as ArrayBuffer] : []);
+    port.postMessage(reply, reply.ok ? buffersOf(reply.value) : []);
   });
   port.postMessage('ready');
 }

@@ -6,7 +6,8 @@ import { createRng } from '../random/rng';
 import type { RenderedStory, Split, StoryRenderer } from '../text/render';
 import { writeClutrrCsv } from './clutrrCsv';
 import type { ClutrrRow } from './clutrrRow';
-import { puzzleCsvRecord, puzzleToRow } from './fromPuzzle';
+import { csvField } from './csv';
+import { puzzleCsvColumns, puzzleCsvRecord, puzzleToRow, storyCsvHead, storyCsvMiddle } from './fromPuzzle';
 
 /**
  * A dataset folder as the released datasets lay it out — `<train tasks>_train.csv`, one
@@ -125,6 +126,8 @@ export interface RowBatch {
   readonly rows: readonly { readonly row: DatasetRow; readonly clutrr: ClutrrRow }[];
 }
 
+const encoder = new TextEncoder();
+
 /**
  * Rows `from..to` of one job: positions in `numbers`, the job's candidate numbers from
  * taskRowNumbers, told with index values from `indexStart + from`.
@@ -174,18 +177,44 @@ function eachToldRow(range: RowRange, make: (i: number) => DatasetRow, render: S
 }
 
 /**
- * The puzzles of a range of rows, as PuzzleWriter's integers (written into `into`, an earlier
- * batch's buffer given back, while it has room): the half of making rows that tellRowBytes can
- * finish in another thread, given them as `puzzles`.
+ * The half of making a range of rows that needs no story, done where the puzzles are made (another
+ * thread than the one telling them): the puzzles, as PuzzleWriter's integers, and the CSV columns
+ * that follow from them (puzzleCsvColumns' `query` then `rest` of each row, as UTF-8 bytes back to
+ * back; `ends` holds where each of them ends, two per row).
  */
-export function puzzleInts(range: RowRange, into?: Int32Array): Int32Array {
-  const make = recordMaker(range.spec, range.job.task, range.job.split);
-  const writer = new PuzzleWriter(into);
-  for (let j = range.from; j < range.to; j++) writer.write(make(range.numbers[j]!));
-  return writer.finish();
+export interface MadePuzzles {
+  readonly puzzles: Int32Array;
+  readonly columns: Uint8Array;
+  readonly ends: Int32Array;
 }
 
-const encoder = new TextEncoder();
+/** The puzzles of a range of rows and their story-free CSV columns; tellRowBytes tells them. */
+export function makePuzzles(range: RowRange): MadePuzzles {
+  const { from, to } = range;
+  const make = recordMaker(range.spec, range.job.task, range.job.split);
+  const writer = new PuzzleWriter();
+  const ends = new Int32Array(2 * (to - from));
+  let columns = new Uint8Array(Math.max(4096, (to - from) * 768));
+  let at = 0;
+  const put = (text: string) => {
+    if (columns.length - at < text.length * 3) {
+      const grown = new Uint8Array(Math.max(columns.length * 2, at + text.length * 3));
+      grown.set(columns.subarray(0, at));
+      columns = grown;
+    }
+    at += encoder.encodeInto(text, columns.subarray(at)).written;
+  };
+  for (let j = from; j < to; j++) {
+    const record = make(range.numbers[j]!);
+    writer.write(record);
+    const c = puzzleCsvColumns(record, range.job.split, j + 1);
+    put(c.query);
+    ends[2 * (j - from)] = at;
+    put(c.rest);
+    ends[2 * (j - from) + 1] = at;
+  }
+  return { puzzles: writer.finish(), columns: columns.subarray(0, at), ends };
+}
 
 /**
  * tellRows without the rows, as UTF-8 bytes: the same records, each encoded as soon as it is
@@ -193,33 +222,54 @@ const encoder = new TextEncoder();
  * (a batch of rows held as strings until its end is what the collector spends most on), and
  * the bytes go to the file, or across threads, without another copy. With `into`, the bytes are
  * written there (a buffer of an earlier batch, reused) as long as they fit, else in a new buffer;
- * the result is a view of whichever holds them. With `puzzles` (puzzleInts of the same range,
- * made elsewhere), the puzzles are read from there instead of generated.
+ * the result is a view of whichever holds them. With `made` (makePuzzles of the same range, run
+ * elsewhere), the puzzles are read from there instead of generated, and their columns copied.
  */
 export function tellRowBytes(
   range: RowRange,
   render: StoryRenderer,
-  options: { readonly into?: Uint8Array; readonly puzzles?: Int32Array } = {},
+  options: { readonly into?: Uint8Array; readonly made?: MadePuzzles } = {},
 ): Uint8Array {
   const { spec, job } = range;
-  const { into, puzzles } = options;
+  const { into, made } = options;
   let make: (i: number) => DatasetRow;
-  if (puzzles) {
-    const reader = new PuzzleReader(puzzles, { ...DEFAULT_FAMILY, ...spec.family });
+  if (made) {
+    const reader = new PuzzleReader(made.puzzles, { ...DEFAULT_FAMILY, ...spec.family });
     make = rowMaker(spec, job.task, job.split, (i) => reader.read(rowSeed(spec, job.task, job.split, i)));
   } else make = rowMaker(spec, job.task, job.split);
   let bytes = into && into.length >= 4096 ? into : new Uint8Array(Math.max(4096, (range.to - range.from) * 1536));
   let at = 0;
+  const room = (most: number) => {
+    if (bytes.length - at >= most) return;
+    const grown = new Uint8Array(Math.max(bytes.length * 2, at + most));
+    grown.set(bytes.subarray(0, at));
+    bytes = grown;
+  };
+  // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
+  const put = (text: string) => (at += encoder.encodeInto(text, bytes.subarray(at)).written);
+  const copy = (part: Uint8Array) => {
+    bytes.set(part, at);
+    at += part.length;
+  };
   eachToldRow(range, make, render, (row, text, meta, j) => {
-    const record = puzzleCsvRecord(row.puzzle, text, meta, j + 1);
-    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
-    const most = record.length * 3 + 1;
-    if (bytes.length - at < most) {
-      const grown = new Uint8Array(Math.max(bytes.length * 2, at + most));
-      grown.set(bytes.subarray(0, at));
-      bytes = grown;
+    if (made) {
+      // The puzzle's columns come as bytes; only the story's are written here.
+      const r = 2 * (j - range.from);
+      const query = made.columns.subarray(r === 0 ? 0 : made.ends[r - 1]!, made.ends[r]!);
+      const rest = made.columns.subarray(made.ends[r]!, made.ends[r + 1]!);
+      const story = csvField(text.story);
+      const head = storyCsvHead(meta.index, meta.id, story);
+      const middle = storyCsvMiddle(text, story);
+      room((head.length + middle.length) * 3 + query.length + rest.length + 1);
+      put(head);
+      copy(query);
+      put(middle);
+      copy(rest);
+    } else {
+      const record = puzzleCsvRecord(row.puzzle, text, meta, j + 1);
+      room(record.length * 3 + 1);
+      put(record);
     }
-    at += encoder.encodeInto(record, bytes.subarray(at)).written;
     bytes[at++] = 10;
   });
   return bytes.subarray(0, at);

@@ -87,6 +87,38 @@ export function puzzleCsvRecord(
   meta: { readonly index: number; readonly id: string; readonly split: string },
   rowNumber?: number,
 ): string {
+  const columns = puzzleCsvColumns(puzzle, meta.split, rowNumber);
+  const story = csvField(text.story);
+  return `${storyCsvHead(meta.index, meta.id, story)}${columns.query}${storyCsvMiddle(text, story)}${columns.rest}`;
+}
+
+/**
+ * The columns of a record that the story does not decide: `query` (query, text_query and target,
+ * between the story and text_target) and `rest` (proof_state to task_split, after clean_story).
+ * A thread that makes puzzles can write them while another tells the stories.
+ */
+export interface PuzzleCsvColumns {
+  readonly query: string;
+  readonly rest: string;
+}
+
+/**
+ * The record's text up to its query column: index, id and story, each followed by its comma.
+ * `storyField` is csvField(text.story).
+ */
+export function storyCsvHead(index: number, id: string, storyField: string): string {
+  return `${String(index)},${csvField(id)},${storyField},`;
+}
+
+/** The record's text between its target and proof_state columns: text_target and clean_story. */
+export function storyCsvMiddle(text: RenderedStory, storyField: string): string {
+  // The renderers give the clean story the story's string when they are the same text.
+  const clean = text.cleanStory === text.story ? storyField : csvField(text.cleanStory);
+  return `,${csvField(`[${reprStr(text.textTarget)}]`)},${clean},`;
+}
+
+/** puzzleCsvRecord's columns that follow from the puzzle and the row's split alone. */
+export function puzzleCsvColumns(puzzle: PuzzleRecord, split: string, rowNumber?: number): PuzzleCsvColumns {
   const entities = puzzle.entities;
   // Whether any name or word needs quoting itself; when none does (always, for our names and
   // words), the literal columns are known to need quotes exactly when they hold a comma, which
@@ -140,34 +172,26 @@ export function puzzleCsvRecord(
     if (i > 0) nodeMapping += ', ';
     nodeMapping += `${reprInt(entities[i]!.person)}: ${reprInt(entities[i]!.index)}`;
   }
-  // The index, task name and query edge are numbers and fixed text: never quoted but for the
-  // query edge's comma. So are story_edges and node_mapping, quoted when they hold two items
-  // (or a tuple). Text columns go through csvField.
+  // The task name and query edge are numbers and fixed text: never quoted but for the query
+  // edge's comma. So are story_edges and node_mapping, quoted when they hold two items (or a
+  // tuple). Text columns go through csvField.
   const many = entities.length > 1;
-  // The renderers give the clean story the story's string when they are the same text.
-  const story = csvField(text.story);
-  const cleanStory = text.cleanStory === text.story ? story : csvField(text.cleanStory);
-  const head =
-    `${String(meta.index)},${csvField(meta.id)},${story},` +
+  const query =
     (odd ? csvField(`(${names[qa]!}, ${names[qb]!})`) : `"(${names[qa]!}, ${names[qb]!})"`) +
-    `,,${csvField(puzzle.target.word)},${csvField(`[${reprStr(text.textTarget)}]`)},${cleanStory},`;
+    `,,${csvField(puzzle.target.word)}`;
   const tail =
     `,"${queryEdge}",` +
     (odd ? csvField(genders) : many ? `"${genders}"` : genders) +
     ',,' +
     (many ? `"{${nodeMapping}}"` : `{${nodeMapping}}`) +
-    `,${csvField(meta.split)}`;
+    `,${csvField(split)}`;
   const edgesField = facts.length > 0 ? `"[${edges}]"` : '[]';
-  if (odd) {
-    return (
-      `${head}${csvField(`[${proof}]`)},${csvField(puzzle.pattern)},task_${puzzle.task}.${puzzle.k},` +
+  const rest = odd
+    ? `${csvField(`[${proof}]`)},${csvField(puzzle.pattern)},task_${puzzle.task}.${puzzle.k},` +
       `${edgesField},${csvField(`[${types}]`)}${tail}`
-    );
-  }
-  return (
-    `${head}${proof === '' ? '[]' : `"[${proof}]"`},${csvField(puzzle.pattern)},task_${puzzle.task}.${puzzle.k},` +
-    `${edgesField},${facts.length > 1 ? `"[${types}]"` : `[${types}]`}${tail}`
-  );
+    : `${proof === '' ? '[]' : `"[${proof}]"`},${csvField(puzzle.pattern)},task_${puzzle.task}.${puzzle.k},` +
+      `${edgesField},${facts.length > 1 ? `"[${types}]"` : `[${types}]`}${tail}`;
+  return { query, rest };
 }
 
 /** Rows of one file, rendered with the renderer (seeded per row, so text is reproducible). */

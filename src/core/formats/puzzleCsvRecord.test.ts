@@ -8,7 +8,7 @@ import { datasetRenderer, type TextSettings } from '../text/datasetText';
 import type { RenderedStory } from '../text/render';
 import { clutrrFields } from './clutrrCsv';
 import { writeCsv } from './csv';
-import { puzzleInts, tellRowBytes, tellRows } from './datasetFolder';
+import { makePuzzles, tellRowBytes, tellRows } from './datasetFolder';
 import { puzzleCsvRecord, puzzleToRow } from './fromPuzzle';
 
 /** What a generated row's record was before puzzleCsvRecord: through the ClutrrRow and writeCsv. */
@@ -107,7 +107,7 @@ describe('tellRowBytes', () => {
           const text = tellRows(range, render).csv;
           expect(decoder.decode(tellRowBytes(range, render))).toBe(text);
           // The same text when the puzzles were made apart (another thread) and read back.
-          expect(decoder.decode(tellRowBytes(range, render, { puzzles: puzzleInts(range) }))).toBe(text);
+          expect(decoder.decode(tellRowBytes(range, render, { made: makePuzzles(range) }))).toBe(text);
         }
       }
     }
