@@ -32,11 +32,14 @@ type Request =
       readonly indexStart: number;
     };
 
-/** A released buffer going back to the thread that filled it: not a request, nothing answers it. */
-interface Recycle {
-  readonly type: 'recycle';
-  readonly buffer: ArrayBuffer;
-}
+/**
+ * Released buffers going back to the thread that filled them, to be filled again: a batch's CSV
+ * bytes, or the buffers of a batch's puzzles (a `puzzles` request's answer). Not a request: nothing
+ * answers it. Without this, every batch's buffers wait for the receiving thread's collector as
+ * memory outside its heap, which makes it collect more often.
+ */
+type Recycle =
+  { readonly type: 'recycle'; readonly buffer: ArrayBuffer } | { readonly type: 'recycle'; readonly made: MadePuzzles };
 
 /** A request before it has an id (Omit over each member of the union). */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -66,8 +69,8 @@ interface Maker {
   readonly run: (req: Request) => Uint8Array | Int32Array | MadePuzzles;
   /** The CSV bytes of a batch whose puzzles were made by another thread (a `puzzles` request). */
   readonly finish: (req: Request & { type: 'tell' | 'puzzles' }, made: MadePuzzles) => Uint8Array;
-  /** Keeps a released buffer of CSV bytes for a later batch (a few at most). */
-  readonly recycle: (buffer: ArrayBuffer) => void;
+  /** Keeps released buffers for a later batch (a few at most). */
+  readonly recycle: (r: Recycle) => void;
 }
 
 /** Released buffers a maker keeps: the batches in flight at once are few. */
@@ -80,8 +83,11 @@ function handler(setup: RowSetup): Maker {
   let renderer: StoryRenderer | null = null;
   const render = (): StoryRenderer => (renderer ??= datasetRenderer(setup.text, spec.seed, setup.templates).render);
   const spare: ArrayBuffer[] = [];
-  const recycle = (buffer: ArrayBuffer) => {
-    if (spare.length < SPARE_BUFFERS) spare.push(buffer);
+  const spareMade: MadePuzzles[] = [];
+  const recycle = (r: Recycle) => {
+    if ('made' in r) {
+      if (spareMade.length < SPARE_BUFFERS) spareMade.push(r.made);
+    } else if (spare.length < SPARE_BUFFERS) spare.push(r.buffer);
   };
   const range = (req: Request & { type: 'tell' | 'puzzles' }) => ({
     spec,
@@ -99,7 +105,7 @@ function handler(setup: RowSetup): Maker {
     recycle,
     run: (req) => {
       if (req.type === 'numbers') return Int32Array.from(taskRowNumbers(spec, req.job.task, req.job.split));
-      if (req.type === 'puzzles') return makePuzzles(range(req));
+      if (req.type === 'puzzles') return makePuzzles(range(req), spareMade.pop());
       return tellRowBytes(range(req), render(), { into: intoBytes() });
     },
     finish: (req, made) => tellRowBytes(range(req), render(), { into: intoBytes(), made }),
@@ -149,7 +155,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
   const queue: Pending[] = [];
   const owed = new Map<number, Pending>();
   // Batches whose puzzles a thread made, waiting for this thread to tell them (staged only).
-  const toTell: { readonly p: Pending; readonly made: MadePuzzles }[] = [];
+  const toTell: { readonly p: Pending; readonly made: MadePuzzles; readonly from: Worker }[] = [];
   // A thread is sent nothing until it says it is ready (its module loaded, its setup taken):
   // until then this thread takes every request (staged: every request but a batch's rows).
   const depth = new Map<Worker, number>(workers.map((w) => [w, THREAD_DEPTH]));
@@ -175,6 +181,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
     if (told) {
       const req = told.p.req as Request & { type: 'tell' };
       settle(told.p, () => here().finish(req, told.made));
+      if (!failure) told.from.postMessage({ type: 'recycle', made: told.made } satisfies Recycle, buffersOf(told.made));
     } else {
       const i = queue.findIndex((q) => !staged || q.req.type !== 'tell');
       if (i >= 0) {
@@ -220,7 +227,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
         e.name = reply.name;
         p.reject(e);
       } else if (staged && p.req.type === 'tell') {
-        toTell.push({ p, made: reply.value as MadePuzzles });
+        toTell.push({ p, made: reply.value as MadePuzzles, from: w });
       } else {
         if (p.req.type === 'tell') madeBy.set((reply.value as Uint8Array).buffer, w);
         p.resolve(reply.value);
@@ -247,7 +254,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
       const buffer = bytes.buffer as ArrayBuffer;
       const by = madeBy.get(buffer);
       madeBy.delete(buffer);
-      if (by === 'here') maker?.recycle(buffer);
+      if (by === 'here') maker?.recycle({ type: 'recycle', buffer });
       else if (by && !failure) by.postMessage({ type: 'recycle', buffer } satisfies Recycle, [buffer]);
     },
     close: async () => {
@@ -275,7 +282,7 @@ function buffersOf(value: Uint8Array | Int32Array | MadePuzzles): ArrayBuffer[] 
 function serve(port: NonNullable<typeof parentPort>, maker: Maker): void {
   port.on('message', (req: Request | Recycle) => {
     if (req.type === 'recycle') {
-      maker.recycle(req.buffer);
+      maker.recycle(req);
       return;
     }
     let reply: Reply;

@@ -188,13 +188,19 @@ export interface MadePuzzles {
   readonly ends: Int32Array;
 }
 
-/** The puzzles of a range of rows and their story-free CSV columns; tellRowBytes tells them. */
-export function makePuzzles(range: RowRange): MadePuzzles {
+/**
+ * The puzzles of a range of rows and their story-free CSV columns; tellRowBytes tells them. With
+ * `into` (an earlier batch's, given back), its buffers are written again while they have room.
+ */
+export function makePuzzles(range: RowRange, into?: MadePuzzles): MadePuzzles {
   const { from, to } = range;
   const make = recordMaker(range.spec, range.job.task, range.job.split);
-  const writer = new PuzzleWriter();
-  const ends = new Int32Array(2 * (to - from));
-  let columns = new Uint8Array(Math.max(4096, (to - from) * 768));
+  const writer = new PuzzleWriter(into && new Int32Array(into.puzzles.buffer));
+  const ends =
+    into && into.ends.buffer.byteLength >= 8 * (to - from)
+      ? new Int32Array(into.ends.buffer)
+      : new Int32Array(2 * (to - from));
+  let columns = into ? new Uint8Array(into.columns.buffer) : new Uint8Array(Math.max(4096, (to - from) * 512));
   let at = 0;
   const put = (text: string) => {
     if (columns.length - at < text.length * 3) {
@@ -213,7 +219,7 @@ export function makePuzzles(range: RowRange): MadePuzzles {
     put(c.rest);
     ends[2 * (j - from) + 1] = at;
   }
-  return { puzzles: writer.finish(), columns: columns.subarray(0, at), ends };
+  return { puzzles: writer.finish(), columns: columns.subarray(0, at), ends: ends.subarray(0, 2 * (to - from)) };
 }
 
 /**
