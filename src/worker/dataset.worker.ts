@@ -30,7 +30,10 @@ export const datasetHandlers: Handlers<DatasetCommands> = {
     const patterns = new Map<string, number>();
     for (let from = 0; from < total; from += CHUNK_ROWS) {
       const to = Math.min(total, from + CHUNK_ROWS);
-      const batch = tellRows({ spec: body.spec, job: body.job, numbers, from, to, indexStart: body.indexStart }, render);
+      const batch = tellRows(
+        { spec: body.spec, job: body.job, numbers, from, to, indexStart: body.indexStart },
+        render,
+      );
       const preview: PreviewRow[] = [];
       batch.rows.forEach(({ row, clutrr }, i) => {
         patterns.set(row.puzzle.pattern, (patterns.get(row.puzzle.pattern) ?? 0) + 1);
