@@ -1,7 +1,7 @@
 import type { PuzzleRecord, Triple } from '../puzzle/puzzle';
 import { NEEDS_QUOTES } from './csv';
-import { nameInfo, puzzleCsvColumns, wordRepr } from './fromPuzzle';
-import { boundedMemo } from '../util/boundedMemo';
+import { puzzleCsvColumns } from './fromPuzzle';
+import { reprStr } from './pyLiteral';
 
 /**
  * puzzleCsvColumns written straight as UTF-8 bytes, for the thread that makes a batch's puzzles:
@@ -72,7 +72,7 @@ export class ColumnBytes {
     else this.ascii(String(n));
   }
 
-  private triple(t: Triple, names: readonly TextBytes[]): void {
+  private triple(t: Triple, names: readonly NameBytes[]): void {
     this.byte(40); // (
     this.copy(names[t.from]!.repr);
     this.ascii(', ');
@@ -88,7 +88,7 @@ export class ColumnBytes {
    */
   write(puzzle: PuzzleRecord, split: string, rowNumber?: number): number {
     const { entities, facts, proof } = puzzle;
-    const names: TextBytes[] = [];
+    const names: NameBytes[] = [];
     let plain = !NEEDS_QUOTES.test(split) && !NEEDS_QUOTES.test(puzzle.pattern);
     for (let i = 0; i < entities.length; i++) {
       const n = nameBytes(entities[i]!.name);
@@ -115,7 +115,7 @@ export class ColumnBytes {
     this.ascii(', ');
     this.copy(names[qb]!.repr);
     this.ascii(')",,');
-    this.copy(wordBytes(puzzle.target.word).text);
+    this.copy(wordBytes(puzzle.target.word).word);
     const end = this.at;
     // proof_state
     if (proof.length === 0) this.ascii('[]');
@@ -174,7 +174,7 @@ export class ColumnBytes {
     if (many) this.byte(34);
     for (let i = 0; i < entities.length; i++) {
       if (i > 0) this.byte(44);
-      this.copy(names[i]!.text);
+      this.copy(names[i]!.name);
       this.byte(58); // :
       this.ascii(entities[i]!.gender);
     }
@@ -196,22 +196,39 @@ export class ColumnBytes {
 
 const encoder = new TextEncoder();
 
-/**
- * A name's or relation word's bytes as the columns write it: its repr (in proofs, the query and
- * edge_types) and itself (genders, target).
- */
-interface TextBytes {
+/** A name's bytes as the columns write it: its repr (in proofs and the query) and itself (genders). */
+interface NameBytes {
   readonly repr: Uint8Array;
-  readonly text: Uint8Array;
-  /** Neither needs CSV quoting (and, for a name, the genders column can hold it). */
+  readonly name: Uint8Array;
+  /** Neither needs CSV quoting, and the genders column can hold it. */
   readonly plain: boolean;
 }
-const nameBytes = boundedMemo(4096, (name: string): TextBytes => {
-  const info = nameInfo(name);
-  return { repr: encoder.encode(info.repr), text: encoder.encode(name), plain: !info.quotes && info.gendersOk };
-});
-const wordBytes = boundedMemo(256, (word: string): TextBytes => {
-  const repr = wordRepr(word);
-  const plain = !NEEDS_QUOTES.test(repr) && !NEEDS_QUOTES.test(word);
-  return { repr: encoder.encode(repr), text: encoder.encode(word), plain };
-});
+const NAMES = new Map<string, NameBytes>();
+function nameBytes(name: string): NameBytes {
+  let n = NAMES.get(name);
+  if (n === undefined) {
+    if (NAMES.size > 4096) NAMES.clear();
+    const repr = reprStr(name);
+    const plain = !NEEDS_QUOTES.test(repr) && !NEEDS_QUOTES.test(name) && name !== '' && !/[,:]/.test(name);
+    NAMES.set(name, (n = { repr: encoder.encode(repr), name: encoder.encode(name), plain }));
+  }
+  return n;
+}
+
+/** A relation word's bytes: its repr (proofs, edge_types) and itself (target). */
+interface WordBytes {
+  readonly repr: Uint8Array;
+  readonly word: Uint8Array;
+  readonly plain: boolean;
+}
+const WORDS = new Map<string, WordBytes>();
+function wordBytes(word: string): WordBytes {
+  let w = WORDS.get(word);
+  if (w === undefined) {
+    if (WORDS.size > 256) WORDS.clear();
+    const repr = reprStr(word);
+    const plain = !NEEDS_QUOTES.test(repr) && !NEEDS_QUOTES.test(word);
+    WORDS.set(word, (w = { repr: encoder.encode(repr), word: encoder.encode(word), plain }));
+  }
+  return w;
+}

@@ -6,7 +6,6 @@ import type { ClutrrRow, NamedTriple } from './clutrrRow';
 import { gendersField } from './clutrrCsv';
 import { csvField, NEEDS_QUOTES } from './csv';
 import { reprInt, reprStr } from './pyLiteral';
-import { boundedMemo } from '../util/boundedMemo';
 
 /**
  * A puzzle as a CLUTRR CSV row. story_edges lists the path facts first, then the noise facts,
@@ -42,24 +41,39 @@ export function puzzleToRow(
 }
 
 /** reprStr of relation words, which every row repeats (a handful of distinct values). */
-export const wordRepr = boundedMemo(256, reprStr);
+const WORD_REPR = new Map<string, string>();
+function wordRepr(word: string): string {
+  let r = WORD_REPR.get(word);
+  if (r === undefined) {
+    if (WORD_REPR.size > 256) WORD_REPR.clear();
+    WORD_REPR.set(word, (r = reprStr(word)));
+  }
+  return r;
+}
 
 /** What puzzleCsvRecord needs of a name, which rows repeat (names come from a fixed list). */
-export interface NameInfo {
+interface NameInfo {
   readonly repr: string;
   /** The name or its repr needs quoting as a CSV field. */
   readonly quotes: boolean;
   /** The genders column can hold it (gendersField's rule); when not, gendersField throws. */
   readonly gendersOk: boolean;
 }
-export const nameInfo = boundedMemo(4096, (name: string): NameInfo => {
-  const repr = reprStr(name);
-  return {
-    repr,
-    quotes: NEEDS_QUOTES.test(repr) || NEEDS_QUOTES.test(name),
-    gendersOk: name !== '' && !/[,:]/.test(name),
-  };
-});
+const NAME_INFO = new Map<string, NameInfo>();
+function nameInfo(name: string): NameInfo {
+  let info = NAME_INFO.get(name);
+  if (info === undefined) {
+    if (NAME_INFO.size > 4096) NAME_INFO.clear();
+    const repr = reprStr(name);
+    info = {
+      repr,
+      quotes: NEEDS_QUOTES.test(repr) || NEEDS_QUOTES.test(name),
+      gendersOk: name !== '' && !/[,:]/.test(name),
+    };
+    NAME_INFO.set(name, info);
+  }
+  return info;
+}
 
 /**
  * The CSV record (no line end) of `puzzleToRow(puzzle, text, meta)` as `writeCsv` writes
