@@ -7,8 +7,7 @@ import type { RenderedStory, Split, StoryRenderer } from '../text/render';
 import { writeClutrrCsv } from './clutrrCsv';
 import type { ClutrrRow } from './clutrrRow';
 import { csvField } from './csv';
-import { ColumnBytes } from './columnBytes';
-import { puzzleCsvRecord, puzzleToRow, storyCsvHead, storyCsvMiddle } from './fromPuzzle';
+import { puzzleCsvColumns, puzzleCsvRecord, puzzleToRow, storyCsvHead, storyCsvMiddle } from './fromPuzzle';
 
 /**
  * A dataset folder as the released datasets lay it out — `<train tasks>_train.csv`, one
@@ -201,14 +200,26 @@ export function makePuzzles(range: RowRange, into?: MadePuzzles): MadePuzzles {
     into && into.ends.buffer.byteLength >= 8 * (to - from)
       ? new Int32Array(into.ends.buffer)
       : new Int32Array(2 * (to - from));
-  const columns = new ColumnBytes(into && new Uint8Array(into.columns.buffer));
+  let columns = into ? new Uint8Array(into.columns.buffer) : new Uint8Array(Math.max(4096, (to - from) * 512));
+  let at = 0;
+  const put = (text: string) => {
+    if (columns.length - at < text.length * 3) {
+      const grown = new Uint8Array(Math.max(columns.length * 2, at + text.length * 3));
+      grown.set(columns.subarray(0, at));
+      columns = grown;
+    }
+    at += encoder.encodeInto(text, columns.subarray(at)).written;
+  };
   for (let j = from; j < to; j++) {
     const record = make(range.numbers[j]!);
     writer.write(record);
-    ends[2 * (j - from)] = columns.write(record, range.job.split, j + 1);
-    ends[2 * (j - from) + 1] = columns.length;
+    const c = puzzleCsvColumns(record, range.job.split, j + 1);
+    put(c.query);
+    ends[2 * (j - from)] = at;
+    put(c.rest);
+    ends[2 * (j - from) + 1] = at;
   }
-  return { puzzles: writer.finish(), columns: columns.finish(), ends: ends.subarray(0, 2 * (to - from)) };
+  return { puzzles: writer.finish(), columns: columns.subarray(0, at), ends: ends.subarray(0, 2 * (to - from)) };
 }
 
 /**
