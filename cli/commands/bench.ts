@@ -124,7 +124,7 @@ process.stderr.write('\\n' + JSON.stringify({ code: process.exitCode ?? 0, maxRS
     const last = r.stderr.trim().split('\n').at(-1) ?? '';
     const report = (last.startsWith('{') ? JSON.parse(last) : {}) as { code?: number; maxRSS?: number };
     if (r.status !== 0 || report.code !== 0) {
-      return `  ${rows} rows: failed (${r.stderr.trim().split('\n')[0] ?? `exit ${r.status}`})`;
+      return `  ${rows} rows: failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})`;
     }
     const rate = formatCount(Math.round(rows / secs));
     return `  ${formatCount(rows)} rows: ${rate} rows/s end to end (${secs.toFixed(2)} s), peak RSS ${Math.round((report.maxRSS ?? 0) / 1024)} MB`;
