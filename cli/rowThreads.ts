@@ -66,15 +66,15 @@ const spawn = (file: string | URL): Worker =>
 const early: Worker[] = [];
 
 /**
- * Starts the worker threads a `generate` command line will ask for (`--workers N`, else the
- * default where it does not depend on the row count), running `file` (the bundled row-maker module). Anything the flag's reader would refuse
- * starts none: the command then reports it. takeRowThreads adopts them. Returns the threads waiting.
+ * Starts the worker threads a `generate` command line may ask for (`--workers N`, else the most
+ * that this machine's default plan uses for a run of any size: a thread the run turns out not to
+ * need is stopped once its row count is known), running `file` (the bundled row-maker module).
+ * Anything the flag's reader would refuse starts none: the command then reports it.
+ * takeRowThreads adopts them. Returns the threads waiting.
  */
 export function startRowThreadsEarly(file: URL, argv: readonly string[]): readonly Worker[] {
-  // Without the flag, the threads a run of any size may use: its plan depends on the row count,
-  // known only once the options are read (a thread it does not use is stopped then).
-  const cores = availableParallelism();
-  let threads = cores > 2 ? threadPlan(cores, Infinity).makers - 1 : cores === 2 ? 1 : 0;
+  // The longest runs use the most threads (two stages also use one: as many as two makers on 2 cores).
+  let threads = threadPlan(availableParallelism(), Infinity).makers - 1;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = a === '--workers' ? argv[i + 1] : a.startsWith('--workers=') ? a.slice(10) : undefined;

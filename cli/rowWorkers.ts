@@ -7,11 +7,12 @@ import type { StoryRenderer } from '../src/core/text/render';
 import { ROW_MAKER_ROLE, takeRowThreads } from './rowThreads';
 
 /**
- * The CLI's row makers: the same core calls (taskRowNumbers, tellRowBytes, makePuzzles) run in this thread
- * and, when more than one maker is asked for, in worker threads of the bundled CLI beside it
- * (threads are unavailable under the test runner, which runs the TypeScript sources). Each
- * request is one batch of rows and its answer is that batch's CSV bytes, so memory holds only
- * the batches in flight. Requests wait in one queue in the order they were made; whoever is
+ * The CLI's row makers: the same core calls (taskRowNumbers, tellRowBytes, makePuzzles) run in
+ * this thread and, when more than one maker is asked for, in worker threads of the bundled CLI
+ * beside it (threads are unavailable under the test runner, which runs the TypeScript sources).
+ * Each request is one batch of rows and its answer is that batch's CSV bytes (in two stages, a
+ * thread's answer is the batch's puzzles, which this thread tells), so memory holds only the
+ * batches in flight. Requests wait in one queue in the order they were made; whoever is
  * free takes the next one: a thread as soon as it has fewer than THREAD_DEPTH requests, this
  * thread between two turns of the event loop (so signals and replies are handled in between).
  */
@@ -21,16 +22,17 @@ export interface RowSetup {
   readonly templates?: TemplateSource;
 }
 
-type Request =
-  | { readonly id: number; readonly type: 'numbers'; readonly job: DatasetJob }
-  | {
-      readonly id: number;
-      /** tell: the rows' CSV bytes; puzzles: their puzzles and story-free columns (makePuzzles), told by the asker. */
-      readonly type: 'tell' | 'puzzles';
-      readonly job: DatasetJob;
-      readonly numbers: Int32Array;
-      readonly indexStart: number;
-    };
+type Request = { readonly id: number; readonly type: 'numbers'; readonly job: DatasetJob } | BatchRequest;
+
+/** A batch of rows of one job. */
+interface BatchRequest {
+  readonly id: number;
+  /** tell: the rows' CSV bytes; puzzles: their puzzles and story-free columns (makePuzzles), told by the asker. */
+  readonly type: 'tell' | 'puzzles';
+  readonly job: DatasetJob;
+  readonly numbers: Int32Array;
+  readonly indexStart: number;
+}
 
 /**
  * Released buffers going back to the thread that filled them, to be filled again: a batch's CSV
@@ -68,7 +70,7 @@ export interface RowMakers {
 interface Maker {
   readonly run: (req: Request) => Uint8Array | Int32Array | MadePuzzles;
   /** The CSV bytes of a batch whose puzzles were made by another thread (a `puzzles` request). */
-  readonly finish: (req: Request & { type: 'tell' | 'puzzles' }, made: MadePuzzles) => Uint8Array;
+  readonly finish: (req: BatchRequest, made: MadePuzzles) => Uint8Array;
   /** Keeps released buffers for a later batch (a few at most). */
   readonly recycle: (r: Recycle) => void;
 }
@@ -89,7 +91,7 @@ function handler(setup: RowSetup): Maker {
       if (spareMade.length < SPARE_BUFFERS) spareMade.push(r.made);
     } else if (spare.length < SPARE_BUFFERS) spare.push(r.buffer);
   };
-  const range = (req: Request & { type: 'tell' | 'puzzles' }) => ({
+  const range = (req: BatchRequest) => ({
     spec,
     job: req.job,
     numbers: req.numbers,
@@ -179,8 +181,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
     localTurn = null;
     const told = toTell.shift();
     if (told) {
-      const req = told.p.req as Request & { type: 'tell' };
-      settle(told.p, () => here().finish(req, told.made));
+      settle(told.p, () => here().finish(told.p.req as BatchRequest, told.made));
       if (!failure) told.from.postMessage({ type: 'recycle', made: told.made } satisfies Recycle, buffersOf(told.made));
     } else {
       const i = queue.findIndex((q) => !staged || q.req.type !== 'tell');

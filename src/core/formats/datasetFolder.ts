@@ -1,5 +1,5 @@
-import { DEFAULT_FAMILY } from '../family/family';
 import { recordMaker, rowMaker, rowSeed, type DatasetRow, type DatasetSpec } from '../puzzle/dataset';
+import { familyParams } from '../puzzle/puzzle';
 import { PuzzleReader, PuzzleWriter } from '../puzzle/puzzleCodec';
 import { taskName, type TaskSpec } from '../puzzle/tasks';
 import { createRng } from '../random/rng';
@@ -200,26 +200,17 @@ export function makePuzzles(range: RowRange, into?: MadePuzzles): MadePuzzles {
     into && into.ends.buffer.byteLength >= 8 * (to - from)
       ? new Int32Array(into.ends.buffer)
       : new Int32Array(2 * (to - from));
-  let columns = into ? new Uint8Array(into.columns.buffer) : new Uint8Array(Math.max(4096, (to - from) * 512));
-  let at = 0;
-  const put = (text: string) => {
-    if (columns.length - at < text.length * 3) {
-      const grown = new Uint8Array(Math.max(columns.length * 2, at + text.length * 3));
-      grown.set(columns.subarray(0, at));
-      columns = grown;
-    }
-    at += encoder.encodeInto(text, columns.subarray(at)).written;
-  };
+  const columns = new Utf8Sink(into && new Uint8Array(into.columns.buffer), (to - from) * 512);
   for (let j = from; j < to; j++) {
     const record = make(range.numbers[j]!);
     writer.write(record);
     const c = puzzleCsvColumns(record, range.job.split, j + 1);
-    put(c.query);
-    ends[2 * (j - from)] = at;
-    put(c.rest);
-    ends[2 * (j - from) + 1] = at;
+    columns.text(c.query);
+    ends[2 * (j - from)] = columns.length;
+    columns.text(c.rest);
+    ends[2 * (j - from) + 1] = columns.length;
   }
-  return { puzzles: writer.finish(), columns: columns.subarray(0, at), ends: ends.subarray(0, 2 * (to - from)) };
+  return { puzzles: writer.finish(), columns: columns.finish(), ends: ends.subarray(0, 2 * (to - from)) };
 }
 
 /**
@@ -240,43 +231,63 @@ export function tellRowBytes(
   const { into, made } = options;
   let make: (i: number) => DatasetRow;
   if (made) {
-    const reader = new PuzzleReader(made.puzzles, { ...DEFAULT_FAMILY, ...spec.family });
+    const reader = new PuzzleReader(made.puzzles, familyParams(spec.family));
     make = rowMaker(spec, job.task, job.split, (i) => reader.read(rowSeed(spec, job.task, job.split, i)));
   } else make = rowMaker(spec, job.task, job.split);
-  let bytes = into && into.length >= 4096 ? into : new Uint8Array(Math.max(4096, (range.to - range.from) * 1536));
-  let at = 0;
-  const room = (most: number) => {
-    if (bytes.length - at >= most) return;
-    const grown = new Uint8Array(Math.max(bytes.length * 2, at + most));
-    grown.set(bytes.subarray(0, at));
-    bytes = grown;
-  };
-  // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
-  const put = (text: string) => (at += encoder.encodeInto(text, bytes.subarray(at)).written);
-  const copy = (part: Uint8Array) => {
-    bytes.set(part, at);
-    at += part.length;
-  };
+  const out = new Utf8Sink(into, (range.to - range.from) * 1536);
   eachToldRow(range, make, render, (row, text, meta, j) => {
     if (made) {
       // The puzzle's columns come as bytes; only the story's are written here.
       const r = 2 * (j - range.from);
-      const query = made.columns.subarray(r === 0 ? 0 : made.ends[r - 1]!, made.ends[r]!);
-      const rest = made.columns.subarray(made.ends[r]!, made.ends[r + 1]!);
       const story = csvField(text.story);
-      const head = storyCsvHead(meta.index, meta.id, story);
-      const middle = storyCsvMiddle(text, story);
-      room((head.length + middle.length) * 3 + query.length + rest.length + 1);
-      put(head);
-      copy(query);
-      put(middle);
-      copy(rest);
-    } else {
-      const record = puzzleCsvRecord(row.puzzle, text, meta, j + 1);
-      room(record.length * 3 + 1);
-      put(record);
-    }
-    bytes[at++] = 10;
+      out.text(storyCsvHead(meta.index, meta.id, story));
+      out.copy(made.columns.subarray(r === 0 ? 0 : made.ends[r - 1]!, made.ends[r]!));
+      out.text(storyCsvMiddle(text, story));
+      out.copy(made.columns.subarray(made.ends[r]!, made.ends[r + 1]!));
+    } else out.text(puzzleCsvRecord(row.puzzle, text, meta, j + 1));
+    out.byte(10);
   });
-  return bytes.subarray(0, at);
+  return out.finish();
+}
+
+/**
+ * A growing buffer of UTF-8 bytes: the batch buffers of tellRowBytes and makePuzzles. With `into`
+ * (an earlier batch's buffer, given back) it writes there while it has room, else in a new buffer
+ * of `size` bytes; `finish` gives a view of whichever holds the bytes.
+ */
+class Utf8Sink {
+  private bytes: Uint8Array;
+  length = 0;
+
+  constructor(into: Uint8Array | undefined, size: number) {
+    this.bytes = into && into.length >= 4096 ? into : new Uint8Array(Math.max(4096, size));
+  }
+
+  private room(n: number): void {
+    if (this.bytes.length - this.length >= n) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  text(s: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
+    this.room(s.length * 3);
+    this.length += encoder.encodeInto(s, this.bytes.subarray(this.length)).written;
+  }
+
+  copy(part: Uint8Array): void {
+    this.room(part.length);
+    this.bytes.set(part, this.length);
+    this.length += part.length;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.bytes[this.length++] = b;
+  }
+
+  finish(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
 }

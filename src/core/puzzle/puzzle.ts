@@ -155,8 +155,11 @@ export function checkPuzzleSettings(k: number, task: number, family: FamilyParam
  * With `strict`, every rule used (chaining and checks) is one that is sound in the family.
  * Throws GenerationError when the settings cannot be met within `maxFamilies` families.
  */
+/** The family settings a puzzle is generated with: the defaults, overridden by those given. */
+export const familyParams = (family?: Partial<FamilyParams>): FamilyParams => ({ ...DEFAULT_FAMILY, ...family });
+
 export function generatePuzzle(opts: PuzzleOptions): Puzzle {
-  const family: FamilyParams = { ...DEFAULT_FAMILY, ...opts.family };
+  const family = familyParams(opts.family);
   const problem = checkPuzzleSettings(opts.k, opts.task, family);
   if (problem) throw new GenerationError(problem);
   const rng = createRng(opts.seed);
