@@ -1,8 +1,8 @@
 import type { Puzzle } from '../core/puzzle/puzzle';
 import type { TemplateSource } from '../core/text/datasetText';
 import type { RenderedStory } from '../core/text/render';
-import type { ExplorerText, GeneratorCommands, PuzzleWithStory, StoryRequestBody } from '../worker/protocol';
-import { RpcClient, type WorkerLike } from '../worker/rpc';
+import { createGeneratorClient, type GeneratorClient } from '../worker/generatorClient';
+import type { ExplorerText, PuzzleWithStory, StoryRequestBody } from '../worker/protocol';
 
 /** Where the store gets puzzles from: the generator worker in the app, the handlers in tests. */
 export interface PuzzleService {
@@ -17,20 +17,6 @@ export interface PuzzleService {
   setTemplates(id: number, source: TemplateSource | null): void;
   /** Abandons work in progress; the pending promises reject with a CancelledError. */
   cancel(): void;
-}
-
-type GeneratorClient = RpcClient<GeneratorCommands>;
-
-/** The app's generator worker (a module worker bundled by Vite), through the shared RPC client. */
-export function createGeneratorClient(onStart?: (client: GeneratorClient) => void): GeneratorClient {
-  return new RpcClient<GeneratorCommands>(
-    () =>
-      new Worker(new URL('../worker/generator.worker.ts', import.meta.url), {
-        type: 'module',
-      }) as unknown as WorkerLike,
-    'generator worker',
-    onStart,
-  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rowsToCsv, rowsToJson, type ResultRow } from './results';
 import { mergeResults, readResultsFile, ResultsFileError, unescapeCell } from './resultsFile';
-import { FIXTURE_ROLES, makeResultsFixture, resultsFixtureFiles } from './resultsFixture';
+import { FIXTURE_ROLES, makeResultsFixture, resultsFixtureFiles } from '../../e2e/fixtures/resultsFixture';
 
 const small = makeResultsFixture({ seed: 'unit', participants: 3, ks: [2, 3], tasks: [1], itemsPerK: 2 });
 

@@ -6,7 +6,7 @@
  * browser to it.
  */
 import type { Puzzle } from '../../core/puzzle/puzzle';
-import { createGeneratorClient } from '../../state/service';
+import { createGeneratorClient } from '../../worker/generatorClient';
 import type { StudyDefinition, StudySink } from '../../study/definition';
 import { jatosInputs, loadJatos, type JatosApi } from '../../study/jatosRuntime';
 import { decodeStudyLink } from '../../study/link';

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ModelIndexEntry } from '../../ml/model';
-import { createGeneratorClient } from '../../state/service';
+import { createGeneratorClient } from '../../worker/generatorClient';
 import type { ModelsClient } from '../../worker/modelsClient';
 import { isCancelled } from '../../worker/rpc';
 import {
