@@ -1,7 +1,7 @@
 /**
  * What every model of src/ml offers its callers (the train script, `cli eval`, the models
- * worker): one question type, one answer type, and `loadModel`, which reads any shipped model
- * folder's model.json + weights.bin whatever its kind. No tfjs types leak out of here.
+ * worker): one question type, one answer type, the shipped folders' metadata shapes. Reading a
+ * model folder is `loadModel` in load.ts. No tfjs types leak out of here.
  */
 import type { StoryGraph } from './encoding';
 
