@@ -1,13 +1,17 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../core/random/rng';
 import {
+  boundedMeanT,
   bootstrapMean,
   clusterBootstrap,
   clusteringMatters,
   clusterRobustSe,
   clustersOf,
   clusterWidthRatio,
+  geometricMeanT,
   incompleteBeta,
+  mapInterval,
   mean,
   meanT,
   median,
@@ -16,6 +20,7 @@ import {
   studentTCdf,
   studentTQuantile,
   wilson,
+  MIN_RT_S,
   type Cluster,
 } from './stats';
 
@@ -205,5 +210,117 @@ describe('participant clusters', () => {
     expect(r.estimate).toBe(0.75);
     expect(Number.isNaN(r.lo)).toBe(true);
     expect(Number.isNaN(clusterWidthRatio(wilson(3, 4), r))).toBe(true);
+  });
+});
+
+describe('intervals that stay on their scale', () => {
+  it('geometric mean of 1, 2, 4 s with the t interval on log time, worked by hand', () => {
+    // ln: 0, ln 2, ln 4 = 0, 0.693147, 1.386294; mean ln 2 (geometric mean 2 s); sd of the logs
+    // ln 2 · sd(0, 1, 2) = 0.693147; se = 0.693147/√3 = 0.400189; t(0.975, 2) = 4.302653;
+    // half-width 1.721873; exp(0.693147 − 1.721873) = exp(−1.028726) = 0.357462,
+    // exp(0.693147 + 1.721873) = exp(2.415020) = 11.190 s. (The plain t interval on the times,
+    // 2.333 ± 4.3027·1.5275/√3 = [−1.46, 6.13], would go below 0 s.)
+    const r = geometricMeanT([1, 2, 4]);
+    expect(r.estimate).toBeCloseTo(2, 12);
+    expect(r.lo).toBeCloseTo(0.357462, 5);
+    expect(r.hi).toBeCloseTo(11.19, 2);
+    expect(meanT([1, 2, 4]).lo).toBeLessThan(0);
+  });
+
+  it('a 0 ms time counts as 1 ms, so the log is finite', () => {
+    const r = geometricMeanT([0, 1]);
+    // ln 0.001 = −6.907755, ln 1 = 0: mean −3.453878, geometric mean e^−3.453878 = √0.001 = 0.031623.
+    expect(r.estimate).toBeCloseTo(Math.sqrt(MIN_RT_S), 9);
+    expect(r.lo).toBeGreaterThan(0);
+  });
+
+  it('mean rating of 2, 3, 4, 5 on 1–5 with the t interval on the logit, worked by hand', () => {
+    // mean 3.5, p = (3.5 − 1)/4 = 0.625, sd 1.290994, se of p = 1.290994/(4·√4) = 0.161374;
+    // logit 0.625 = ln(0.625/0.375) = 0.510826; se of the logit 0.161374/(0.625·0.375) = 0.688530;
+    // t(0.975, 3) = 3.182446, half-width 2.191211; expit(0.510826 − 2.191211) = expit(−1.680385)
+    // = 0.157044 → 1 + 4·0.157044 = 1.628178; expit(2.702037) = 0.937147 → 4.748587.
+    // (The plain t interval 3.5 ± 3.182446·0.645497 = [1.446, 5.554] leaves the scale.)
+    const r = boundedMeanT([2, 3, 4, 5], 1, 5);
+    expect(r.estimate).toBe(3.5);
+    expect(r.lo).toBeCloseTo(1.628178, 5);
+    expect(r.hi).toBeCloseTo(4.748587, 5);
+    expect(meanT([2, 3, 4, 5]).hi).toBeGreaterThan(5);
+  });
+
+  it('ratings all on one end of the scale: the interval is that end; one rating: no interval', () => {
+    expect(boundedMeanT([1, 1, 1], 1, 5)).toEqual({ estimate: 1, lo: 1, hi: 1 });
+    expect(boundedMeanT([5, 5], 1, 5)).toEqual({ estimate: 5, lo: 5, hi: 5 });
+    const one = boundedMeanT([3], 1, 5);
+    expect(one.estimate).toBe(3);
+    expect(Number.isNaN(one.lo)).toBe(true);
+    expect(() => boundedMeanT([0, 3], 1, 5)).toThrow(/0 is outside the scale \[1, 5\]/);
+  });
+
+  it('mapInterval carries an interval through an increasing function', () => {
+    expect(mapInterval({ estimate: 0, lo: -1, hi: 1 }, Math.exp)).toEqual({
+      estimate: 1,
+      lo: Math.exp(-1),
+      hi: Math.exp(1),
+    });
+  });
+
+  const within = (r: { estimate: number; lo: number; hi: number }, min: number, max: number) =>
+    r.lo >= min && r.hi <= max && r.lo <= r.estimate + 1e-9 && r.estimate <= r.hi + 1e-9;
+
+  it('property: a rating interval lies within 1–5 and holds its mean, for any ratings', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 2, maxLength: 300 }), (xs) =>
+        within(boundedMeanT(xs, 1, 5), 1, 5),
+      ),
+      { numRuns: 500 },
+    );
+    // Ratings that are not whole numbers too (a mean over a participant's ratings).
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 1, max: 5, noNaN: true }), { minLength: 2, maxLength: 50 }), (xs) =>
+        within(boundedMeanT(xs, 1, 5), 1, 5),
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: a response-time interval is above 0 and holds its geometric mean', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 600, noNaN: true }), { minLength: 2, maxLength: 200 }), (xs) => {
+        const r = geometricMeanT(xs);
+        return r.lo > 0 && Number.isFinite(r.hi) && within(r, 0, Infinity);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('property: the participant bootstrap stays within the values it resamples', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 10 }).map((xs) => ({
+            sum: xs.reduce((s, v) => s + v, 0),
+            n: xs.length,
+          })),
+          { minLength: 2, maxLength: 30 },
+        ),
+        fc.integer(),
+        (clusters, seed) => within(clusterBootstrap(clusters, createRng(seed), 200), 1, 5),
+      ),
+      { numRuns: 200 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ n: fc.integer({ min: 1, max: 10 }), share: fc.double({ min: 0, max: 1, noNaN: true }) }), {
+          minLength: 2,
+          maxLength: 30,
+        }),
+        fc.integer(),
+        (people, seed) => {
+          const clusters = people.map((p) => ({ sum: Math.round(p.share * p.n), n: p.n }));
+          return within(clusterBootstrap(clusters, createRng(seed), 200), 0, 1);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The small statistics the results dashboard needs: the Wilson interval for proportions, the
- * t interval for means (with its own Student t quantile, no package), the percentile bootstrap,
- * and bootstrap over participants (clusters) for figures made of several trials per person.
+ * t interval for means (with its own Student t quantile, no package), intervals that stay on
+ * their scale (the geometric mean with a t interval on log times; a mean rating with a t
+ * interval on the logit of its place on the scale), the percentile bootstrap, and bootstrap over
+ * participants (clusters) for figures made of several trials per person.
  *
  * Why clusters: one participant answers many trials, and their trials are alike (a strong
  * reader gets most right). Intervals that treat every trial as independent are then too narrow.
@@ -142,6 +144,52 @@ export function meanT(values: readonly number[], level = 0.95): Interval {
   if (n < 2) return { estimate: m, lo: NaN, hi: NaN };
   const half = studentTQuantile(1 - (1 - level) / 2, n - 1) * (sampleSd(values) / Math.sqrt(n));
   return { estimate: m, lo: m - half, hi: m + half };
+}
+
+/** The smallest response time a log interval takes: 1 ms, the resolution rows are recorded at. */
+export const MIN_RT_S = 0.001;
+
+/**
+ * The geometric mean of positive values with the t interval of their logarithms, back-transformed:
+ * exp(m ± t_{0.975, n−1} · s/√n), with m and s the mean and sd of ln x. For response times, which
+ * are skewed and positive: the interval is never below 0 and is wider above than below, as the
+ * times are. Values below `floor` (a 0 ms time) count as `floor`. One value: the value, NaN ends.
+ */
+export function geometricMeanT(values: readonly number[], level = 0.95, floor = MIN_RT_S): Interval {
+  const logs = values.map((v) => Math.log(Math.max(floor, v)));
+  const t = meanT(logs, level);
+  return { estimate: Math.exp(t.estimate), lo: Math.exp(t.lo), hi: Math.exp(t.hi) };
+}
+
+const logit = (p: number) => Math.log(p / (1 - p));
+const expit = (x: number) => 1 / (1 + Math.exp(-x));
+
+/**
+ * The mean of values on a bounded scale [min, max] (ratings 1–5) with an interval that stays on
+ * the scale: the mean is taken to p = (m − min)/(max − min) in [0, 1], the t interval is built on
+ * logit(p) with the delta method (se of logit p = se of p / (p(1 − p))) and mapped back. Where
+ * every value sits on one end (p = 0 or 1, no spread) the interval is that end. One value: the
+ * value, NaN ends. Values outside the scale are a caller's bug and throw.
+ */
+export function boundedMeanT(values: readonly number[], min: number, max: number, level = 0.95): Interval {
+  for (const v of values)
+    if (!(v >= min && v <= max)) throw new RangeError(`boundedMeanT: ${v} is outside the scale [${min}, ${max}]`);
+  const n = values.length;
+  const m = mean(values);
+  if (n < 2) return { estimate: m, lo: NaN, hi: NaN };
+  const span = max - min;
+  const p = (m - min) / span;
+  if (p <= 0 || p >= 1) return { estimate: m, lo: m, hi: m };
+  const seP = sampleSd(values) / span / Math.sqrt(n);
+  const half = (studentTQuantile(1 - (1 - level) / 2, n - 1) * seP) / (p * (1 - p));
+  const centre = logit(p);
+  const back = (x: number) => Math.min(max, Math.max(min, min + span * expit(x)));
+  return { estimate: m, lo: back(centre - half), hi: back(centre + half) };
+}
+
+/** An interval through an increasing function (e.g. exp after working on log times). */
+export function mapInterval(i: Interval, f: (v: number) => number): Interval {
+  return { estimate: f(i.estimate), lo: f(i.lo), hi: f(i.hi) };
 }
 
 /** The q-quantile of sorted values, linear between order statistics (R's type 7). */

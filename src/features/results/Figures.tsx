@@ -4,7 +4,9 @@ import { formatCount } from '../../core/util/format';
 import {
   aggregate,
   GROUP_BY_LABEL,
+  INTERVAL_METHODS,
   participants,
+  SCALE,
   tableToCsv,
   type Figure,
   type GroupBy,
@@ -87,7 +89,6 @@ export function Figures() {
   const anyWide = groups.some(
     (g) => g.accuracy.clusteringMatters || g.rt.clusteringMatters || g.difficulty.clusteringMatters,
   );
-  const maxRt = Math.max(10, ...groups.map((g) => g.rt.clustered.hi).filter(Number.isFinite));
   const label = GROUP_BY_LABEL[by];
   const axis = by === 'condition-k' ? GROUP_BY_LABEL.k : label;
 
@@ -140,7 +141,7 @@ export function Figures() {
             </svg>
             {name === null ? 'this study' : `condition ${name}`}
             {i === 0
-              ? ': thick bar, 95% interval over trials (Wilson for accuracy, t for means); thin whisker, 95% bootstrap interval resampling whole participants (2,000 draws, seeded)'
+              ? ': dot, the estimate; thick bar, its 95% interval over trials; thin whisker, the 95% bootstrap interval resampling whole participants (each chart says which interval)'
               : ''}
           </li>
         ))}
@@ -160,18 +161,21 @@ export function Figures() {
           description={describe('Accuracy', groups, (g) => g.accuracy, 3, by)}
           xLabel={axis}
           yLabel="accuracy"
-          domain={[0, 1]}
+          domain={SCALE.accuracy}
+          method={`${INTERVAL_METHODS.accuracy}; whisker by participant`}
           format={(v) => v.toFixed(1)}
           points={points(groups, (g) => g.accuracy)}
           paper={paperAcc}
         />
         <IntervalChart
           testId="results-chart-rt"
-          title={`Response time by ${label} (s)`}
-          description={describe('Mean response time in seconds', groups, (g) => g.rt, 1, by)}
+          title={`Response time by ${label} (s, geometric mean)`}
+          description={describe('Geometric mean response time in seconds', groups, (g) => g.rt, 1, by)}
           xLabel={axis}
           yLabel="seconds"
-          domain={[0, maxRt]}
+          domain={[SCALE.rt[0], 10]}
+          grow
+          method={`${INTERVAL_METHODS.rt}; whisker by participant, on log time`}
           format={(v) => String(Math.round(v))}
           points={points(groups, (g) => g.rt)}
         />
@@ -181,14 +185,15 @@ export function Figures() {
           description={describe('Mean difficulty rating', groups, (g) => g.difficulty, 2, by)}
           xLabel={axis}
           yLabel="rating"
-          domain={[1, 5]}
+          domain={SCALE.difficulty}
+          method={`${INTERVAL_METHODS.difficulty}; whisker by participant`}
           format={(v) => String(v)}
           points={points(groups, (g) => g.difficulty)}
           paper={paperDiff}
         />
       </div>
       <div className="rs-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-        <table className="rs-table" data-testid="results-table">
+        <table className="rs-table" data-testid="results-table" aria-describedby={`${id}-methods`}>
           <caption id={`${id}-cap`}>
             Figures by {label}, 95% intervals{withPaper ? ', with the paper’s Table 3' : ''}
           </caption>
@@ -199,8 +204,8 @@ export function Figures() {
               <th scope="col">Trials</th>
               <th scope="col">Accuracy</th>
               {withPaper && <th scope="col">Paper accuracy</th>}
-              <th scope="col">Response time (s)</th>
-              <th scope="col">Difficulty (1–5)</th>
+              <th scope="col">Response time (s, geometric mean)</th>
+              <th scope="col">Difficulty (1–5, mean)</th>
               {withPaper && <th scope="col">Paper difficulty</th>}
             </tr>
           </thead>
@@ -229,6 +234,14 @@ export function Figures() {
           </tbody>
         </table>
       </div>
+      <ul id={`${id}-methods`} className="rs-hint rs-methods" data-testid="results-interval-note">
+        {(['accuracy', 'rt', 'difficulty', 'clustered'] as const).map((m) => (
+          <li key={m} data-measure={m}>
+            {INTERVAL_METHODS[m]}.
+          </li>
+        ))}
+        <li>Every interval stays within its scale: accuracy 0–1, response time above 0 s, difficulty 1–5.</li>
+      </ul>
       <p className="rs-hint" data-testid="results-cluster-note">
         {anyWide
           ? `† Clustering matters here: the interval over participants is at least ${CLUSTER_NOTE_RATIO}× as wide as the one over trials, because participants differ; read the wider one.`

@@ -22,8 +22,14 @@ export interface IntervalChartProps {
   readonly description: string;
   readonly xLabel: string;
   readonly yLabel: string;
-  /** The y axis range; widened to the data when an interval leaves it. */
+  /**
+   * The y axis range: the measure's scale (accuracy 0–1, ratings 1–5; times from 0 up to a
+   * default top). The axis never goes below its lower end; with `grow` its top rises to the data.
+   */
   readonly domain: readonly [number, number];
+  readonly grow?: boolean;
+  /** Which estimate and intervals the chart shows (printed under it and read with its description). */
+  readonly method: string;
   readonly format: (v: number) => string;
   readonly points: readonly ChartPoint[];
   /** The paper's figure per band (Table 3), drawn as hollow diamonds. */
@@ -41,7 +47,7 @@ export const SERIES_STYLES = 4;
 
 /**
  * A small chart of estimates with 95% intervals per group. d3 computes the scales and the path
- * strings; React draws the SVG. Thick bar: the trial-level interval (Wilson or t); thin whisker:
+ * strings; React draws the SVG. Thick bar: the trial-level interval (`method`); thin whisker:
  * the interval from resampling participants. The chart is an image with a title and a
  * description; the table next to it is the full text alternative.
  */
@@ -51,16 +57,18 @@ export function IntervalChart(p: IntervalChartProps) {
   const series = [...new Set(p.points.map((d) => d.series))];
   const values = p.points.flatMap((d) => [d.lo, d.hi, d.clusteredLo, d.clusteredHi, d.estimate]).filter(finite);
   const paperValues = [...(p.paper?.values() ?? [])];
-  const lo = Math.min(p.domain[0], ...values, ...paperValues);
-  const hi = Math.max(p.domain[1], ...values, ...paperValues);
+  const [lo] = p.domain;
+  const hi = p.grow ? Math.max(p.domain[1], ...values, ...paperValues) : p.domain[1];
   const x = scaleBand<string>()
     .domain(keys)
     .range([M.left, W - M.right])
     .padding(0.2);
+  // clamp: a figure off the scale (none should be) is drawn at its edge, never below the axis.
   const y = scaleLinear()
     .domain([lo, hi])
     .nice()
-    .range([H - M.bottom, M.top]);
+    .range([H - M.bottom, M.top])
+    .clamp(true);
   const w = x.bandwidth();
   const cx = (band: string) => (x(band) ?? 0) + w / 2;
   // Series side by side in the left part of the band, the paper's diamond at its right.
@@ -90,7 +98,9 @@ export function IntervalChart(p: IntervalChartProps) {
         className="rs-chart-svg"
       >
         <title id={`${id}-t`}>{p.title}</title>
-        <desc id={`${id}-d`}>{p.description}</desc>
+        <desc id={`${id}-d`}>
+          {p.description} {p.method}.
+        </desc>
         <g className="rs-grid" aria-hidden="true">
           {y.ticks(5).map((t) => (
             <g key={t} transform={`translate(0,${y(t)})`}>
@@ -160,7 +170,12 @@ export function IntervalChart(p: IntervalChartProps) {
           })}
         </g>
       </svg>
-      <figcaption>{p.title}</figcaption>
+      <figcaption>
+        {p.title}
+        <span className="rs-chart-method" data-testid="results-chart-method">
+          {p.method}
+        </span>
+      </figcaption>
     </figure>
   );
 }

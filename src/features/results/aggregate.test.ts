@@ -1,8 +1,18 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../core/formats/csv';
 import type { ResultRow } from '../../study/results';
-import { meanT, wilson } from '../../study/stats';
-import { aggregate, FLAG_RULES, items, participants, tableToCsv, TABLE_CSV_COLUMNS } from './aggregate';
+import { boundedMeanT, geometricMeanT, meanT, wilson } from '../../study/stats';
+import {
+  aggregate,
+  FLAG_RULES,
+  items,
+  participants,
+  SCALE,
+  tableToCsv,
+  TABLE_CSV_COLUMNS,
+  type GroupRow,
+} from './aggregate';
 
 let trial = 0;
 /** A main trial of session `s`; `over` changes fields. */
@@ -62,8 +72,15 @@ describe('aggregate', () => {
     expect([k2!.trials, k2!.participants, k2!.timeouts]).toEqual([4, 2, 1]);
     expect(k2!.accuracy.interval).toEqual(wilson(2, 4));
     expect(k2!.rt.n).toBe(3);
-    expect(k2!.rt.interval).toEqual(meanT([10, 20, 12]));
-    expect(k2!.difficulty.interval).toEqual(meanT([2, 4, 1]));
+    // Response time: the geometric mean of 10, 20, 12 s with its interval from log time.
+    const rt = geometricMeanT([10, 20, 12]);
+    expect(k2!.rt.interval.estimate).toBeCloseTo(Math.cbrt(10 * 20 * 12), 9);
+    expect(k2!.rt.interval.lo).toBeCloseTo(rt.lo, 9);
+    expect(k2!.rt.interval.hi).toBeCloseTo(rt.hi, 9);
+    // Difficulty on the 1–5 scale: the plain t interval of 2, 4, 1 would reach below 1.
+    expect(k2!.difficulty.interval).toEqual(boundedMeanT([2, 4, 1], 1, 5));
+    expect(meanT([2, 4, 1]).lo).toBeLessThan(1);
+    expect(k2!.difficulty.interval.lo).toBeGreaterThanOrEqual(1);
     expect(k3!.accuracy.interval.estimate).toBe(0.5);
     expect(k2!.paper).toEqual({ accuracy: 0.848, difficulty: 1.49, difficultySd: 1.25 });
   });
@@ -94,6 +111,44 @@ describe('aggregate', () => {
     const groups = aggregate([...rows, row('c', { condition: 'timed' })], 'condition');
     expect(groups.map((g) => g.key)).toEqual(['timed', 'untimed']);
     expect(groups.every((g) => g.paper === null)).toBe(true);
+  });
+});
+
+/** Every interval of a group inside its measure's scale, the estimate inside its intervals. */
+function onScale(g: GroupRow): boolean {
+  const ok = (f: GroupRow['rt'], [min, max]: readonly [number, number]) =>
+    [f.interval, f.clustered].every(
+      (i) =>
+        Number.isNaN(i.lo) ||
+        (i.lo >= min && i.hi <= max && i.lo <= i.estimate * (1 + 1e-9) && i.estimate <= i.hi * (1 + 1e-9)),
+    );
+  return ok(g.accuracy, SCALE.accuracy) && ok(g.rt, [Number.MIN_VALUE, Infinity]) && ok(g.difficulty, SCALE.difficulty);
+}
+
+describe('intervals on the scale', () => {
+  it('property: for any trials, every interval of every grouping stays within its scale', () => {
+    const trialArb = fc.record({
+      s: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+      k: fc.integer({ min: 2, max: 4 }),
+      condition: fc.constantFrom('untimed', 'timed-30'),
+      correct: fc.boolean(),
+      timeout: fc.boolean(),
+      difficulty: fc.integer({ min: 1, max: 5 }),
+      rt_ms: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 600_000 })),
+    });
+    fc.assert(
+      fc.property(fc.array(trialArb, { minLength: 1, maxLength: 80 }), (ts) => {
+        const rs = ts.map((t) =>
+          row(t.s, {
+            k: t.k,
+            condition: t.condition,
+            ...(t.timeout ? timeout : { correct: t.correct, difficulty: t.difficulty, rt_ms: t.rt_ms }),
+          }),
+        );
+        return (['k', 'condition', 'condition-k'] as const).every((by) => aggregate(rs, by).every(onScale));
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 

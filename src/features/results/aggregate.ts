@@ -7,17 +7,25 @@
  * attention, so neither goes into a figure (checks feed the flags). A timeout counts as a wrong
  * answer for accuracy (the participant did not solve the puzzle in the time given) and has no
  * response time or rating.
+ *
+ * Every interval stays on its measure's scale (`INTERVAL_METHODS`, shown under the table and the
+ * charts): accuracy in [0, 1] (Wilson), response time above 0 (geometric mean, t interval on log
+ * time), difficulty in [1, 5] (t interval on the logit of the mean's place on the scale); the
+ * participant bootstrap resamples on the same scales, so it cannot leave them either.
  */
 import { writeCsv } from '../../core/formats/csv';
 import { createRng } from '../../core/random/rng';
 import { spreadsheetSafe, type ResultRow } from '../../study/results';
 import {
+  boundedMeanT,
   clusterBootstrap,
   clusteringMatters,
   clustersOf,
   clusterWidthRatio,
+  mapInterval,
   median,
   meanT,
+  MIN_RT_S,
   wilson,
   type Interval,
 } from '../../study/stats';
@@ -32,11 +40,29 @@ export const GROUP_BY_LABEL: Record<GroupBy, string> = {
   'condition-k': 'condition and k',
 };
 
+/** The possible range of each measure (the charts' axes never leave it). */
+export const SCALE = {
+  accuracy: [0, 1],
+  rt: [0, Infinity],
+  difficulty: [1, 5],
+} as const satisfies Record<string, readonly [number, number]>;
+
+export type Measure = keyof typeof SCALE;
+
+/** What each measure's estimate and intervals are: shown under the table, in the charts' descriptions and the CSV. */
+export const INTERVAL_METHODS: Record<Measure, string> & { readonly clustered: string } = {
+  accuracy: 'Accuracy: proportion correct, 95% Wilson interval',
+  rt: 'Response time: geometric mean in seconds, 95% t interval on log response time, back-transformed',
+  difficulty: 'Difficulty: mean rating, 95% t interval on the logit of (rating − 1)/4, back-transformed to 1–5',
+  clustered:
+    'By participant: 95% percentile bootstrap resampling whole participants (2,000 draws, seeded), on the same scales (log time for response time)',
+};
+
 /** One measure of one group. */
 export interface Figure {
   /** Trials behind it. */
   readonly n: number;
-  /** Wilson (accuracy) or t (means), treating trials as independent. */
+  /** Wilson (accuracy), t on log time (response time), t on the logit scale (difficulty); trials as independent. */
   readonly interval: Interval;
   /** Percentile bootstrap over participants (whole participants resampled). */
   readonly clustered: Interval;
@@ -80,13 +106,16 @@ function figure(
   value: (r: ResultRow) => number,
   trialLevel: (values: number[]) => Interval,
   seed: readonly (string | number)[],
+  /** Figures computed on a transformed scale (log time) come back through this (exp). */
+  back?: (v: number) => number,
 ): Figure {
   const values = items.map(value);
   const interval = trialLevel(values);
-  const clustered = clusterBootstrap(
+  const onScale = clusterBootstrap(
     clustersOf(items, (r) => r.session_id, value),
     createRng('results-dashboard', ...seed),
   );
+  const clustered = back ? mapInterval(onScale, back) : onScale;
   const ratio = clusterWidthRatio(interval, clustered);
   return { n: values.length, interval, clustered, ratio, clusteringMatters: clusteringMatters(ratio) };
 }
@@ -96,6 +125,13 @@ const proportion = (values: number[]) =>
     values.reduce((s, v) => s + v, 0),
     values.length,
   );
+
+const ratingT = (values: number[]) => boundedMeanT(values, SCALE.difficulty[0], SCALE.difficulty[1]);
+
+/** ln of a response time in seconds, a 0 ms time taken as 1 ms (as `geometricMeanT` does). */
+const logTime = (r: ResultRow) => Math.log(Math.max(MIN_RT_S, r.rt_ms / 1000));
+/** `geometricMeanT` of the times whose logs these are. */
+const logT = (logs: number[]) => mapInterval(meanT(logs), Math.exp);
 
 /**
  * The figures per group, groups in natural order (numbers ascending, text alphabetically). Each
@@ -136,8 +172,9 @@ export function aggregate(rows: readonly ResultRow[], by: GroupBy, exclude?: Rea
       trials: g.length,
       timeouts: g.filter((r) => r.ended_on === 'timeout').length,
       accuracy: figure(g, (r) => (r.correct ? 1 : 0), proportion, [by, key, 'accuracy']),
-      rt: figure(answered, (r) => r.rt_ms / 1000, meanT, [by, key, 'rt']),
-      difficulty: figure(rated, (r) => r.difficulty!, meanT, [by, key, 'difficulty']),
+      // On log time, trial-level and by participant alike; exp brings both back to seconds.
+      rt: figure(answered, logTime, logT, [by, key, 'rt'], Math.exp),
+      difficulty: figure(rated, (r) => r.difficulty!, ratingT, [by, key, 'difficulty']),
       paper: paper
         ? { accuracy: paper.accuracy, difficulty: paper.difficulty, difficultySd: paper.difficultySd }
         : null,
@@ -295,7 +332,7 @@ export const TABLE_CSV_COLUMNS = [
   'accuracy_cluster_lo',
   'accuracy_cluster_hi',
   'rt_n',
-  'rt_mean_s',
+  'rt_geomean_s',
   'rt_lo',
   'rt_hi',
   'rt_cluster_lo',
