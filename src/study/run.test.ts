@@ -53,6 +53,9 @@ interface Setup {
   storage?: MemoryStorage;
   clock?: ReturnType<typeof fakeClock>;
   owner?: string;
+  /** Prefix of the anonymous session ids this run draws (two tabs draw different ones). */
+  idPrefix?: string;
+  declines?: Set<string>;
 }
 
 async function makeRun(setup: Setup = {}) {
@@ -74,10 +77,11 @@ async function makeRun(setup: Setup = {}) {
     outbox,
     storage,
     now: clock.now,
-    newId: () => `anon-${++ids}`,
+    newId: () => `${setup.idPrefix ?? 'anon'}-${++ids}`,
     device: { userAgent: 'test-agent', screen: '390x844@3' },
     makeTrial: async (t) => content(t),
     perf,
+    declines: setup.declines,
   });
   return { run, storage, clock, outbox, measures, def };
 }
@@ -94,7 +98,7 @@ async function begin(run: StudyRun) {
   expect(await run.open()).toBe(true);
   await run.prepare();
   expect(run.state.kind).toBe('consent');
-  run.acceptConsent();
+  await run.acceptConsent();
   expect(run.state.kind).toBe('instructions');
   await run.continue();
 }
@@ -234,6 +238,99 @@ describe('StudyRun', () => {
     expect(second.run.sessionId).toBe(`${first.run.sessionId}-r1`);
     await second.run.prepare();
     expect(second.run.state.kind).toBe('consent');
+  });
+
+  it('writes nothing before consent; a decline records nothing and is remembered only in the decline memo', async () => {
+    const storage = new MemoryStorage();
+    const clock = fakeClock();
+    const declines = new Set<string>();
+    const first = await makeRun({ storage, clock, declines, identity: { participantId: 'P9' } });
+    expect(await first.run.open()).toBe(true);
+    await first.run.prepare();
+    expect(first.run.state.kind).toBe('consent');
+    // Only the lease lock (browsers without Web Locks) may be in storage before consent.
+    const stored = async () => (await storage.list('')).map(([k]) => k).filter((k) => !k.startsWith('lock/'));
+    expect(await stored()).toEqual([]);
+    await first.run.decline();
+    expect(first.run.state.kind).toBe('declined');
+    expect(await stored()).toEqual([]);
+    expect([...declines]).toEqual([first.run.declineKey]);
+    // Declining again, accepting or continuing from the declined page does nothing.
+    await first.run.acceptConsent();
+    await first.run.continue();
+    expect(first.run.state.kind).toBe('declined');
+    expect(await stored()).toEqual([]);
+
+    // A reload: the declined page again, no puzzles prepared, still nothing stored; the lock was let go.
+    const again = await makeRun({ storage, clock, declines, identity: { participantId: 'P9' }, owner: 'tab-2' });
+    expect(await again.run.open()).toBe(false);
+    expect(again.run.state.kind).toBe('declined');
+    expect(await stored()).toEqual([]);
+
+    // Changing one's mind: the memo is forgotten, and a new page asks for consent again.
+    again.run.forgetDecline();
+    expect(declines.size).toBe(0);
+    const third = await makeRun({ storage, clock, declines, identity: { participantId: 'P9' }, owner: 'tab-3' });
+    await begin(third.run);
+    expect((await stored()).some((k) => k.startsWith('pointer/'))).toBe(true);
+    expect(await third.outbox.getSession(third.run.sessionId)).toBeDefined();
+  });
+
+  it('two tabs of an anonymous browser before consent: the second to agree is blocked, not a second session', async () => {
+    const storage = new MemoryStorage();
+    const clock = fakeClock();
+    const first = await makeRun({ storage, clock, idPrefix: 'one' });
+    const second = await makeRun({ storage, clock, idPrefix: 'two', owner: 'tab-2' });
+    for (const r of [first.run, second.run]) {
+      expect(await r.open()).toBe(true);
+      await r.prepare();
+    }
+    expect(first.run.sessionId).not.toBe(second.run.sessionId);
+    await first.run.acceptConsent();
+    expect(first.run.state.kind).toBe('instructions');
+    await second.run.acceptConsent();
+    expect(second.run.state).toMatchObject({ kind: 'blocked', reason: expect.stringContaining('another tab') });
+    // A reload of the second tab finds the first tab's session (still open there): blocked.
+    const third = await makeRun({ storage, clock, idPrefix: 'three', owner: 'tab-3' });
+    expect(await third.run.open()).toBe(false);
+    expect(third.run.sessionId).toBe('');
+  });
+
+  it('a study whose rows go nowhere: no sink state; the download mark survives a reopen', async () => {
+    const storage = new MemoryStorage();
+    const clock = fakeClock();
+    const def = {
+      practice: 0,
+      attentionChecks: 0,
+      itemsPerK: 1,
+      sinks: [{ kind: 'download', instructions: 'Mail it to a@b.c' }],
+    } as const;
+    const first = await makeRun({ storage, clock, def });
+    expect(first.run.downloadOnly).toBe(true);
+    await begin(first.run);
+    await answer(first.run);
+    expect(first.run.state).toMatchObject({ kind: 'complete', downloaded: false });
+    // The outbox has no transport for the download sink: that is not "sent".
+    expect(first.run.sinkState(clock.now())).toBe('none');
+    await first.run.markDownloaded();
+    expect(first.run.state).toMatchObject({ kind: 'complete', downloaded: true });
+    await first.outbox.release(first.run.sessionId);
+    const again = await makeRun({ storage, clock, def, owner: 'tab-2' });
+    expect(await again.run.open()).toBe(true);
+    await again.run.prepare();
+    expect(again.run.state).toMatchObject({ kind: 'complete', downloaded: true });
+    // A study with an HTTP sink is not download-only.
+    const sending = await makeRun({ def: { sinks: [{ kind: 'http', url: 'https://example.org/rows' }] } });
+    expect(sending.run.downloadOnly).toBe(false);
+  });
+
+  it('continue pressed twice at once (a click and Enter) moves on one step only', async () => {
+    const { run } = await makeRun({ def: { practice: 1 } });
+    await begin(run);
+    await answer(run, 'son');
+    expect(run.state.kind).toBe('feedback');
+    await Promise.all([run.continue(), run.continue()]);
+    expect(run.state).toMatchObject({ kind: 'trial', trial: { trialIndex: 1 } });
   });
 
   it('a per-puzzle limit records a timeout with no response and moves on', async () => {

@@ -6,7 +6,10 @@
  * Order of a run: `openRun` (session identity, single-writer lock, resume policy, schedule) →
  * `prepare` (every trial's puzzle generated up front, so an answer is followed at once by the next
  * story) → consent → instructions → trials (practice with feedback; breaks every `breakEvery`
- * main trials) → completion. A reopened session skips consent and instructions and carries on at
+ * main trials) → completion. Consent can be declined: nothing is written before consent (the
+ * session pointer of this browser is written when consent is given), so a participant who
+ * declines leaves no session, row or trial mark behind; only a decline memo (the page's
+ * sessionStorage) remembers it, so a reload shows the declined page again. A reopened session skips consent and instructions and carries on at
  * its first unanswered trial; a trial that was shown but not answered is shown again and its row
  * says `resumed: true`.
  *
@@ -21,6 +24,7 @@ import type { RelationWord } from '../core/kinship/relations';
 import { hashSeed } from '../core/random/rng';
 import type { StudyCondition, StudyDefinition } from './definition';
 import type { Outbox, OutboxStorage } from './outbox';
+import { isDownloadOnly } from './sinks';
 import type { EndedOn, ResultRow, SessionInfo } from './results';
 import {
   firstUnanswered,
@@ -64,6 +68,18 @@ export interface RunDeps {
   readonly makeTrial: (trial: Trial) => Promise<TrialContent>;
   /** Performance marks and measures (`performance` in the browser and in Node). */
   readonly perf?: Pick<Performance, 'mark' | 'measure' | 'now'>;
+  /**
+   * Remembers, outside the study's storage, that consent was declined (the page's
+   * sessionStorage), so a reload shows the declined page again without recording anything.
+   */
+  readonly declines?: DeclineMemo;
+}
+
+/** Where a decline is remembered: never the outbox storage, never a sink. */
+export interface DeclineMemo {
+  has(key: string): boolean;
+  add(key: string): void;
+  delete(key: string): void;
 }
 
 export type SinkState = 'none' | 'sending' | 'sent' | 'failed';
@@ -87,6 +103,8 @@ export type RunScreen =
   | { readonly kind: 'blocked'; readonly reason: string }
   | { readonly kind: 'preparing'; readonly done: number; readonly total: number }
   | { readonly kind: 'consent' }
+  /** Consent was declined: nothing was recorded and nothing will be. */
+  | { readonly kind: 'declined' }
   | { readonly kind: 'instructions' }
   | TrialScreen
   | {
@@ -103,6 +121,8 @@ export type RunScreen =
       readonly session: SessionInfo;
       /** The overall time limit ended the run. */
       readonly timedOut: boolean;
+      /** The participant clicked a download on this session's completion screen (kept across reloads). */
+      readonly downloaded: boolean;
     };
 
 /** The mark `study:answer-to-next` is measured from (the submit click). */
@@ -116,9 +136,26 @@ function hashHex(text: string): string {
   return [hashSeed(text, 'a'), hashSeed(text, 'b')].map((h) => h.toString(16).padStart(8, '0')).join('');
 }
 
+/** Set once the participant downloaded the session's answers from its completion screen. */
+const downloadedKey = (sessionId: string) => `downloaded/${sessionId}`;
+
 interface Pointer {
   readonly base: string;
   readonly restarts: number;
+}
+
+const whoOf = (identity: RunIdentity) => (identity.participantId === '' ? 'browser' : `pid:${identity.participantId}`);
+const idOfPointer = (p: Pointer) => (p.restarts === 0 ? p.base : `${p.base}-r${p.restarts}`);
+const samePointer = (a: unknown, b: Pointer | undefined) =>
+  a === b ||
+  (a !== undefined && b !== undefined && (a as Pointer).base === b.base && (a as Pointer).restarts === b.restarts);
+
+/** A new session pointer for (token, participant): derived from the participant's id, or random. */
+function freshPointer(deps: Pick<RunDeps, 'token' | 'identity' | 'newId'>): Pointer {
+  return {
+    base: deps.identity.participantId === '' ? deps.newId() : hashHex(`${deps.token}\n${deps.identity.participantId}`),
+    restarts: 0,
+  };
 }
 
 /**
@@ -127,28 +164,11 @@ interface Pointer {
  * browser gets a random id kept in its storage. A restart (resume policy `restart`) appends `-r<n>`.
  */
 export async function sessionIdFor(deps: Pick<RunDeps, 'storage' | 'token' | 'identity' | 'newId'>): Promise<string> {
-  const who = deps.identity.participantId === '' ? 'browser' : `pid:${deps.identity.participantId}`;
-  const key = pointerKey(deps.token, who);
+  const key = pointerKey(deps.token, whoOf(deps.identity));
   const stored = (await deps.storage.update(key, (old) =>
-    old === undefined
-      ? ({
-          base:
-            deps.identity.participantId === ''
-              ? deps.newId()
-              : hashHex(`${deps.token}\n${deps.identity.participantId}`),
-          restarts: 0,
-        } satisfies Pointer)
-      : undefined,
+    old === undefined ? freshPointer(deps) : undefined,
   )) as Pointer;
-  return stored.restarts === 0 ? stored.base : `${stored.base}-r${stored.restarts}`;
-}
-
-async function nextRestart(deps: Pick<RunDeps, 'storage' | 'token' | 'identity'>): Promise<void> {
-  const who = deps.identity.participantId === '' ? 'browser' : `pid:${deps.identity.participantId}`;
-  await deps.storage.update(pointerKey(deps.token, who), (old) => {
-    const p = old as Pointer;
-    return { base: p.base, restarts: p.restarts + 1 } satisfies Pointer;
-  });
+  return idOfPointer(stored);
 }
 
 /**
@@ -183,6 +203,11 @@ export class StudyRun {
   private changes = 0;
   private started: Promise<void> = Promise.resolve();
   private busy = false;
+  private continuing = false;
+  /** The session pointer as found in storage when the run opened (undefined: none yet). */
+  private storedPointer: Pointer | undefined = undefined;
+  /** The pointer to write when consent is given (null: the stored one already names this session). */
+  private pendingPointer: Pointer | null = null;
 
   constructor(readonly deps: RunDeps) {}
 
@@ -216,7 +241,11 @@ export class StudyRun {
    */
   async open(): Promise<boolean> {
     const { deps } = this;
-    let sessionId = await sessionIdFor(deps);
+    // Read only: a new session's pointer is written when consent is given (acceptConsent).
+    this.storedPointer = (await deps.storage.get(this.pointerKey)) as Pointer | undefined;
+    let pointer = this.storedPointer ?? freshPointer(deps);
+    this.pendingPointer = this.storedPointer ? null : pointer;
+    let sessionId = idOfPointer(pointer);
     if (!(await deps.outbox.claim(sessionId))) {
       this.set({
         kind: 'blocked',
@@ -240,15 +269,23 @@ export class StudyRun {
         return this.block('This study was already started in this browser and cannot be taken again.');
       }
       if (decision === 'restart') {
+        // The restarted session's pointer, like a new one, is written only when consent is given.
         await deps.outbox.release(sessionId);
-        await nextRestart(deps);
-        sessionId = await sessionIdFor(deps);
+        pointer = { base: pointer.base, restarts: pointer.restarts + 1 };
+        this.pendingPointer = pointer;
+        sessionId = idOfPointer(pointer);
         if (!(await deps.outbox.claim(sessionId))) return this.block('This study is already open in another tab.');
         info = undefined;
         rows = [];
       }
     }
     this.sessionId = sessionId;
+    if (!info && deps.declines?.has(this.declineKey)) {
+      // Declined before (a reload of the declined page): still nothing to record.
+      await deps.outbox.release(sessionId);
+      this.set({ kind: 'declined' });
+      return false;
+    }
     try {
       this.schedule = scheduleParticipant(deps.def, {
         participantNumber: deps.identity.participantNumber ?? participantNumberOf(sessionId),
@@ -268,6 +305,15 @@ export class StudyRun {
       for (const row of rows) this.answered.add(row.trial_index);
     }
     return true;
+  }
+
+  private get pointerKey(): string {
+    return pointerKey(this.deps.token, whoOf(this.deps.identity));
+  }
+
+  /** The decline memo's key for this link and participant. */
+  get declineKey(): string {
+    return `clutrr-lab-declined/${hashHex(this.deps.token)}/${encodeURIComponent(whoOf(this.deps.identity))}`;
   }
 
   private trialCount(sessionId: string): number {
@@ -299,20 +345,69 @@ export class StudyRun {
     else this.set({ kind: 'consent' });
   }
 
-  acceptConsent(): void {
-    if (this.state.kind === 'consent') this.set({ kind: 'instructions' });
+  /**
+   * Consent given: the session pointer is written now (not before), then the instructions show.
+   * If another tab of this browser gave consent to the same link in the meantime (it wrote another
+   * anonymous session), this one is blocked rather than run as a second session.
+   */
+  async acceptConsent(): Promise<void> {
+    if (this.state.kind !== 'consent' || this.busy) return;
+    this.busy = true;
+    try {
+      const pending = this.pendingPointer;
+      if (pending) {
+        const expected = this.storedPointer;
+        const after = await this.deps.storage.update(this.pointerKey, (old) =>
+          samePointer(old, expected) ? pending : undefined,
+        );
+        if (!samePointer(after, pending)) {
+          await this.deps.outbox.release(this.sessionId);
+          this.block('This study was started in another tab or window of this browser. Carry on there.');
+          return;
+        }
+        this.storedPointer = pending;
+        this.pendingPointer = null;
+      }
+      this.deps.declines?.delete(this.declineKey);
+      this.set({ kind: 'instructions' });
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /**
+   * Consent declined: nothing is recorded (no pointer, session, row or trial mark; nothing is
+   * sent), the session's lock is let go, and the decline is remembered outside the study's storage.
+   */
+  async decline(): Promise<void> {
+    if (this.state.kind !== 'consent' || this.busy) return;
+    this.deps.declines?.add(this.declineKey);
+    this.set({ kind: 'declined' });
+    await this.deps.outbox.release(this.sessionId);
+  }
+
+  /** The participant changed their mind on the declined page: forget the decline (the page then reloads). */
+  forgetDecline(): void {
+    this.deps.declines?.delete(this.declineKey);
   }
 
   /** `continue` on instructions, feedback and breaks. */
   async continue(): Promise<void> {
     const s = this.state.kind;
-    if (s === 'instructions') {
-      await this.startSession();
-      this.stepIndex = 0;
-      await this.showStep();
-    } else if (s === 'feedback' || s === 'break') {
-      this.stepIndex++;
-      await this.showStep();
+    // A second press (a click and Enter, a double click) while the first is under way does nothing.
+    if (this.continuing) return;
+    this.continuing = true;
+    try {
+      if (s === 'instructions') {
+        await this.startSession();
+        this.stepIndex = 0;
+        await this.showStep();
+      } else if (s === 'feedback' || s === 'break') {
+        this.stepIndex++;
+        await this.showStep();
+      }
+    } finally {
+      this.continuing = false;
     }
   }
 
@@ -525,12 +620,30 @@ export class StudyRun {
   private async complete(timedOut: boolean): Promise<void> {
     const rows = await this.deps.outbox.rows(this.sessionId);
     const session = this.session ?? (await this.deps.outbox.getSession(this.sessionId))!;
-    this.set({ kind: 'complete', rows, session, timedOut });
+    const downloaded = (await this.deps.storage.get(downloadedKey(this.sessionId))) !== undefined;
+    this.set({ kind: 'complete', rows, session, timedOut, downloaded });
+  }
+
+  /**
+   * The participant downloaded their answers (a study whose rows go nowhere shows its completion
+   * code only after that). Recorded in the study's storage beside the session, so a reload of the
+   * completion screen keeps it; never sent.
+   */
+  async markDownloaded(): Promise<void> {
+    const s = this.state;
+    if (s.kind !== 'complete' || s.downloaded) return;
+    this.set({ ...s, downloaded: true });
+    await this.deps.storage.put(downloadedKey(this.sessionId), this.deps.now());
+  }
+
+  /** True when no sink sends the rows anywhere: the participant's file is the only copy the researcher gets. */
+  get downloadOnly(): boolean {
+    return isDownloadOnly(this.deps.def.sinks);
   }
 
   /** Where the sinks stand: `failed` once `sendingSinceMs` has waited more than `patienceMs` without every acknowledgement. */
   sinkState(sendingSinceMs: number, patienceMs = 15_000): SinkState {
-    if (this.deps.def.sinks.length === 0) return 'none';
+    if (this.downloadOnly) return 'none';
     if (this.deps.outbox.allAcknowledged()) return 'sent';
     return this.deps.now() - sendingSinceMs > patienceMs ? 'failed' : 'sending';
   }
