@@ -15,7 +15,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { rowsToCsv, rowsToJson } from '../src/study/results';
+import { exportStream } from './export';
 import { GroupCommit } from './groupCommit';
 import { RateLimiter, type RateLimitOptions } from './rateLimit';
 import { parseIngestBody } from './schema';
@@ -177,12 +177,11 @@ export function createApp(o: AppOptions): Hono {
     app.get(`/api/results.${format}`, (c) => {
       const s = studyParam(c);
       if (!s.ok) return s.response;
-      const rows = o.store.rows(s.study);
-      const sessions = o.store.sessionInfos(s.study);
-      const text = format === 'csv' ? rowsToCsv(rows, sessions) : rowsToJson(rows, sessions);
+      // Streamed from a cursor: bounded memory, and ingest keeps running between chunks.
+      const body = exportStream(o.store, format, s.study);
       c.header('Content-Disposition', `attachment; filename="results-${s.study ?? 'all'}.${format}"`);
       c.header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
-      return c.body(text);
+      return c.body(body);
     });
   }
 

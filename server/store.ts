@@ -12,12 +12,12 @@
  * a row sent again with different content is a conflict and the first one stands.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { encodeStudyLink, decodeStudyLink } from '../src/study/link';
 import { checkStudyDefinition, type StudyDefinition } from '../src/study/definition';
 import { readParticipantParams } from '../src/study/route';
 import { RESULT_COLUMNS, sortRows, type ResultRow, type SessionInfo } from '../src/study/results';
+import { prepareDatabaseFile, tightenDatabaseFiles } from './files';
 import type { IngestBody } from './schema';
 
 export const DATABASE_FILE = 'results.sqlite';
@@ -234,7 +234,8 @@ export class ResultStore {
     if (mustExist && !existsSync(file)) {
       throw new StoreError(`there is no results database at ${file} (start the server with this --data folder first)`);
     }
-    if (!mustExist) mkdirSync(path.dirname(file), { recursive: true });
+    // Private whoever opens it first (the server or the CLI): folder 700, files 600 (files.ts).
+    if (!mustExist) prepareDatabaseFile(file);
     let db: Database.Database;
     try {
       db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: mustExist });
@@ -247,6 +248,7 @@ export class ResultStore {
       if (!options.readonly) {
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = FULL');
+        tightenDatabaseFiles(file);
       }
       db.pragma('foreign_keys = ON');
       const version = db.pragma('user_version', { simple: true }) as number;

@@ -1,6 +1,6 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { rowsToCsv, rowsToJson } from '../../src/study/results';
+import { ExportReader } from '../../server/export';
+import { OutputExistsError, writeFileAtomically } from '../../server/files';
 import { DATABASE_FILE, ResultStore, StoreError } from '../../server/store';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { CliError, UsageError } from '../errors';
@@ -13,13 +13,16 @@ const FLAGS: Record<string, FlagSpec> = {
   data: { type: 'string', help: "the results server's data folder", default: './data' },
   out: { type: 'string', help: 'the file to write: .csv or .json (the extension picks the format)' },
   study: { type: 'string', help: 'only this study id (default: every study)' },
+  force: { type: 'boolean', help: 'replace --out if it exists (otherwise an existing file is refused)' },
 };
 
 const HELP = helpText(
-  'usage: npm run cli -- results export --data ./data --out FILE.csv [--study ID]',
+  'usage: npm run cli -- results export --data ./data --out FILE.csv [--study ID] [--force]',
   `Exports the rows a results server stored (npm run serve), offline, from <data>/results.sqlite.
 CSV cells that a spreadsheet would run as formulas are escaped; JSON keeps values as recorded.
-The last line is "sessions=<n> rows=<n>".`,
+The rows stream from the database, so memory stays small whatever its size. The file (mode 600)
+is written beside --out under a temporary name and renamed when complete: an interrupted export
+never leaves a truncated file. The last line is "sessions=<n> rows=<n>".`,
   FLAGS,
 );
 
@@ -49,16 +52,27 @@ export async function resultsCommand(argv: string[]): Promise<number> {
     if (e instanceof StoreError) throw new CliError(e.message);
     throw e;
   }
+  // Whatever we write is for the researcher's eyes only (files.ts sets modes explicitly too).
+  process.umask(0o077);
+  let reader: ExportReader | undefined;
   try {
     const study = typeof flags.study === 'string' ? flags.study : undefined;
     if (study !== undefined && !store.hasStudy(study)) throw new CliError(`study: no study "${study}" in ${file}`);
-    const rows = store.rows(study);
-    const sessions = store.sessionInfos(study);
-    const count = store.sessions(study).length;
-    writeFileSync(flags.out, format === '.csv' ? rowsToCsv(rows, sessions) : rowsToJson(rows, sessions));
-    process.stdout.write(`wrote ${flags.out}\nsessions=${count} rows=${rows.length}\n`);
+    reader = ExportReader.open(store);
+    const count = reader.sessionCount(study);
+    const counted = { rows: 0 };
+    try {
+      writeFileAtomically(flags.out, reader.chunks(format === '.csv' ? 'csv' : 'json', study, counted), {
+        force: flags.force === true,
+      });
+    } catch (e) {
+      if (e instanceof OutputExistsError) throw new CliError(`out: ${e.message}`);
+      throw e;
+    }
+    process.stdout.write(`wrote ${flags.out}\nsessions=${count} rows=${counted.rows}\n`);
     return 0;
   } finally {
+    reader?.close();
     store.close();
   }
 }

@@ -1,0 +1,180 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { withDefaults } from '../src/study/definition';
+import { encodeStudyLink } from '../src/study/link';
+import { rowsToCsv, rowsToJson } from '../src/study/results';
+import { ExportReader, exportStream, type ExportFormat } from './export';
+import { OutputExistsError, writeFileAtomically } from './files';
+import { ResultStore } from './store';
+import { makeRow, makeSession, ROOT } from './testServer';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(path.join(tmpdir(), 'clutrr-export-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** Two studies, sessions with and without their facts, and cells that test the escaping and quoting. */
+function sampleStore(dir: string): ResultStore {
+  const store = ResultStore.open(path.join(dir, 'results.sqlite'));
+  for (const studyId of ['lab', 'other']) store.registerStudy({ token: encodeStudyLink(withDefaults({ studyId })) });
+  const odd = [
+    '=1+1',
+    "'=already quoted",
+    'comma, "quote"\r\nline',
+    '-minus',
+    '@at',
+    '\ttab',
+    '',
+    'plain',
+    'café ☕ 😀',
+    '\ud800 lone',
+  ];
+  const bodies = [
+    { sessions: [makeSession('lab', 's-b')], rows: [0, 1, 2].map((t) => makeRow('lab', 's-b', t)) },
+    {
+      sessions: [makeSession('lab', 's-a')],
+      rows: odd.map((story, t) => makeRow('lab', 's-a', t, { story, response: story.slice(0, 50) })),
+    },
+    // Rows whose session facts never arrived (empty user agent and screen in the CSV).
+    { sessions: [], rows: [3, 1].map((t) => makeRow('lab', 's-c', t, { difficulty: null })) },
+    { sessions: [makeSession('other', 's-o')], rows: [makeRow('other', 's-o', 0)] },
+  ];
+  for (const body of bodies) expect(store.ingest(body).status).toBe('stored');
+  return store;
+}
+
+const collect = (reader: ExportReader, format: ExportFormat, study?: string) =>
+  [...reader.chunks(format, study)].join('');
+
+describe('streamed exports', () => {
+  it('give the same text as rowsToCsv / rowsToJson, for every study and for one', () => {
+    const store = sampleStore(tempDir());
+    for (const study of [undefined, 'lab', 'other']) {
+      const reader = ExportReader.open(store);
+      const rows = store.rows(study);
+      const sessions = store.sessionInfos(study);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(collect(reader, 'csv', study)).toBe(rowsToCsv(rows, sessions));
+      expect(collect(reader, 'json', study)).toBe(rowsToJson(rows, sessions));
+      expect(reader.sessionCount(study)).toBe(store.sessions(study).length);
+      reader.close();
+    }
+    store.close();
+  });
+
+  it('give the same text for an empty database', () => {
+    const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));
+    const reader = ExportReader.open(store);
+    expect(collect(reader, 'csv')).toBe(rowsToCsv([], []));
+    expect(collect(reader, 'json')).toBe(rowsToJson([], []));
+    reader.close();
+    store.close();
+  });
+
+  it('read one snapshot while the store keeps storing', () => {
+    const store = sampleStore(tempDir());
+    const before = rowsToCsv(store.rows(), store.sessionInfos());
+    const reader = ExportReader.open(store);
+    const chunks = reader.chunks('csv', undefined);
+    const first = chunks.next();
+    // The store's own connection is free while the export's cursor is open.
+    expect(store.ingest({ sessions: [], rows: [makeRow('lab', 's-z', 0)] }).status).toBe('stored');
+    const text = (first.done ? '' : first.value) + [...chunks].join('');
+    expect(text).toBe(before);
+    reader.close();
+    store.close();
+  });
+
+  it('stream to a web response in chunks and count the rows it wrote', async () => {
+    const store = sampleStore(tempDir());
+    const text = await new Response(exportStream(store, 'json', 'lab')).text();
+    expect(text).toBe(rowsToJson(store.rows('lab'), store.sessionInfos('lab')));
+    const reader = ExportReader.open(store);
+    const counted = { rows: 0 };
+    for (const chunk of reader.chunks('csv', undefined, counted)) expect(chunk.length).toBeGreaterThan(0);
+    expect(counted.rows).toBe(store.rows().length);
+    reader.close();
+    store.close();
+  });
+});
+
+describe('writeFileAtomically', () => {
+  it('writes mode 600, refuses an existing file without force, replaces it with force, leaves no temporary file', () => {
+    const dir = tempDir();
+    const out = path.join(dir, 'r.csv');
+    expect(writeFileAtomically(out, ['a', 'b'], { force: false })).toBe(2);
+    expect(readFileSync(out, 'utf8')).toBe('ab');
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(() => writeFileAtomically(out, ['c'], { force: false })).toThrow(OutputExistsError);
+    expect(readFileSync(out, 'utf8')).toBe('ab');
+    writeFileAtomically(out, ['c'], { force: true });
+    expect(readFileSync(out, 'utf8')).toBe('c');
+    expect(readdirSync(dir)).toEqual(['r.csv']);
+  });
+
+  it('leaves the old file and no temporary file when the text fails half way', () => {
+    const dir = tempDir();
+    const out = path.join(dir, 'r.csv');
+    writeFileSync(out, 'old');
+    function* failing() {
+      yield 'new';
+      throw new Error('the cursor broke');
+    }
+    expect(() => writeFileAtomically(out, failing(), { force: true })).toThrow('the cursor broke');
+    expect(readFileSync(out, 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['r.csv']);
+  });
+});
+
+describe('results export (the CLI)', () => {
+  const cli = (args: string[]) => {
+    try {
+      return {
+        status: 0,
+        out: execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'cli.mjs'), ...args], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          timeout: 120_000,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      };
+    } catch (e) {
+      const err = e as { status: number; stdout: string; stderr: string };
+      return { status: err.status, out: `${err.stdout}${err.stderr}` };
+    }
+  };
+
+  it('writes the export (600), refuses an existing --out unless --force, and ends with sessions= rows=', () => {
+    const dir = tempDir();
+    const data = path.join(dir, 'data');
+    const store = sampleStore(data);
+    const csv = rowsToCsv(store.rows(), store.sessionInfos());
+    const json = rowsToJson(store.rows('lab'), store.sessionInfos('lab'));
+    const sessions = store.sessions().length;
+    const rows = store.rows().length;
+    store.close();
+    const out = path.join(dir, 'r.csv');
+    const first = cli(['results', 'export', '--data', data, '--out', out]);
+    expect(first.status).toBe(0);
+    expect(first.out.trimEnd().split('\n').at(-1)).toBe(`sessions=${sessions} rows=${rows}`);
+    expect(readFileSync(out, 'utf8')).toBe(csv);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    const again = cli(['results', 'export', '--data', data, '--out', out]);
+    expect(again.status).not.toBe(0);
+    expect(again.out).toMatch(/exists; give --force/);
+    expect(cli(['results', 'export', '--data', data, '--out', out, '--force']).status).toBe(0);
+    const jsonOut = path.join(dir, 'lab.json');
+    expect(cli(['results', 'export', '--data', data, '--out', jsonOut, '--study', 'lab']).status).toBe(0);
+    expect(readFileSync(jsonOut, 'utf8')).toBe(json);
+    expect(existsSync(path.join(dir, 'lab.json'))).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
+  }, 180_000);
+});
