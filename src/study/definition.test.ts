@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkStudyDefinition, DEFAULT_STUDY, mainItemCount, sinkId, withDefaults } from './definition';
+import { checkStudyDefinition, DEFAULT_STUDY, mainItemCount, withDefaults } from './definition';
+import { sinkId } from './sinks';
 
 const fields = (def: unknown) => checkStudyDefinition(def).map((p) => p.field);
 
@@ -71,11 +72,11 @@ describe('checkStudyDefinition', () => {
     expect(fields(withDefaults({ sinks: [{ kind: 'server' }, { kind: 'server' }] }))).toEqual(['sinks.1']);
     const withUrl = { ...DEFAULT_STUDY, sinks: [{ kind: 'server', url: 'https://x.org/' }] };
     expect(checkStudyDefinition(withUrl)).toEqual([
-      { field: 'sinks.0', message: 'the results server sink takes no other setting' },
+      { field: 'sinks.0', message: '"url" is not a setting of the server sink' },
     ]);
     const unknown = { ...DEFAULT_STUDY, sinks: [{ kind: 'ftp' }] };
     expect(checkStudyDefinition(unknown)).toEqual([
-      { field: 'sinks.0.kind', message: 'a sink is "jatos", "http" or "server"' },
+      { field: 'sinks.0.kind', message: 'a sink is "jatos", "server", "http" or "download"' },
     ]);
   });
 
@@ -92,5 +93,58 @@ describe('checkStudyDefinition', () => {
     expect(sinkId({ kind: 'jatos' })).toBe('jatos');
     expect(sinkId({ kind: 'http', url: 'https://x.org/a' })).toBe('http:https://x.org/a');
     expect(sinkId({ kind: 'server' })).toBe('server');
+    expect(sinkId({ kind: 'download', instructions: 'x' })).toBe('download');
+  });
+
+  it('takes "participants send me the file" as a sink: instructions required, bounded, listed once', () => {
+    const download = { kind: 'download' as const, instructions: 'E-mail the file to lab@example.org.' };
+    expect(checkStudyDefinition(withDefaults({ sinks: [download] }))).toEqual([]);
+    expect(checkStudyDefinition(withDefaults({ sinks: [{ kind: 'server' }, download] }))).toEqual([]);
+    expect(checkStudyDefinition(withDefaults({ sinks: [{ kind: 'download', instructions: ' ' }] }))).toEqual([
+      {
+        field: 'sinks.0.instructions',
+        message: 'say how participants send you the file (for example an e-mail address)',
+      },
+    ]);
+    expect(fields(withDefaults({ sinks: [{ kind: 'download', instructions: 'x'.repeat(2_001) }] }))).toEqual([
+      'sinks.0.instructions',
+    ]);
+    expect(fields({ ...DEFAULT_STUDY, sinks: [{ kind: 'download' }] })).toEqual(['sinks.0.instructions']);
+    expect(
+      fields(withDefaults({ sinks: [download, { kind: 'download', instructions: 'Upload it to the course page.' }] })),
+    ).toEqual(['sinks.1']);
+  });
+
+  it('refuses keys that objects inherit (toString, constructor, __proto__) as settings', () => {
+    for (const key of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      const def = JSON.parse(JSON.stringify(DEFAULT_STUDY)) as Record<string, unknown>;
+      Object.defineProperty(def, key, { value: 1, enumerable: true });
+      expect(checkStudyDefinition(def)).toEqual([{ field: key, message: `"${key}" is not a study setting` }]);
+
+      const condition = JSON.parse(
+        `{"id":"c","perPuzzleLimitS":null,"overallLimitS":null,"display":"text","scratchpad":false,"${key}":1}`,
+      );
+      expect(checkStudyDefinition({ ...DEFAULT_STUDY, conditions: [condition] })).toEqual([
+        { field: 'conditions.0', message: `"${key}" is not a condition setting` },
+      ]);
+      const sink = JSON.parse(`{"kind":"server","${key}":1}`);
+      expect(checkStudyDefinition({ ...DEFAULT_STUDY, sinks: [sink] })).toEqual([
+        { field: 'sinks.0', message: `"${key}" is not a setting of the server sink` },
+      ]);
+      // A sink whose kind is only inherited has no kind.
+      const noKind = JSON.parse(`{"${key}":"server"}`);
+      expect(fields({ ...DEFAULT_STUDY, sinks: [noKind] })).toEqual(['sinks.0.kind']);
+    }
+    // JSON.parse makes "__proto__" an own key (a link's JSON arrives this way).
+    const fromJson = JSON.parse(`{${JSON.stringify(DEFAULT_STUDY).slice(1, -1)},"__proto__":{"studyId":"x"}}`);
+    expect(fields(fromJson)).toEqual(['__proto__']);
+  });
+
+  it('states in its default consent what is recorded, and never "anonymously"', () => {
+    const text = DEFAULT_STUDY.consentText;
+    expect(text).not.toMatch(/anonym/i);
+    for (const what of ['answers', 'difficulty ratings', 'user-agent', 'screen size', 'Prolific', 'name']) {
+      expect(text).toContain(what);
+    }
   });
 });

@@ -5,6 +5,7 @@
  * takes `unknown` because a definition also arrives from a link, where nothing can be trusted.
  */
 import { TASK_IDS, type TaskId } from '../core/puzzle/tasks';
+import { checkSinks, isHttpUrl } from './sinks';
 
 /** The definition's format version; a link names it, and a new format gets a new number. */
 export const STUDY_FORMAT_VERSION = 1;
@@ -44,9 +45,14 @@ export type StudyOrder = { readonly mode: 'session' } | { readonly mode: 'counte
  * Where rows go besides the participant's own browser. `server` is the results server that
  * served the page (`npm run serve`): rows are POSTed to `api/rows` relative to the page, so one
  * link works wherever the server is reached (a proxy's sub-folder too) and stays same-origin.
+ * `download` sends nothing: each participant downloads their file and sends it to the researcher
+ * as `instructions` say. Everything that differs by kind lives in the sink table (sinks.ts).
  */
 export type StudySink =
-  { readonly kind: 'jatos' } | { readonly kind: 'http'; readonly url: string } | { readonly kind: 'server' };
+  | { readonly kind: 'jatos' }
+  | { readonly kind: 'http'; readonly url: string }
+  | { readonly kind: 'server' }
+  | { readonly kind: 'download'; readonly instructions: string };
 
 export interface StudyDefinition {
   readonly version: typeof STUDY_FORMAT_VERSION;
@@ -103,7 +109,10 @@ export const DEFAULT_CONDITION: StudyCondition = {
 
 /**
  * The defaults of format version 1. Links leave out every setting equal to its default, so these
- * values are frozen with the version: changing one would change what old links mean.
+ * values are frozen with the version: changing one changes what old links mean. The one change
+ * made since: the default consent text said answers were recorded "anonymously" although every
+ * row carries the Prolific ids, the user agent and the screen size; it now says what is recorded,
+ * and an old link that relied on the default shows the new, truthful text.
  */
 export const DEFAULT_STUDY: StudyDefinition = Object.freeze({
   version: STUDY_FORMAT_VERSION,
@@ -120,7 +129,10 @@ export const DEFAULT_STUDY: StudyDefinition = Object.freeze({
   conditions: [DEFAULT_CONDITION],
   assignment: 'balanced',
   consentText:
-    'This study asks you to solve short puzzles about family relations. Taking part is voluntary; you may stop at any time. Your answers are recorded anonymously.',
+    'This study asks you to solve short puzzles about family relations. Taking part is voluntary; you may stop at any time.\n\n' +
+    'What is recorded: your answers, how long each answer took, how often you changed an answer, how long the page was hidden, your difficulty ratings and the time of each answer; ' +
+    'your browser (its user-agent text) and screen size; and, if you take part through Prolific, your Prolific participant, study and session ids. ' +
+    'Your name and contact details are not asked for.',
   instructionsText:
     'Each puzzle is a short story about a family, followed by a question about how two people are related. Choose the answer from the list, then rate how difficult the puzzle was.',
   completionText: 'Thank you for taking part.',
@@ -153,14 +165,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isWhole = (v: unknown, lo: number, hi: number): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
+const hasOwn = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+/** Only the value's own enumerable fields: a field named `toString` or `__proto__` is data, never inherited. */
+const ownFields = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o)) as Record<string, unknown>;
 
 /** The number of main items (without practice and checks) a definition asks for. */
 export function mainItemCount(def: Pick<StudyDefinition, 'k' | 'tasks' | 'itemsPerK'>): number {
@@ -172,13 +180,14 @@ export function mainItemCount(def: Pick<StudyDefinition, 'k' | 'tasks' | 'itemsP
  * Accepts any value (a definition decoded from a link is untrusted): missing, mistyped and unknown
  * fields are problems too.
  */
-export function checkStudyDefinition(def: unknown): StudyProblem[] {
+export function checkStudyDefinition(value: unknown): StudyProblem[] {
   const problems: StudyProblem[] = [];
   const fail = (field: string, message: string) => problems.push({ field, message });
-  if (!isRecord(def)) return [{ field: '', message: 'a study definition must be an object' }];
+  if (!isRecord(value)) return [{ field: '', message: 'a study definition must be an object' }];
+  const def = ownFields(value);
 
   for (const key of Object.keys(def)) {
-    if (!(key in DEFAULT_STUDY)) fail(key, `"${key}" is not a study setting`);
+    if (!hasOwn(DEFAULT_STUDY, key)) fail(key, `"${key}" is not a study setting`);
   }
   if (def.version !== STUDY_FORMAT_VERSION) fail('version', `the format version must be ${STUDY_FORMAT_VERSION}`);
   if (typeof def.studyId !== 'string' || !ID.test(def.studyId)) {
@@ -252,14 +261,15 @@ export function checkStudyDefinition(def: unknown): StudyProblem[] {
       `the maximum age must be a whole number of minutes from 1 to ${STUDY_LIMITS.maxMaxAgeMinutes}`,
     );
   }
-  checkSinks(def.sinks, fail);
+  checkSinks(def.sinks, STUDY_LIMITS.maxSinks, fail);
   return problems;
 }
 
 type Fail = (field: string, message: string) => void;
 
-function checkOrder(order: unknown, total: number, fail: Fail): void {
-  if (!isRecord(order)) return fail('order', 'the order must be "session" or "counterbalanced"');
+function checkOrder(value: unknown, total: number, fail: Fail): void {
+  if (!isRecord(value)) return fail('order', 'the order must be "session" or "counterbalanced"');
+  const order = ownFields(value);
   if (order.mode === 'session') {
     if (Object.keys(order).length !== 1) fail('order', 'a per-session order takes no other setting');
   } else if (order.mode === 'counterbalanced') {
@@ -277,11 +287,13 @@ function checkConditions(conditions: unknown, fail: Fail): void {
     return fail('conditions', `a study has from 1 to ${STUDY_LIMITS.maxConditions} conditions`);
   }
   const ids = new Set<string>();
-  conditions.forEach((c: unknown, i) => {
+  conditions.forEach((value: unknown, i) => {
     const at = `conditions.${i}`;
-    if (!isRecord(c)) return fail(at, 'a condition must be an object');
-    for (const key of Object.keys(c))
+    if (!isRecord(value)) return fail(at, 'a condition must be an object');
+    const c = ownFields(value);
+    for (const key of Object.keys(c)) {
       if (!CONDITION_KEYS.includes(key)) fail(at, `"${key}" is not a condition setting`);
+    }
     if (typeof c.id !== 'string' || !ID.test(c.id)) {
       fail(`${at}.id`, 'a condition id must be 1–64 letters, digits, "-" or "_"');
     } else if (ids.has(c.id)) fail(`${at}.id`, `the condition id "${c.id}" is used twice`);
@@ -297,33 +309,6 @@ function checkConditions(conditions: unknown, fail: Fail): void {
     if (!DISPLAYS.includes(c.display as Display)) fail(`${at}.display`, 'the display must be "text" or "text+drawing"');
     if (typeof c.scratchpad !== 'boolean') fail(`${at}.scratchpad`, 'the scratchpad must be on (true) or off (false)');
   });
-}
-
-function checkSinks(sinks: unknown, fail: Fail): void {
-  if (!Array.isArray(sinks) || sinks.length > STUDY_LIMITS.maxSinks) {
-    return fail('sinks', `sinks must be a list of at most ${STUDY_LIMITS.maxSinks}`);
-  }
-  const seen = new Set<string>();
-  sinks.forEach((s: unknown, i) => {
-    const at = `sinks.${i}`;
-    if (!isRecord(s)) return fail(at, 'a sink must be an object');
-    if (s.kind === 'jatos') {
-      if (Object.keys(s).length !== 1) fail(at, 'a JATOS sink takes no other setting');
-    } else if (s.kind === 'http') {
-      if (Object.keys(s).length !== 2) fail(at, 'an HTTP sink takes only its url');
-      if (typeof s.url !== 'string' || !isHttpUrl(s.url)) fail(`${at}.url`, 'an HTTP sink needs an http(s) address');
-    } else if (s.kind === 'server') {
-      if (Object.keys(s).length !== 1) fail(at, 'the results server sink takes no other setting');
-    } else return fail(`${at}.kind`, 'a sink is "jatos", "http" or "server"');
-    const id = sinkId(s as StudySink);
-    if (seen.has(id)) fail(at, 'the same sink is listed twice');
-    seen.add(id);
-  });
-}
-
-/** A sink's stable name, used to record which sinks acknowledged a row. */
-export function sinkId(sink: StudySink): string {
-  return sink.kind === 'http' ? `http:${sink.url}` : sink.kind;
 }
 
 /** A definition with the defaults for every setting not given (nested values are replaced, not merged). */

@@ -186,7 +186,7 @@ describe('the outbox', () => {
     const a = fakeSink('a');
     a.down = true;
     const jatos = { appendResultData: vi.fn(async () => undefined) };
-    const outbox = await openOutbox(storage, [a.transport, jatosTransport(jatos)]);
+    const outbox = await openOutbox(storage, [a.transport, jatosTransport('jatos', jatos)]);
     await outbox.claim('sess-1');
     await outbox.putSession(SESSION);
     const story = 'x'.repeat(20_000);
@@ -320,8 +320,8 @@ describe('transports', () => {
       calls.push({ url, body: init.body, type: init.headers['content-type'] });
       return { ok: status < 300, status };
     };
-    const t = httpTransport('https://results.example/rows', fetchFn);
-    expect(t.id).toBe('http:https://results.example/rows');
+    const t = httpTransport('results', 'https://results.example/rows', fetchFn);
+    expect(t.beaconUrl).toBe('https://results.example/rows');
     await expect(t.send([row(0)], [SESSION])).rejects.toThrow(/503/);
     status = 200;
     await t.send([row(0)], [SESSION]);
@@ -331,7 +331,7 @@ describe('transports', () => {
 
   it('JATOS: one appendResultData per row, a JSON line each', async () => {
     const appended: unknown[] = [];
-    const t = jatosTransport({ appendResultData: async (data) => appended.push(data) });
+    const t = jatosTransport('jatos', { appendResultData: async (data: unknown) => appended.push(data) });
     await t.send([row(0), row(1)], []);
     expect(appended).toEqual([`${JSON.stringify(row(0))}\n`, `${JSON.stringify(row(1))}\n`]);
     expect(t.batchSize).toBe(1);
@@ -339,7 +339,12 @@ describe('transports', () => {
 
   it('are made from a definition’s sinks', () => {
     const fetchFn: FetchLike = async () => ({ ok: true, status: 200 });
-    const sinks = [{ kind: 'jatos' as const }, { kind: 'http' as const, url: 'https://x.org/r' }];
+    const sinks = [
+      { kind: 'jatos' as const },
+      { kind: 'http' as const, url: 'https://x.org/r' },
+      { kind: 'download' as const, instructions: 'mail it' },
+    ];
+    // Outside JATOS the JATOS sink has no transport; the download sink never has one.
     expect(transportsFor(sinks, { fetch: fetchFn }).map((t) => t.id)).toEqual(['http:https://x.org/r']);
     expect(
       transportsFor(sinks, { fetch: fetchFn, jatos: { appendResultData: async () => undefined } }).map((t) => t.id),

@@ -15,8 +15,12 @@
  * - Only one tab records a session: `claim` takes a per-session lock (a lease in storage, or
  *   the Web Locks API), and `put` refuses rows of a session this outbox does not hold.
  */
-import { sinkId, type StudySink } from './definition';
 import type { ResultRow, SessionInfo } from './results';
+import { sinkBody, type Transport } from './transports';
+
+// Until the importers move to transports.ts / sinks.ts (the outbox split), they find these here.
+export { transportsFor } from './sinks';
+export { httpTransport, jatosTransport, sinkBody, type FetchLike, type JatosLike, type Transport } from './transports';
 
 // ---- storage ----
 
@@ -266,97 +270,6 @@ export function webLocksLock(locks: WebLocks): SessionLock {
       });
     },
   };
-}
-
-// ---- transports (sinks) ----
-
-/** Where rows go. `send` resolves once the sink has acknowledged every row, and throws otherwise. */
-export interface Transport {
-  /** Stable across reloads: acknowledgements are stored under it (see sinkId). */
-  readonly id: string;
-  send(rows: readonly ResultRow[], sessions: readonly SessionInfo[]): Promise<void>;
-  /** Rows per request (1 where a sink cannot deduplicate, such as JATOS). */
-  readonly batchSize?: number;
-  /** The URL a beacon may post to, for sinks that accept the same body by beacon. */
-  readonly beaconUrl?: string;
-}
-
-export type FetchLike = (
-  url: string,
-  init: { method: 'POST'; headers: Record<string, string>; body: string },
-) => Promise<{
-  ok: boolean;
-  status: number;
-}>;
-
-/** The body posted to an HTTP sink (and by beacon): the sessions of the rows, then the rows. */
-export const sinkBody = (rows: readonly ResultRow[], sessions: readonly SessionInfo[]) =>
-  JSON.stringify({ sessions, rows });
-
-/** An HTTP sink (the results server): POSTs `{ sessions, rows }` as JSON; a 2xx status acknowledges. */
-export function httpTransport(url: string, fetchFn: FetchLike): Transport {
-  return {
-    id: sinkId({ kind: 'http', url }),
-    beaconUrl: url,
-    async send(rows, sessions) {
-      const response = await fetchFn(url, {
-        method: 'POST',
-        // text/plain keeps it a "simple" request (no CORS preflight), as the beacon must be.
-        headers: { 'content-type': 'text/plain;charset=UTF-8' },
-        body: sinkBody(rows, sessions),
-      });
-      if (!response.ok) throw new Error(`the results server answered ${response.status}`);
-    },
-  };
-}
-
-/** The part of jatos.js the JATOS sink uses (same name and signature as the real API). */
-export interface JatosLike {
-  appendResultData(
-    resultData: string | object,
-    onSuccess?: () => void,
-    onError?: (err: unknown) => void,
-  ): Promise<unknown>;
-}
-
-/** The JATOS sink: one `appendResultData` per row, a JSON line each (JATOS cannot deduplicate, hence batches of 1). */
-export function jatosTransport(jatos: JatosLike): Transport {
-  return {
-    id: sinkId({ kind: 'jatos' }),
-    batchSize: 1,
-    async send(rows) {
-      for (const row of rows) await jatos.appendResultData(`${JSON.stringify(row)}\n`);
-    },
-  };
-}
-
-/**
- * The results server that served the page (`npm run serve`): the HTTP sink at `api/rows` relative
- * to the page's address (`document.baseURI` in the browser), so the same link posts to whichever
- * address, or proxy sub-folder, the participant reached the server at. Its acknowledgements are
- * stored as `server`, whatever that address was.
- */
-export function serverTransport(pageUrl: string, fetchFn: FetchLike): Transport {
-  return { ...httpTransport(new URL('api/rows', pageUrl).href, fetchFn), id: sinkId({ kind: 'server' }) };
-}
-
-/**
- * The transports for a definition's sinks, given the browser's means to reach them: `fetch`,
- * jatos.js inside JATOS, and the page's address for the `server` sink.
- */
-export function transportsFor(
-  sinks: readonly StudySink[],
-  means: { fetch: FetchLike; jatos?: JatosLike | undefined; pageUrl?: string | undefined },
-): Transport[] {
-  return sinks.flatMap((s): Transport[] => {
-    if (s.kind === 'http') return [httpTransport(s.url, means.fetch)];
-    if (s.kind === 'server') {
-      // Without it the rows would silently go nowhere: a caller's mistake, not a participant's.
-      if (means.pageUrl === undefined) throw new Error("the results server sink needs the page's address");
-      return [serverTransport(means.pageUrl, means.fetch)];
-    }
-    return means.jatos ? [jatosTransport(means.jatos)] : [];
-  });
 }
 
 // ---- the outbox ----

@@ -14,6 +14,7 @@ import {
   type StudyProblem,
   type StudySink,
 } from '../../study/definition';
+import { sinkCliArgs } from '../../study/sinks';
 
 export interface ConditionForm {
   /** React's key: stays with the row when another row is removed. */
@@ -266,11 +267,7 @@ export function cliCommand(def: StudyDefinition): string {
   if (changed('redirectUrl')) flag('redirect', def.redirectUrl);
   if (changed('resumePolicy')) flag('resume', def.resumePolicy);
   if (changed('maxAgeMinutes')) flag('max-age', def.maxAgeMinutes);
-  for (const s of def.sinks) {
-    if (s.kind === 'jatos') flag('jatos');
-    else if (s.kind === 'server') flag('sink', 'server');
-    else flag('http-sink', s.url);
-  }
+  for (const s of def.sinks) args.push(sinkCliArgs(s).map(shellWord).join(' '));
   return `npm run cli -- study link ${args.join(' ')}`;
 }
 
