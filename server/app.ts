@@ -18,7 +18,10 @@ import path from 'node:path';
 import { exportStream } from './export';
 import { GroupCommit } from './groupCommit';
 import { RateLimiter, type RateLimitOptions } from './rateLimit';
+import { AccessLimiter, type AccessLimits } from './limits';
 import { parseIngestBody } from './schema';
+import { installSessionRoutes, rowsGuard } from './sessionRoutes';
+import { sessionModeOf, StudyAccess, type SessionMode } from './sessions';
 import { SCHEMA_VERSION, StoreError, type ResultStore } from './store';
 import { bearerMatches } from './token';
 
@@ -36,6 +39,10 @@ export interface AppOptions {
   readonly rate: RateLimitOptions;
   /** One structured event (a conflict, a refusal, an error), written as a log line. */
   readonly log: (event: Record<string, unknown>) => void;
+  /** Issued sessions and per-client limits (sessionRoutes.ts); defaults: DEFAULT_ACCESS_LIMITS, no proxy. */
+  readonly limits?: AccessLimits;
+  readonly trustProxy?: boolean;
+  readonly newStudySessions?: SessionMode;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 512 * 1024;
@@ -86,6 +93,12 @@ export function createApp(o: AppOptions): Hono {
 
   app.get('/api/health', (c) => c.json({ ok: true, schema: SCHEMA_VERSION }));
 
+  // ---- participants: sessions the server issues, short links (before the researcher's /api/sessions) ----
+  const access = new StudyAccess(o.store, o.newStudySessions ? { newStudySessions: o.newStudySessions } : {});
+  const sessionDeps = { access, limiter: new AccessLimiter(o.limits), trustProxy: o.trustProxy ?? false, log: o.log };
+  installSessionRoutes(app, sessionDeps);
+  const guard = rowsGuard(sessionDeps);
+
   // ---- participants: append only ----
   app.post('/api/rows', async (c) => {
     const body = await readLimited(c.req.raw, o.maxBodyBytes);
@@ -96,6 +109,8 @@ export function createApp(o: AppOptions): Hono {
     const received = performance.now();
     const parsed = parseIngestBody(body);
     if (!parsed.ok) return error(c, 400, parsed.message);
+    const refused = guard(c, parsed.value, Buffer.byteLength(body));
+    if (refused) return refused;
     for (const session of new Set(parsed.value.rows.map((r) => r.session_id))) {
       const wait = limiter.take(session);
       if (wait > 0) {
@@ -152,7 +167,7 @@ export function createApp(o: AppOptions): Hono {
             : undefined;
       if (!input) return error(c, 400, 'send { "token": "<study link token>" } or { "definition": { … } }');
       try {
-        const r = o.store.registerStudy(input);
+        const r = access.register(input, sessionModeOf(body));
         return c.json({ study_id: r.studyId, token: r.token, outcome: r.outcome }, r.outcome === 'added' ? 201 : 200);
       } catch (e) {
         if (!(e instanceof StoreError)) throw e;

@@ -61,11 +61,14 @@ export const sessionInfoSchema = z.strictObject({
 export const ingestBodySchema = z.strictObject({
   sessions: z.array(sessionInfoSchema).max(MAX_SESSIONS_PER_REQUEST),
   rows: z.array(resultRowSchema).min(1).max(MAX_ROWS_PER_REQUEST),
+  // The secrets of the issued sessions among the rows (src/study/serverSession.ts, rowsBody).
+  secrets: z.array(z.strictObject({ session_id: id, secret: text(200) })).max(MAX_SESSIONS_PER_REQUEST).optional(),
 });
 
 export interface IngestBody {
   readonly sessions: readonly SessionInfo[];
   readonly rows: readonly ResultRow[];
+  readonly secrets?: readonly { readonly session_id: string; readonly secret: string }[] | undefined;
 }
 
 // The schemas must describe exactly the shared types: either side changing alone fails to compile.

@@ -92,6 +92,29 @@ const MIGRATIONS: readonly string[] = [
      FOREIGN KEY (study_id) REFERENCES studies (study_id)
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX trials_by_study ON trials (study_id, session_id, trial_index);`,
+  // Issued sessions (server/sessions.ts). Studies registered before keep accepting browser-made
+  // session ids ('browser'); a study without a study_access row takes NEW_STUDY_SESSIONS.
+  `CREATE TABLE study_access (
+     study_id TEXT PRIMARY KEY REFERENCES studies (study_id),
+     sessions TEXT NOT NULL CHECK (sessions IN ('issued', 'browser')),
+     closed INTEGER NOT NULL DEFAULT 0 CHECK (closed IN (0, 1)),
+     max_sessions INTEGER CHECK (max_sessions IS NULL OR max_sessions >= 0),
+     next_participant INTEGER NOT NULL DEFAULT 0
+   ) STRICT;
+   INSERT INTO study_access (study_id, sessions) SELECT study_id, 'browser' FROM studies;
+   CREATE TABLE issued_sessions (
+     session_id TEXT PRIMARY KEY,
+     study_id TEXT NOT NULL REFERENCES studies (study_id),
+     secret TEXT NOT NULL,
+     participant INTEGER NOT NULL,
+     condition TEXT,
+     participant_id TEXT NOT NULL,
+     prolific_study_id TEXT NOT NULL,
+     prolific_session_id TEXT NOT NULL,
+     issued_at TEXT NOT NULL
+   ) STRICT;
+   CREATE UNIQUE INDEX issued_by_participant ON issued_sessions (study_id, participant_id) WHERE participant_id <> '';
+   CREATE INDEX issued_by_study ON issued_sessions (study_id);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

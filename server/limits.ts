@@ -1,0 +1,174 @@
+/**
+ * Limits that hold against one client (issue 20): token buckets per client address and per study
+ * on new sessions and on bytes received for storage. The per-session limiter (rateLimit.ts) is
+ * keyed by a session id the client may choose, so alone it bounds nothing; these keys are not
+ * the client's to choose (the address) or are few and registered (the study).
+ *
+ * A bucket holds up to `burst` units and refills at `perSecond`; a request costing more than is
+ * there is refused with the seconds until it would fit (the Retry-After). Memory is bounded: idle
+ * buckets (full again) are dropped, and past `maxKeys` the least recently used.
+ */
+import type { Context } from 'hono';
+
+export interface BucketOptions {
+  readonly perSecond: number;
+  readonly burst: number;
+}
+
+export class TokenBuckets {
+  /** Insertion order is last-use order. */
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    readonly options: BucketOptions,
+    private readonly now: () => number = () => performance.now(),
+    private readonly maxKeys = 100_000,
+  ) {}
+
+  /** Seconds until `cost` units are there for `key` (0: now); takes nothing. Infinity if it can never fit. */
+  wait(key: string, cost: number): number {
+    const tokens = this.level(key, this.now());
+    if (tokens >= cost) return 0;
+    if (cost > this.options.burst) return Number.POSITIVE_INFINITY;
+    return Math.max(1, Math.ceil((cost - tokens) / this.options.perSecond));
+  }
+
+  /** Takes `cost` units from `key` (call after `wait` said 0). */
+  take(key: string, cost: number): void {
+    const now = this.now();
+    const tokens = this.level(key, now) - cost;
+    this.buckets.delete(key);
+    this.buckets.set(key, { tokens, at: now });
+    this.prune(now);
+  }
+
+  private level(key: string, now: number): number {
+    const b = this.buckets.get(key);
+    if (!b) return this.options.burst;
+    return Math.min(this.options.burst, b.tokens + ((now - b.at) / 1000) * this.options.perSecond);
+  }
+
+  private prune(now: number): void {
+    const full = (this.options.burst / this.options.perSecond) * 1000;
+    for (const [key, b] of this.buckets) {
+      if (this.buckets.size > this.maxKeys || now - b.at >= full) this.buckets.delete(key);
+      else break;
+    }
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+}
+
+/** The four limits, each a bucket: new sessions and stored bytes, per client address and per study. */
+export interface AccessLimits {
+  readonly addressSessions: BucketOptions;
+  readonly studySessions: BucketOptions;
+  readonly addressBytes: BucketOptions;
+  readonly studyBytes: BucketOptions;
+}
+
+/**
+ * Defaults for a study on the open internet. A participant starts one session and sends about
+ * 1–3 KB per trial (up to ~25 KB with the longest stories); a lab or a campus behind one address
+ * may start a few dozen at once. A Prolific launch brings hundreds of participants a minute to one
+ * study, so the per-study limits are wide; they bound what a flood can add per hour.
+ */
+export const DEFAULT_ACCESS_LIMITS: AccessLimits = {
+  // 30 sessions at once from one address, then one every 10 s (360 an hour).
+  addressSessions: { perSecond: 0.1, burst: 30 },
+  // 300 at once for one study, then 2 a second.
+  studySessions: { perSecond: 2, burst: 300 },
+  // 8 MiB at once from one address, then 64 KiB/s (a participant needs well under 1 KiB/s).
+  addressBytes: { perSecond: 64 * 1024, burst: 8 * 1024 * 1024 },
+  // 64 MiB at once for one study, then 1 MiB/s.
+  studyBytes: { perSecond: 1024 * 1024, burst: 64 * 1024 * 1024 },
+};
+
+/** What a refusal says: which limit, and the seconds to wait. */
+export interface LimitHit {
+  readonly limit: keyof AccessLimits;
+  readonly retryAfterS: number;
+}
+
+export class AccessLimiter {
+  private readonly buckets: { readonly [K in keyof AccessLimits]: TokenBuckets };
+
+  constructor(
+    readonly limits: AccessLimits = DEFAULT_ACCESS_LIMITS,
+    now?: () => number,
+  ) {
+    this.buckets = {
+      addressSessions: new TokenBuckets(limits.addressSessions, now),
+      studySessions: new TokenBuckets(limits.studySessions, now),
+      addressBytes: new TokenBuckets(limits.addressBytes, now),
+      studyBytes: new TokenBuckets(limits.studyBytes, now),
+    };
+  }
+
+  /** One new session for `address` in `study`; both buckets must allow it, else nothing is taken. */
+  newSession(address: string, study: string): LimitHit | undefined {
+    return this.takeBoth('addressSessions', address, 'studySessions', study, 1);
+  }
+
+  /** `bytes` received for storage from `address` for each of `studies` (every study must allow them). */
+  bytes(address: string, studies: readonly string[], bytes: number): LimitHit | undefined {
+    const a = this.buckets.addressBytes.wait(address, bytes);
+    if (a > 0) return { limit: 'addressBytes', retryAfterS: a };
+    for (const s of studies) {
+      const w = this.buckets.studyBytes.wait(s, bytes);
+      if (w > 0) return { limit: 'studyBytes', retryAfterS: w };
+    }
+    this.buckets.addressBytes.take(address, bytes);
+    for (const s of studies) this.buckets.studyBytes.take(s, bytes);
+    return undefined;
+  }
+
+  private takeBoth(
+    first: keyof AccessLimits,
+    firstKey: string,
+    second: keyof AccessLimits,
+    secondKey: string,
+    cost: number,
+  ): LimitHit | undefined {
+    const a = this.buckets[first].wait(firstKey, cost);
+    if (a > 0) return { limit: first, retryAfterS: a };
+    const b = this.buckets[second].wait(secondKey, cost);
+    if (b > 0) return { limit: second, retryAfterS: b };
+    this.buckets[first].take(firstKey, cost);
+    this.buckets[second].take(secondKey, cost);
+    return undefined;
+  }
+}
+
+/**
+ * The key of a client: its address, an IPv6 address by its /64 (one household or machine is
+ * given a whole /64). With `trustProxy`, the last address of X-Forwarded-For (the one the proxy
+ * in front added), for a server behind nginx; otherwise that header is ignored, since any client
+ * can send it. `unknown` when there is no socket (in-process tests).
+ */
+export function clientAddress(c: Context, trustProxy: boolean): string {
+  let address: string | undefined;
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for');
+    address = forwarded?.split(',').at(-1)?.trim() || undefined;
+  }
+  if (address === undefined) {
+    const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+    address = env?.incoming?.socket?.remoteAddress;
+  }
+  if (address === undefined || address === '') return 'unknown';
+  if (address.startsWith('::ffff:')) return address.slice(7);
+  if (address.includes(':')) return `${ipv6Groups(address).slice(0, 4).join(':')}::/64`;
+  return address;
+}
+
+/** The eight groups of an IPv6 address (`::` expanded), for keying by prefix. */
+function ipv6Groups(address: string): string[] {
+  const [head = '', tail] = address.split('::', 2);
+  const h = head === '' ? [] : head.split(':');
+  const t = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = tail === undefined ? [] : Array.from({ length: Math.max(0, 8 - h.length - t.length) }, () => '0');
+  return [...h, ...zeros, ...t].map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''));
+}

@@ -1,0 +1,122 @@
+/**
+ * The HTTP side of issued sessions, short links and the per-client limits (issue 20), kept out of
+ * app.ts, which calls `installSessionRoutes` and `rowsGuard`:
+ *
+ *   POST /api/sessions            participants: start (or resume) a session; see sessions.ts
+ *   GET  /api/studies/<id>/link   anyone: a registered study's link token, for `?s=<study id>` links
+ *
+ * and, before `POST /api/rows` stores anything: the limits on bytes per address and per study,
+ * then the issued-session checks (`StudyAccess.checkIngest`).
+ */
+import type { Context, Hono } from 'hono';
+import { AccessLimiter, clientAddress, type LimitHit } from './limits';
+import type { IngestBody } from './schema';
+import type { Refusal, StudyAccess } from './sessions';
+
+export interface SessionRouteDeps {
+  readonly access: StudyAccess;
+  readonly limiter: AccessLimiter;
+  /** Read the client's address from X-Forwarded-For (behind a proxy); see clientAddress. */
+  readonly trustProxy: boolean;
+  readonly log: (event: Record<string, unknown>) => void;
+}
+
+/** Largest `POST api/sessions` body: a study link token may be long (64,000 characters at most). */
+const MAX_SESSION_BODY = 128 * 1024;
+
+const LIMIT_WORDS: Record<LimitHit['limit'], string> = {
+  addressSessions: 'too many new sessions from your network',
+  studySessions: 'too many new sessions for this study',
+  addressBytes: 'too much data from your network',
+  studyBytes: 'too much data for this study',
+};
+
+const tooMany = (c: Context, hit: LimitHit) => {
+  c.header('Retry-After', String(hit.retryAfterS));
+  return c.json(
+    { error: `${LIMIT_WORDS[hit.limit]} at the moment; please try again in ${hit.retryAfterS} s`, reason: 'rate' },
+    429,
+  );
+};
+
+export function installSessionRoutes(app: Hono, d: SessionRouteDeps): void {
+  app.post('/api/sessions', async (c) => {
+    const text = await readText(c.req.raw, MAX_SESSION_BODY);
+    if (text === undefined) {
+      return c.json({ error: `the request is larger than ${MAX_SESSION_BODY} bytes`, reason: 'invalid' }, 413);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return c.json({ error: 'the body is not JSON', reason: 'invalid' }, 400);
+    }
+    const address = clientAddress(c, d.trustProxy);
+    const outcome = d.access.issue(body, (studyId): Refusal | undefined => {
+      const hit = d.limiter.newSession(address, studyId);
+      return (
+        hit && {
+          status: 429,
+          reason: 'rate',
+          message: `${LIMIT_WORDS[hit.limit]} at the moment; please try again in ${hit.retryAfterS} s`,
+          retryAfterS: hit.retryAfterS,
+        }
+      );
+    });
+    if (outcome.ok) return c.json(outcome.grant, outcome.status);
+    if (outcome.status === 429) {
+      d.log({ event: 'limited', what: 'new-session', address, message: outcome.message });
+      c.header('Retry-After', String(outcome.retryAfterS ?? 1));
+    }
+    return c.json({ error: outcome.message, reason: outcome.reason }, outcome.status);
+  });
+
+  app.get('/api/studies/:id/link', (c) => {
+    const id = c.req.param('id');
+    const link = d.access.link(id);
+    if (!link) return c.json({ error: `There is no study "${id}" here. Please check the link you were given.` }, 404);
+    return c.json(link);
+  });
+}
+
+/**
+ * The checks `POST api/rows` makes after parsing and before storing: bytes per address and per
+ * study (429 with Retry-After), then the issued sessions (403/400, logged). Undefined: go on.
+ */
+export function rowsGuard(d: SessionRouteDeps) {
+  return (c: Context, body: IngestBody, bytes: number): Response | undefined => {
+    const address = clientAddress(c, d.trustProxy);
+    // Issued-session checks first: a refused request is not charged to the study's byte budget.
+    const refusal = d.access.checkIngest(body);
+    if (refusal) {
+      d.log({ event: 'refused-rows', reason: refusal.reason, address, message: refusal.message });
+      return c.json({ error: refusal.message, reason: refusal.reason }, refusal.status);
+    }
+    const studies = [...new Set(body.rows.map((r) => r.study_id))].filter((s) => d.access.link(s) !== undefined);
+    const hit = d.limiter.bytes(address, studies, bytes);
+    if (hit) {
+      d.log({ event: 'limited', what: 'bytes', limit: hit.limit, address, bytes });
+      return tooMany(c, hit);
+    }
+    return undefined;
+  };
+}
+
+/** The body as text, or undefined past `max` bytes (read no further). */
+async function readText(req: Request, max: number): Promise<string | undefined> {
+  if (!req.body) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

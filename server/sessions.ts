@@ -1,0 +1,480 @@
+/**
+ * Sessions the server issued (issue 20), and the per-study switches that go with them: whether a
+ * study accepts only issued sessions, closed or open, and its quota.
+ *
+ * A participant's page asks for a session before its first trial (`POST api/sessions`, the
+ * request and answer shapes in src/study/serverSession.ts). The server answers with a random
+ * session id, a random secret the session's rows must carry, and the participant number from a
+ * counter per study: the k-th session started without `participant=` gets number k, and
+ * `scheduleParticipant` turns consecutive numbers into balanced blocks of (conditions × lists)
+ * cells, so every block of that many participants fills every cell once.
+ *
+ * Rows of an issued session are checked against the schedule the server can rebuild (study
+ * definition, participant number, session id, forced condition): trial index within the study,
+ * the condition and its time limit, the item (puzzle id, phase, seed, k, task), strictness, and
+ * the participant's ids. So one session stores at most its study's trials, and each field is
+ * either fixed by the study or bounded by the body schema.
+ *
+ * Compatibility: a study is `issued` (rows only for sessions issued here) or `browser` (also rows
+ * with session ids the browser made, as before issue 20). Studies registered before this schema
+ * step are `browser`; a new registration takes the mode it is given, else NEW_STUDY_SESSIONS.
+ * `study open --issued-only` switches a study. Rows of an issued session are checked (secret,
+ * schedule) in both modes.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { StudyDefinition } from '../src/study/definition';
+import { decodeStudyLink, encodeStudyLink } from '../src/study/link';
+import type { ResultRow, SessionInfo } from '../src/study/results';
+import { scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule';
+import {
+  MAX_ID_LENGTH,
+  type SessionGrant,
+  type SessionRefusalReason,
+  type StudyLinkAnswer,
+} from '../src/study/serverSession';
+import type { IngestBody } from './schema';
+import { StoreError, tokenFrom, type RegisterOutcome, type ResultStore } from './store';
+
+export type SessionMode = 'issued' | 'browser';
+export const SESSION_MODES: readonly SessionMode[] = ['issued', 'browser'];
+
+/**
+ * The mode of a study registered without one. `browser` while the participant's page does not yet
+ * ask for sessions (the run still makes its own ids); a study that must refuse them is registered
+ * with `issued` (`POST api/studies` `"sessions": "issued"`, `study open --issued-only`).
+ */
+export const NEW_STUDY_SESSIONS: SessionMode = 'browser';
+
+export interface AccessState {
+  readonly study_id: string;
+  readonly sessions: SessionMode;
+  readonly closed: boolean;
+  /** Most sessions the study takes (issued, or browser-made in `browser` mode); null for no quota. */
+  readonly max_sessions: number | null;
+  /** Sessions issued so far. */
+  readonly issued: number;
+  /** The counter's next value. */
+  readonly next_participant: number;
+}
+
+/** A refusal as the HTTP layer sends it. */
+export interface Refusal {
+  readonly status: 400 | 403 | 404 | 409 | 429;
+  readonly reason: SessionRefusalReason | 'not-issued' | 'secret' | 'rate';
+  readonly message: string;
+  /** For 429: seconds until a retry may succeed. */
+  readonly retryAfterS?: number;
+}
+
+export type IssueOutcome =
+  { readonly ok: true; readonly status: 200 | 201; readonly grant: SessionGrant } | ({ readonly ok: false } & Refusal);
+
+/** What the participant reads when a study takes no one new. */
+export const CLOSED_MESSAGE =
+  'This study is closed and does not take new participants. Thank you for your interest; please return it (on Prolific: "return submission").';
+export const FULL_MESSAGE =
+  'This study already has all the participants it needs. Thank you for your interest; please return it (on Prolific: "return submission").';
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const idText = z.string().max(MAX_ID_LENGTH);
+
+const sessionRequestSchema = z.strictObject({
+  study_id: z.string().regex(ID, 'not a study id').optional(),
+  token: z.string().max(70_000).optional(),
+  participant_id: idText.optional(),
+  prolific_study_id: idText.optional(),
+  prolific_session_id: idText.optional(),
+  participant: z.number().int().min(0).max(999_999_999).optional(),
+  condition: z.string().max(64).optional(),
+});
+
+interface IssuedRow {
+  session_id: string;
+  study_id: string;
+  secret: string;
+  participant: number;
+  condition: string | null;
+  participant_id: string;
+  prolific_study_id: string;
+  prolific_session_id: string;
+  issued_at: string;
+}
+
+const base64url = (bytes: Buffer) => bytes.toString('base64url');
+
+/** Equal secrets, compared in constant time (a wrong secret's prefix does not answer faster). */
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export interface StudyAccessOptions {
+  /** The mode of a study registered without one (NEW_STUDY_SESSIONS). */
+  readonly newStudySessions?: SessionMode;
+  readonly random?: (n: number) => Buffer;
+  readonly now?: () => Date;
+}
+
+export class StudyAccess {
+  private readonly q;
+  private readonly defs = new Map<string, { token: string; def: StudyDefinition }>();
+  /** Schedules of issued sessions, by session id (bounded; rebuilt when dropped). */
+  private readonly schedules = new Map<string, ParticipantSchedule>();
+  private readonly newMode: SessionMode;
+  private readonly random: (n: number) => Buffer;
+  private readonly now: () => Date;
+
+  constructor(
+    readonly store: ResultStore,
+    options: StudyAccessOptions = {},
+  ) {
+    const db = store.db;
+    this.newMode = options.newStudySessions ?? NEW_STUDY_SESSIONS;
+    this.random = options.random ?? randomBytes;
+    this.now = options.now ?? (() => new Date());
+    this.q = {
+      study: db.prepare<[string], { token: string; definition: string }>(
+        'SELECT token, definition FROM studies WHERE study_id = ?',
+      ),
+      access: db.prepare<
+        [string],
+        { sessions: SessionMode; closed: number; max_sessions: number | null; next_participant: number }
+      >('SELECT sessions, closed, max_sessions, next_participant FROM study_access WHERE study_id = ?'),
+      ensureAccess: db.prepare<[string, string]>(
+        'INSERT INTO study_access (study_id, sessions) VALUES (?, ?) ON CONFLICT (study_id) DO NOTHING',
+      ),
+      setAccess: db.prepare(
+        `UPDATE study_access SET sessions = @sessions, closed = @closed, max_sessions = @max_sessions,
+           next_participant = @next_participant WHERE study_id = @study_id`,
+      ),
+      issuedCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM issued_sessions WHERE study_id = ?'),
+      issued: db.prepare<[string], IssuedRow>('SELECT * FROM issued_sessions WHERE session_id = ?'),
+      issuedFor: db.prepare<[string, string], IssuedRow>(
+        'SELECT * FROM issued_sessions WHERE study_id = ? AND participant_id = ?',
+      ),
+      insertIssued: db.prepare(
+        `INSERT INTO issued_sessions (session_id, study_id, secret, participant, condition, participant_id,
+           prolific_study_id, prolific_session_id, issued_at)
+         VALUES (@session_id, @study_id, @secret, @participant, @condition, @participant_id,
+           @prolific_study_id, @prolific_session_id, @issued_at)`,
+      ),
+      knownSession: db.prepare<[string, string, string]>(
+        `SELECT 1 FROM sessions WHERE session_id = ? UNION ALL SELECT 1 FROM trials WHERE session_id = ?
+         UNION ALL SELECT 1 FROM issued_sessions WHERE session_id = ? LIMIT 1`,
+      ),
+      browserSessionCount: db.prepare<[string, string], { n: number }>(
+        `SELECT COUNT(*) AS n FROM (SELECT session_id FROM sessions WHERE study_id = ?
+           UNION SELECT session_id FROM trials WHERE study_id = ?)`,
+      ),
+    };
+  }
+
+  /** The registered definition of a study (cached by its token), or undefined. */
+  definition(studyId: string): { token: string; def: StudyDefinition } | undefined {
+    const row = this.q.study.get(studyId);
+    if (!row) return undefined;
+    const cached = this.defs.get(studyId);
+    if (cached && cached.token === row.token) return cached;
+    const fresh = { token: row.token, def: JSON.parse(row.definition) as StudyDefinition };
+    this.defs.set(studyId, fresh);
+    return fresh;
+  }
+
+  /** A registered study's token for a short link (`GET api/studies/<id>/link`), or undefined. */
+  link(studyId: string): StudyLinkAnswer | undefined {
+    const row = ID.test(studyId) ? this.q.study.get(studyId) : undefined;
+    return row ? { study_id: studyId, token: row.token } : undefined;
+  }
+
+  /** The switches and counts of a registered study, or undefined. */
+  state(studyId: string): AccessState | undefined {
+    if (!this.q.study.get(studyId)) return undefined;
+    const a = this.q.access.get(studyId);
+    return {
+      study_id: studyId,
+      sessions: a?.sessions ?? this.newMode,
+      closed: a?.closed === 1,
+      max_sessions: a?.max_sessions ?? null,
+      issued: this.q.issuedCount.get(studyId)!.n,
+      next_participant: a?.next_participant ?? 0,
+    };
+  }
+
+  /**
+   * Registers a study (as ResultStore.registerStudy) and records its session mode: `mode` when
+   * given, else the mode it already has, else the default for new studies. A study with issued
+   * sessions is not replaced by another definition (their schedules would change).
+   */
+  register(input: { token: string } | { definition: unknown }, mode?: SessionMode): RegisterOutcome & AccessState {
+    return this.store.db
+      .transaction(() => {
+        const r = this.store.registerStudy(input);
+        if (r.outcome === 'replaced' && this.q.issuedCount.get(r.studyId)!.n > 0) {
+          throw new StoreError(
+            `the study id "${r.studyId}" is registered with another definition and already has issued sessions; give the changed study another id`,
+          );
+        }
+        this.q.ensureAccess.run(r.studyId, mode ?? this.newMode);
+        if (mode !== undefined) this.update(r.studyId, { sessions: mode });
+        return { ...r, ...this.state(r.studyId)! };
+      })
+      .immediate();
+  }
+
+  /** Closes or opens a study, sets its quota (null: none) or its session mode. Throws StoreError for an unknown study. */
+  update(
+    studyId: string,
+    change: { closed?: boolean; maxSessions?: number | null; sessions?: SessionMode },
+  ): AccessState {
+    return this.store.db
+      .transaction(() => {
+        const old = this.state(studyId);
+        if (!old) throw new StoreError(`no study "${studyId}" is registered here`);
+        this.q.ensureAccess.run(studyId, old.sessions);
+        this.q.setAccess.run({
+          study_id: studyId,
+          sessions: change.sessions ?? old.sessions,
+          closed: (change.closed ?? old.closed) ? 1 : 0,
+          max_sessions: change.maxSessions === undefined ? old.max_sessions : change.maxSessions,
+          next_participant: old.next_participant,
+        });
+        return this.state(studyId)!;
+      })
+      .immediate();
+  }
+
+  /**
+   * Starts a session for a participant (`POST api/sessions`), or says why not. The same
+   * participant id in the same study gets its session again (resumed, no new counter value), even
+   * once the study is closed or full: running sessions finish. `gate` is asked before a new
+   * session is made (not for a resumed one): the rate limits, which may refuse it.
+   */
+  issue(body: unknown, gate: (studyId: string) => Refusal | undefined = () => undefined): IssueOutcome {
+    const parsed = sessionRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const where = issue.path.length > 0 ? issue.path.join('.') : 'the body';
+      return refuse(400, 'invalid', `${where}: ${issue.message}`);
+    }
+    const request = parsed.data;
+    if ((request.study_id === undefined) === (request.token === undefined)) {
+      return refuse(400, 'invalid', 'name the study by "study_id" or by its link "token" (one of the two)');
+    }
+    let studyId: string;
+    if (request.token !== undefined) {
+      const decoded = decodeStudyLink(tokenFrom(request.token));
+      if (!decoded.ok) return refuse(400, 'invalid', decoded.error.message);
+      studyId = decoded.definition.studyId;
+      const registered = this.definition(studyId);
+      if (registered && registered.token !== encodeStudyLink(decoded.definition)) {
+        return refuse(
+          409,
+          'invalid',
+          'This link is for another version of the study than the one this server runs. Please ask the researcher for the current link.',
+        );
+      }
+    } else studyId = request.study_id!;
+    const found = this.definition(studyId);
+    if (!found) {
+      return refuse(404, 'unknown-study', `There is no study "${studyId}" here. Please check the link you were given.`);
+    }
+    const { def } = found;
+    const condition = request.condition === undefined || request.condition === '' ? null : request.condition;
+    if (condition !== null && !def.conditions.some((c) => c.id === condition)) {
+      return refuse(
+        400,
+        'invalid',
+        `The link asks for condition "${condition}", which this study does not have. Please check the link you were given.`,
+      );
+    }
+    if (condition === null && def.assignment === 'url') {
+      return refuse(
+        400,
+        'invalid',
+        'This study assigns conditions by link, and the link names none (condition=<id>). Please check the link you were given.',
+      );
+    }
+    const participantId = request.participant_id?.trim() ?? '';
+    return this.store.db
+      .transaction((): IssueOutcome => {
+        if (participantId !== '') {
+          const old = this.q.issuedFor.get(studyId, participantId);
+          if (old) return { ok: true, status: 200, grant: grantOf(old, true) };
+        }
+        const state = this.state(studyId)!;
+        if (state.closed) return refuse(403, 'closed', CLOSED_MESSAGE);
+        if (state.max_sessions !== null && state.issued >= state.max_sessions) return refuse(403, 'full', FULL_MESSAGE);
+        const gated = gate(studyId);
+        if (gated) return { ok: false, ...gated };
+        this.q.ensureAccess.run(studyId, state.sessions);
+        const participant = request.participant ?? state.next_participant;
+        if (request.participant === undefined) {
+          this.q.setAccess.run({
+            study_id: studyId,
+            sessions: state.sessions,
+            closed: state.closed ? 1 : 0,
+            max_sessions: state.max_sessions,
+            next_participant: state.next_participant + 1,
+          });
+        }
+        const row: IssuedRow = {
+          session_id: `i${base64url(this.random(16))}`,
+          study_id: studyId,
+          secret: base64url(this.random(24)),
+          participant,
+          condition,
+          participant_id: participantId,
+          prolific_study_id: request.prolific_study_id?.trim() ?? '',
+          prolific_session_id: request.prolific_session_id?.trim() ?? '',
+          issued_at: this.now().toISOString(),
+        };
+        this.q.insertIssued.run(row);
+        return { ok: true, status: 201, grant: grantOf(row, false) };
+      })
+      .immediate();
+  }
+
+  /**
+   * Checks a participant's request before it is stored: sessions the server issued carry their
+   * secret and agree with their schedule; a study in `issued` mode takes no other session; a
+   * closed or full study takes no new browser-made session. Returns the first refusal, or
+   * undefined. Unknown studies are left to the store (403 there).
+   */
+  checkIngest(body: IngestBody): Refusal | undefined {
+    const secrets = new Map((body.secrets ?? []).map((s) => [s.session_id, s.secret]));
+    const fresh = new Set<string>();
+    const check = (where: string, r: ResultRow | SessionInfo): Refusal | undefined => {
+      const state = this.state(r.study_id);
+      if (!state) return undefined;
+      const issued = this.q.issued.get(r.session_id);
+      if (!issued) {
+        if (state.sessions === 'issued') {
+          return {
+            status: 403,
+            reason: 'not-issued',
+            message: `${where}.session_id: the session "${r.session_id}" was not issued by this server; study "${r.study_id}" takes rows only of sessions its participants' pages asked for (POST api/sessions)`,
+          };
+        }
+        if ((state.closed || state.max_sessions !== null) && !fresh.has(r.session_id)) {
+          if (this.q.knownSession.get(r.session_id, r.session_id, r.session_id) === undefined) {
+            if (state.closed) return { status: 403, reason: 'closed', message: CLOSED_MESSAGE };
+            const n = this.q.browserSessionCount.get(r.study_id, r.study_id)!.n + fresh.size;
+            if (n >= state.max_sessions!) return { status: 403, reason: 'full', message: FULL_MESSAGE };
+            fresh.add(r.session_id);
+          }
+        }
+        return undefined;
+      }
+      const secret = secrets.get(r.session_id);
+      if (secret === undefined || !sameSecret(secret, issued.secret)) {
+        return {
+          status: 403,
+          reason: 'secret',
+          message: `${where}.session_id: the secret of session "${r.session_id}" is ${secret === undefined ? 'missing (send it in "secrets")' : 'wrong'}`,
+        };
+      }
+      if (issued.study_id !== r.study_id) {
+        return {
+          status: 403,
+          reason: 'not-issued',
+          message: `${where}.study_id: the session "${r.session_id}" was issued for study "${issued.study_id}"`,
+        };
+      }
+      const problem =
+        'trial_index' in r ? this.rowProblem(issued, r) : sessionProblem(issued, r, this.scheduleOf(issued));
+      return problem === undefined ? undefined : { status: 400, reason: 'invalid', message: `${where}.${problem}` };
+    };
+    for (const [i, s] of body.sessions.entries()) {
+      const refusal = check(`sessions.${i}`, s);
+      if (refusal) return refusal;
+    }
+    for (const [i, r] of body.rows.entries()) {
+      const refusal = check(`rows.${i}`, r);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  }
+
+  /** The schedule of an issued session: what its rows must say, trial by trial. */
+  private scheduleOf(issued: IssuedRow): ParticipantSchedule {
+    const cached = this.schedules.get(issued.session_id);
+    if (cached) return cached;
+    const schedule = scheduleParticipant(this.definition(issued.study_id)!.def, {
+      participantNumber: issued.participant,
+      sessionSeed: issued.session_id,
+      forcedCondition: issued.condition ?? undefined,
+    });
+    if (this.schedules.size >= 10_000) this.schedules.delete(this.schedules.keys().next().value!);
+    this.schedules.set(issued.session_id, schedule);
+    return schedule;
+  }
+
+  /** What is wrong with a row of an issued session (`<field>: <problem>`), or undefined. */
+  private rowProblem(issued: IssuedRow, row: ResultRow): string | undefined {
+    const { def } = this.definition(issued.study_id)!;
+    const schedule = this.scheduleOf(issued);
+    const trial = schedule.trials[row.trial_index];
+    if (!trial) {
+      return `trial_index: ${row.trial_index} is past the session's last trial (${schedule.trials.length - 1})`;
+    }
+    const item = trial.item;
+    const expected: Partial<Record<keyof ResultRow, string | number | boolean | null>> = {
+      condition: schedule.condition.id,
+      time_limit_s: schedule.condition.perPuzzleLimitS,
+      puzzle_id: item.puzzleId,
+      phase: item.phase,
+      seed: item.seed,
+      k: item.k,
+      task: item.task,
+      strict: def.strict,
+      participant_id: issued.participant_id,
+      prolific_study_id: issued.prolific_study_id,
+      prolific_session_id: issued.prolific_session_id,
+    };
+    for (const [field, want] of Object.entries(expected) as [keyof ResultRow, unknown][]) {
+      if (row[field] !== want) {
+        return `${field}: ${JSON.stringify(row[field])} is not what trial ${row.trial_index} of this session has (${JSON.stringify(want)})`;
+      }
+    }
+    return undefined;
+  }
+}
+
+function sessionProblem(issued: IssuedRow, s: SessionInfo, schedule: ParticipantSchedule): string | undefined {
+  if (s.condition !== schedule.condition.id) {
+    return `condition: "${s.condition}" is not this session's condition ("${schedule.condition.id}")`;
+  }
+  if (s.participant_id !== issued.participant_id) {
+    return `participant_id: "${s.participant_id}" is not the participant this session was issued to`;
+  }
+  return undefined;
+}
+
+const refuse = (status: Refusal['status'], reason: Refusal['reason'], message: string): IssueOutcome => ({
+  ok: false,
+  status,
+  reason,
+  message,
+});
+
+const grantOf = (r: IssuedRow, resumed: boolean): SessionGrant => ({
+  study_id: r.study_id,
+  session_id: r.session_id,
+  secret: r.secret,
+  participant: r.participant,
+  condition: r.condition,
+  resumed,
+});
+
+/**
+ * The session mode a registration asks for (`"sessions"` in `POST api/studies`), or undefined
+ * for none; a StoreError for anything else.
+ */
+export function sessionModeOf(body: unknown): SessionMode | undefined {
+  const mode = typeof body === 'object' && body !== null ? (body as { sessions?: unknown }).sessions : undefined;
+  if (mode === undefined) return undefined;
+  if (SESSION_MODES.includes(mode as SessionMode)) return mode as SessionMode;
+  throw new StoreError('"sessions" must be "issued" (rows only of sessions this server issued) or "browser"');
+}

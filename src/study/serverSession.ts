@@ -1,0 +1,269 @@
+/**
+ * The participant's side of the results server's issued sessions and short links (issue 20):
+ * request and answer shapes shared with `server/sessions.ts`, and pure helpers the participant
+ * boot and the `server` transport call. Nothing here touches the DOM; `fetch` is passed in.
+ *
+ * A run whose study has the `server` sink:
+ *   1. (short link) `readShortStudyRef(location.search, location.hash)` gives the study id of a
+ *      `?s=<study id>` link; `resolveShortLink(fetch, document.baseURI, id)` asks the server for
+ *      the study's token (`GET api/studies/<id>/link`), which then decodes as a `?study=` token.
+ *   2. Before the first trial, `requestSession(fetch, document.baseURI, request)` asks for a
+ *      session (`POST api/sessions`): the answer's `session_id` replaces the browser-made id, its
+ *      `participant` replaces the hash of the session id as the balanced counter's value, and
+ *      its `secret` goes with every row of the session (`rowsBody`).
+ *   3. A refusal (`kind: 'refused'`: the study is closed, full, unknown, or the ids are too long)
+ *      ends the run with its `message`; `kind: 'unavailable'` (network, 5xx, 429) may be retried.
+ */
+
+/** Longest id the server accepts (participant ids, Prolific ids, session ids): as the row schema. */
+export const MAX_ID_LENGTH = 200;
+
+/** The query parameter of a short link: `?s=<study id>`. */
+export const SHORT_STUDY_PARAM = 's';
+
+/** Study ids (as `checkStudyDefinition` allows them). */
+const STUDY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Longest participant link (path and query, as the CLI and the designer print it) that is made at
+ * all: nginx's default request line buffer is 8 KB (`large_client_header_buffers 4 8k`) and Node's
+ * header limit 16 KB; recruiters append their own parameters (Prolific about 120 characters), so
+ * 6,000 leaves a wide margin. A longer study is linked through a results server (`?s=<study id>`).
+ */
+export const MAX_LINK_LENGTH = 6000;
+
+/**
+ * Null when a participant link (`?study=…`, or a whole URL) is short enough; otherwise one sentence
+ * for the researcher saying how long it is and what to do instead.
+ */
+export function linkLengthProblem(link: string): string | null {
+  if (link.length <= MAX_LINK_LENGTH) return null;
+  return (
+    `the participant link is ${link.length} characters long, more than the ${MAX_LINK_LENGTH} that pass ` +
+    'through common web servers and proxies (nginx refuses request lines over 8 KB); shorten the study texts, ' +
+    'or send the rows to a results server (study link --sink server --data DIR), whose link is ?s=<study id>'
+  );
+}
+
+/** A short link's path for a study registered on the results server that serves the app. */
+export function shortParticipantPath(studyId: string): string {
+  return `?${new URLSearchParams({ [SHORT_STUDY_PARAM]: studyId }).toString()}`;
+}
+
+/**
+ * The study id of a short link (`?s=<study id>`, also after the hash as recruiters sometimes put
+ * it), or null when the URL is not a short link or the id is not a study id.
+ */
+export function readShortStudyRef(search: string, hash = ''): string | null {
+  const params = new URLSearchParams(search);
+  const q = hash.indexOf('?');
+  const value =
+    params.get(SHORT_STUDY_PARAM) ?? (q >= 0 ? new URLSearchParams(hash.slice(q + 1)).get(SHORT_STUDY_PARAM) : null);
+  if (value === null) return null;
+  const id = value.trim();
+  return STUDY_ID.test(id) ? id : null;
+}
+
+// ---- the wire ----
+
+/** `fetch` as these helpers use it (the browser's, or a test's). */
+export type JsonFetch = (
+  url: string,
+  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+
+/** `POST api/sessions`: names the study by id or by its link token (one of the two). */
+export interface SessionRequest {
+  readonly study_id?: string;
+  readonly token?: string;
+  /** PROLIFIC_PID or the JATOS worker id; empty or absent for an anonymous browser. Same id, same session. */
+  readonly participant_id?: string;
+  readonly prolific_study_id?: string;
+  readonly prolific_session_id?: string;
+  /** `participant=<n>` from the link: used instead of the server's counter (no counter slot taken). */
+  readonly participant?: number;
+  /** `condition=<id>` from the link. */
+  readonly condition?: string;
+}
+
+/** The server's answer: 201 for a new session, 200 for the same participant's session again. */
+export interface SessionGrant {
+  readonly study_id: string;
+  readonly session_id: string;
+  /** Goes with every row of the session (`rowsBody`); the server refuses the rows without it. */
+  readonly secret: string;
+  /** The balanced counter's value for `scheduleParticipant` (`participantNumber`). */
+  readonly participant: number;
+  /** The condition the link forced, or null (then the counter assigns it). */
+  readonly condition: string | null;
+  /** True when this participant id already had a session: resume it. */
+  readonly resumed: boolean;
+}
+
+/** Why the server refuses to start a session; `message` is written for the participant. */
+export type SessionRefusalReason = 'closed' | 'full' | 'unknown-study' | 'invalid';
+
+export type SessionAnswer =
+  | { readonly ok: true; readonly grant: SessionGrant }
+  /** Retrying cannot help: show `message` and end the run. */
+  | { readonly ok: false; readonly kind: 'refused'; readonly reason: SessionRefusalReason; readonly message: string }
+  /** Network failure, 429 or 5xx: try again later (`retryAfterS` from 429's `Retry-After`, when given). */
+  | { readonly ok: false; readonly kind: 'unavailable'; readonly message: string; readonly retryAfterS?: number };
+
+/** The ids a request carries, over the server's limits: one sentence naming the first, or null. */
+export function sessionRequestProblem(request: SessionRequest): string | null {
+  if ((request.study_id === undefined) === (request.token === undefined)) {
+    return 'name the study by its id or by its link token (one of the two)';
+  }
+  if (request.study_id !== undefined && !STUDY_ID.test(request.study_id)) return 'the study id is not a study id';
+  const ids = {
+    participant_id: 'the participant id (PROLIFIC_PID)',
+    prolific_study_id: 'the Prolific STUDY_ID',
+    prolific_session_id: 'the Prolific SESSION_ID',
+    condition: 'the condition',
+  } as const;
+  for (const [key, what] of Object.entries(ids) as [keyof typeof ids, string][]) {
+    const v = request[key];
+    if (v !== undefined && v.length > MAX_ID_LENGTH) {
+      return `${what} in the link is ${v.length} characters long; at most ${MAX_ID_LENGTH} are accepted. Please check the link you were given.`;
+    }
+  }
+  const n = request.participant;
+  if (n !== undefined && !(Number.isInteger(n) && n >= 0 && n <= 999_999_999)) {
+    return 'the participant number must be a whole number from 0 to 999999999';
+  }
+  return null;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Reads an answer of `POST api/sessions` (any status) into a SessionAnswer. */
+export function readSessionAnswer(status: number, body: unknown, retryAfter?: string | null): SessionAnswer {
+  if (status === 200 || status === 201) {
+    const b = isRecord(body) ? body : {};
+    const grant: SessionGrant = {
+      study_id: String(b.study_id ?? ''),
+      session_id: String(b.session_id ?? ''),
+      secret: String(b.secret ?? ''),
+      participant: Number(b.participant),
+      condition: typeof b.condition === 'string' ? b.condition : null,
+      resumed: b.resumed === true,
+    };
+    if (grant.session_id === '' || grant.secret === '' || !Number.isInteger(grant.participant)) {
+      return { ok: false, kind: 'unavailable', message: 'the results server gave an answer this page cannot read' };
+    }
+    return { ok: true, grant };
+  }
+  const message =
+    isRecord(body) && typeof body.error === 'string' ? body.error : `the results server answered ${status}`;
+  const reason = isRecord(body) && typeof body.reason === 'string' ? body.reason : '';
+  if (status === 429 || status >= 500 || status === 0) {
+    const s = Number(retryAfter);
+    return Number.isFinite(s) && s > 0
+      ? { ok: false, kind: 'unavailable', message, retryAfterS: s }
+      : { ok: false, kind: 'unavailable', message };
+  }
+  const known: readonly SessionRefusalReason[] = ['closed', 'full', 'unknown-study', 'invalid'];
+  return {
+    ok: false,
+    kind: 'refused',
+    reason: known.includes(reason as SessionRefusalReason) ? (reason as SessionRefusalReason) : 'invalid',
+    message,
+  };
+}
+
+/**
+ * Asks the results server that served `pageUrl` for a session (`POST api/sessions` beside the
+ * page). Ids over the limits are refused here, before any request.
+ */
+export async function requestSession(
+  fetchFn: JsonFetch,
+  pageUrl: string,
+  request: SessionRequest,
+): Promise<SessionAnswer> {
+  const problem = sessionRequestProblem(request);
+  if (problem) return { ok: false, kind: 'refused', reason: 'invalid', message: problem };
+  let response: Awaited<ReturnType<JsonFetch>>;
+  try {
+    response = await fetchFn(new URL('api/sessions', pageUrl).href, {
+      method: 'POST',
+      // text/plain: a simple request, as the rows are (no CORS preflight).
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      body: JSON.stringify(request),
+    });
+  } catch {
+    return { ok: false, kind: 'unavailable', message: 'the results server cannot be reached' };
+  }
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // A proxy's HTML error page: the status says enough.
+  }
+  const headers = (response as { headers?: { get(name: string): string | null } }).headers;
+  return readSessionAnswer(response.status, body, headers?.get('retry-after') ?? null);
+}
+
+/** What `GET api/studies/<id>/link` answers for a registered study. */
+export interface StudyLinkAnswer {
+  readonly study_id: string;
+  readonly token: string;
+}
+
+/** The address of a short link's study token, beside the page. */
+export const shortLinkUrl = (pageUrl: string, studyId: string) =>
+  new URL(`api/studies/${encodeURIComponent(studyId)}/link`, pageUrl).href;
+
+/**
+ * The link token of a short link's study, from the results server that served the page; or a
+ * sentence for the participant (an unknown study, a server that cannot be reached).
+ */
+export async function resolveShortLink(
+  fetchFn: JsonFetch,
+  pageUrl: string,
+  studyId: string,
+): Promise<{ ok: true; token: string } | { ok: false; message: string }> {
+  try {
+    const response = await fetchFn(shortLinkUrl(pageUrl, studyId), { method: 'GET' });
+    const body: unknown = await response.json().catch(() => null);
+    if (response.ok && isRecord(body) && typeof body.token === 'string' && body.study_id === studyId) {
+      return { ok: true, token: body.token };
+    }
+    if (response.status === 404) {
+      return { ok: false, message: `There is no study "${studyId}" here. Please check the link you were given.` };
+    }
+    return { ok: false, message: 'The study could not be loaded from the server. Please reload the page in a minute.' };
+  } catch {
+    return {
+      ok: false,
+      message: 'The study server cannot be reached. Please check your connection and reload the page.',
+    };
+  }
+}
+
+// ---- rows of an issued session ----
+
+/** The secret of one issued session, as the rows' body carries it. */
+export interface SessionSecret {
+  readonly session_id: string;
+  readonly secret: string;
+}
+
+/**
+ * The body posted to the results server (and by beacon) for rows of issued sessions:
+ * `{ sessions, rows, secrets }`, where `secrets` holds one `{ session_id, secret }` for each session
+ * of the rows whose secret is known. Rows of other sessions (browser-made ids, a server that
+ * accepts them) go without one, as before.
+ */
+export function rowsBody<R extends { readonly session_id: string }, S>(
+  rows: readonly R[],
+  sessions: readonly S[],
+  secretOf: (sessionId: string) => string | undefined,
+): string {
+  const secrets: SessionSecret[] = [];
+  for (const id of new Set(rows.map((r) => r.session_id))) {
+    const secret = secretOf(id);
+    if (secret !== undefined) secrets.push({ session_id: id, secret });
+  }
+  return JSON.stringify(secrets.length > 0 ? { sessions, rows, secrets } : { sessions, rows });
+}
