@@ -27,8 +27,9 @@ export const LAYERS = [
   {
     dir: 'src/worker',
     // src/ml: the models worker (the only place tfjs runs in the app). Its test checks that the
-    // worker's test puzzles are the training script's.
-    may: ['src/core', 'src/ml'],
+    // worker's test puzzles are the training script's. src/study (pure, itself only on core):
+    // the results worker reads and merges result files with src/study/resultsFile.
+    may: ['src/core', 'src/ml', 'src/study'],
     packages: true,
     node: false,
     testMay: ['scripts/train/data'],

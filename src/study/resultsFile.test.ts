@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowsToCsv, rowsToJson, type ResultRow } from './results';
-import { mergeResults, readResultsFile, ResultsFileError, unescapeCell } from './resultsFile';
+import { mergeResults, readResultsFile, ResultsFileError, ResultsFileReader, unescapeCell } from './resultsFile';
 import { FIXTURE_ROLES, makeResultsFixture, resultsFixtureFiles } from '../../e2e/fixtures/resultsFixture';
 
 const small = makeResultsFixture({ seed: 'unit', participants: 3, ks: [2, 3], tasks: [1], itemsPerK: 2 });
@@ -63,7 +64,7 @@ describe('readResultsFile', () => {
       [{ difficulty: 7 }, 'difficulty', /7 is not a rating 1–5/],
       [{ correct: 'yes' }, 'correct', /"yes" is not true or false/],
       [{ task: 9 }, 'task', /9 is not a task 1–7/],
-      [{ session_id: '' }, 'session_id', /not a session id/],
+      [{ session_id: '' }, 'session_id', /the session id is empty/],
     ];
     for (const [change, column, message] of cases) {
       const bad = { ...row, ...change } as unknown as ResultRow;
@@ -95,7 +96,7 @@ describe('readResultsFile', () => {
       /^i\.csv \(row 2, line 3\): the row has 5 fields, the header has 30/,
     );
     expect(errorOf('j.json', rowsToJson([]).replace('"rows": []', '"rows": [{"study_id": "s"}]')).message).toBe(
-      'j.json (row 1, column session_id): the row has no such field',
+      'j.json (row 1, field session_id): the row has no such field',
     );
   });
 
@@ -104,6 +105,111 @@ describe('readResultsFile', () => {
     expect(unescapeCell("'-3")).toBe('-3');
     expect(unescapeCell("'quoted'")).toBe("'quoted'");
     expect(unescapeCell("'")).toBe("'");
+  });
+});
+
+describe('hostile values', () => {
+  const json = rowsToJson(small.rows);
+  const withRow = (i: number, field: string, value: unknown) => {
+    const doc = JSON.parse(json) as { rows: Record<string, unknown>[] };
+    doc.rows[i]![field] = value;
+    return JSON.stringify(doc);
+  };
+
+  it('an object, a list or null where a session id belongs: file, row and field named', () => {
+    for (const [value, word] of [
+      [{ id: 'x' }, 'an object'],
+      [{ toString: 1 }, 'an object'],
+      [['a'], 'a list'],
+      [null, 'null'],
+      [7, 'a number'],
+    ] as const) {
+      const e = errorOf('h.json', withRow(2, 'session_id', value));
+      expect([e.file, e.row, e.column]).toEqual(['h.json', 3, 'session_id']);
+      expect(e.message).toBe(
+        `h.json (row 3, field session_id): ${JSON.stringify(value)} is ${word}, not a session id (text)`,
+      );
+    }
+  });
+
+  it('a session entry whose id is an object is named, not a crash (String() of {toString: 1} throws)', () => {
+    const doc = JSON.parse(rowsToJson(small.rows, small.sessions)) as { sessions: Record<string, unknown>[] };
+    doc.sessions[1]!.session_id = { toString: 1 };
+    const e = errorOf('s.json', JSON.stringify(doc));
+    expect(e.message).toBe(
+      's.json (field session_id): "sessions" entry 2: {"toString":1} is an object, not a session id (text)',
+    );
+  });
+
+  it('a long object is quoted short', () => {
+    const e = errorOf('l.json', withRow(0, 'participant_id', { a: 'x'.repeat(500) }));
+    expect(e.detail.length).toBeLessThan(80);
+    expect(e.detail).toMatch(/^\{"a":"x+… is an object, not text$/);
+  });
+
+  it('a row that is not an object', () => {
+    const doc = JSON.parse(json) as { rows: unknown[] };
+    doc.rows[0] = 'row';
+    expect(errorOf('r.json', JSON.stringify(doc)).message).toBe('r.json (row 1): the row is a string, not an object');
+  });
+});
+
+describe('ResultsFileReader (pieces of text, as a worker streams a file)', () => {
+  const csv = rowsToCsv(small.rows);
+  const json = rowsToJson(small.rows);
+
+  it('property: any cut of a file into pieces reads as the whole file does (CSV and JSON, with a BOM)', () => {
+    const whole = { csv: readResultsFile('a', csv), json: readResultsFile('a', json) };
+    fc.assert(
+      fc.property(
+        fc.constantFrom('csv', 'json' as const),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (format, bom, cuts) => {
+          const text = (bom ? '\uFEFF' : '') + (format === 'csv' ? csv : json);
+          const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+          const reader = new ResultsFileReader('a');
+          let from = 0;
+          for (const c of [...at, text.length]) {
+            reader.push(text.slice(from, c));
+            from = c;
+          }
+          expect(reader.end()).toEqual(whole[format]);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('blank space only, pushed in pieces, is an empty file', () => {
+    const reader = new ResultsFileReader('b.csv');
+    reader.push('\uFEFF ');
+    reader.push('\n\n');
+    expect(() => reader.end()).toThrow(new ResultsFileError('b.csv', 'the file is empty'));
+  });
+
+  it('a JSON file longer than a string may be is refused with its size and the limit, not called empty', () => {
+    const reader = new ResultsFileReader('big.json', { bytes: 585 * 2 ** 20, maxJsonChars: 1000 });
+    let thrown: unknown = null;
+    try {
+      for (let i = 0; i < 100; i++) reader.push(json.slice(i * 100, (i + 1) * 100));
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ResultsFileError);
+    expect((thrown as Error).message).toMatch(
+      /^big\.json: a JSON result file can be read up to 0\.0 MB .*this one is 585 MB\. Export the results as CSV/,
+    );
+    // The real limit stays under V8's longest string, 2^29 − 24 characters.
+    expect(new ResultsFileReader('x').name).toBe('x');
+  });
+
+  it('a CSV of any length is read piece by piece (no whole-file string)', () => {
+    const reader = new ResultsFileReader('many.csv', { maxJsonChars: 10 });
+    const [header, ...lines] = csv.split('\r\n');
+    reader.push(`${header}\r\n`);
+    for (const line of lines) if (line) reader.push(`${line}\r\n`);
+    expect(reader.end().rows).toEqual(readResultsFile('many.csv', csv).rows);
   });
 });
 

@@ -7,14 +7,14 @@
  * the column, so a researcher can open the file at the right place; no half-read file reaches
  * the figures.
  */
-import { CsvRecordReader, CsvSyntaxError } from '../core/formats/csv';
+import { CsvRecordReader, CsvSyntaxError, type CsvRecordPlace } from '../core/formats/csv';
 import { isTaskId } from '../core/puzzle/tasks';
 import { RESULT_COLUMNS, SESSION_COLUMNS, type EndedOn, type ResultRow, type SessionInfo } from './results';
 import type { Phase } from './schedule';
 
 export const RESULTS_JSON_FORMAT = 'clutrr-lab-study-results/1';
 
-/** A file that cannot be read: where (row and column when known) and why. */
+/** A file that cannot be read: where (row and column or field when known) and why. */
 export class ResultsFileError extends Error {
   override name = 'ResultsFileError';
   constructor(
@@ -22,18 +22,28 @@ export class ResultsFileError extends Error {
     readonly detail: string,
     /** 1-based data row (the header is row 0 in a CSV; the first element of `rows` in JSON is 1). */
     readonly row: number | null = null,
+    /** The CSV column or JSON field. */
     readonly column: string | null = null,
     /** The 1-based physical line of a CSV row, when known. */
     readonly line: number | null = null,
+    /** What `column` is called in the message: a CSV's column, a JSON row's field. */
+    readonly columnWord: 'column' | 'field' = 'column',
   ) {
     const at = [
       row !== null ? `row ${row}` : null,
       line !== null ? `line ${line}` : null,
-      column !== null ? `column ${column}` : null,
+      column !== null ? `${columnWord} ${column}` : null,
     ].filter(Boolean);
     super(`${file}${at.length ? ` (${at.join(', ')})` : ''}: ${detail}`);
   }
 }
+
+/**
+ * The longest JSON result file read, in characters (about bytes): a JSON document is parsed
+ * whole, from one string, and browsers cap a string near 2^29 characters (V8: 536,870,888), so
+ * a bigger JSON file cannot be read at all. CSV is read a chunk at a time and has no such cap.
+ */
+export const MAX_JSON_CHARS = 500 * 2 ** 20;
 
 export interface ResultsFile {
   readonly name: string;
@@ -82,17 +92,24 @@ const ENDINGS: readonly EndedOn[] = ['response', 'timeout', 'skipped'];
 /** A value that is not what its column holds; the reader adds file, row and column. */
 class BadValue extends Error {}
 
-const show = (v: unknown) =>
-  typeof v === 'string' ? `"${v.length > 40 ? `${v.slice(0, 39)}…` : v}"` : JSON.stringify(v);
+const clip = (t: string) => (t.length > 40 ? `${t.slice(0, 39)}…` : t);
+
+/** A value as the message quotes it (JSON values only come here, so stringify cannot throw). */
+const show = (v: unknown) => (typeof v === 'string' ? `"${clip(v)}"` : clip(JSON.stringify(v) ?? String(v)));
+
+/** What a non-text value is, in words. */
+const what = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
 /** Checks a typed value (from JSON, or converted from CSV text) against its column's kind. */
 function checkValue(kind: Kind, v: unknown): ResultRow[Column] {
   switch (kind) {
     case 'text':
-      if (typeof v !== 'string') throw new BadValue(`${show(v)} is not text`);
+      if (typeof v !== 'string') throw new BadValue(`${show(v)} is ${what(v)}, not text`);
       return v;
     case 'id':
-      if (typeof v !== 'string' || v === '') throw new BadValue(`${show(v)} is not a session id (empty)`);
+      if (typeof v !== 'string') throw new BadValue(`${show(v)} is ${what(v)}, not a session id (text)`);
+      if (v === '') throw new BadValue('the session id is empty');
       return v;
     case 'count':
     case 'seed':
@@ -156,23 +173,146 @@ export function unescapeCell(cell: string): string {
   return cell.length > 1 && cell.charCodeAt(0) === 39 && /[=+\-@\t\r]/.test(cell[1]!) ? cell.slice(1) : cell;
 }
 
-/** Reads one result file; JSON when its first non-blank character is `{`, CSV otherwise. */
+/** Reads one result file whose text is at hand; JSON when its first non-blank character is `{`, CSV otherwise. */
 export function readResultsFile(name: string, text: string): ResultsFile {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body.trim() === '') throw new ResultsFileError(name, 'the file is empty');
-  return /^\s*\{/.test(body) ? readJson(name, body) : readCsv(name, body);
+  const reader = new ResultsFileReader(name);
+  reader.push(text);
+  return reader.end();
 }
 
-function readCsv(name: string, text: string): ResultsFile {
-  let index: Map<string, number> | null = null;
-  let width = 0;
-  const rows: ResultRow[] = [];
-  const extra = new Map<string, { user_agent: string; screen: string }>();
-  const reader = new CsvRecordReader((fields, place) => {
-    if (index === null) {
-      index = new Map(fields.map((f, i) => [f.trim(), i]));
-      width = fields.length;
-      const missing = RESULT_COLUMNS.filter((c) => !index!.has(c));
+/**
+ * Reads one result file a piece of text at a time (a file streamed from disk in a worker): CSV
+ * rows are checked as their line ends arrive, so a CSV of any length is read; JSON is gathered
+ * up to MAX_JSON_CHARS and parsed at the end. The format is decided by the first non-blank
+ * character. Anything unexpected thrown while reading becomes a ResultsFileError naming the file,
+ * so a caller never meets another error class.
+ */
+export class ResultsFileReader {
+  private format: 'csv' | 'json' | null = null;
+  /** Text before the format is known (a BOM, blank space), then the JSON text. */
+  private pieces: string[] = [];
+  private chars = 0;
+  private csv: CsvResults | null = null;
+
+  private readonly bytes: number | null;
+  private readonly maxJsonChars: number;
+
+  /** `bytes`: the file's size, for the message when a JSON file is too long; `maxJsonChars` for tests. */
+  constructor(
+    readonly name: string,
+    options: { readonly bytes?: number; readonly maxJsonChars?: number } = {},
+  ) {
+    this.bytes = options.bytes ?? null;
+    this.maxJsonChars = options.maxJsonChars ?? MAX_JSON_CHARS;
+  }
+
+  push(text: string): void {
+    this.guard(() => {
+      if (text === '') return;
+      if (this.format === null) {
+        const head = (this.pieces.join('') + text).replace(/^\uFEFF/, '');
+        const first = head.search(/\S/);
+        if (first < 0) {
+          this.pieces = [head];
+          return;
+        }
+        this.pieces = [];
+        this.format = head[first] === '{' ? 'json' : 'csv';
+        if (this.format === 'csv') this.csv = new CsvResults(this.name);
+        text = head;
+      }
+      if (this.csv) {
+        this.csv.push(text);
+        return;
+      }
+      this.chars += text.length;
+      if (this.chars > this.maxJsonChars) throw this.tooLong();
+      this.pieces.push(text);
+    });
+  }
+
+  end(): ResultsFile {
+    return this.guard(() => {
+      if (this.format === null) throw new ResultsFileError(this.name, 'the file is empty');
+      if (this.csv) return this.csv.end();
+      let text: string;
+      try {
+        text = this.pieces.join('');
+      } catch (e) {
+        // A string longer than the browser allows (RangeError: Invalid string length).
+        if (e instanceof RangeError) throw this.tooLong();
+        throw e;
+      }
+      this.pieces = [];
+      return readJson(this.name, text);
+    });
+  }
+
+  private tooLong(): ResultsFileError {
+    const size = this.bytes ?? this.chars;
+    return new ResultsFileError(
+      this.name,
+      `a JSON result file can be read up to ${mb(this.maxJsonChars)} (a JSON document is read whole, as one ` +
+        `string, and browsers cap a string's length); this one is ${mb(size)}${this.bytes === null ? ' or more' : ''}. ` +
+        'Export the results as CSV (read piece by piece, no such limit) or in several files.',
+    );
+  }
+
+  private guard<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (e) {
+      if (e instanceof ResultsFileError) throw e;
+      const why = e instanceof RangeError ? 'the browser ran out of room' : 'it could not be read';
+      throw new ResultsFileError(this.name, `${why}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+const mb = (n: number) => `${(n / 2 ** 20).toFixed(n < 10 * 2 ** 20 ? 1 : 0)} MB`;
+
+/** The CSV side of ResultsFileReader: the header, then each row checked as it completes. */
+class CsvResults {
+  private index: Map<string, number> | null = null;
+  private width = 0;
+  private readonly rows: ResultRow[] = [];
+  private readonly extra = new Map<string, { user_agent: string; screen: string }>();
+  private readonly reader: CsvRecordReader;
+
+  constructor(private readonly name: string) {
+    this.reader = new CsvRecordReader((fields, place) => this.record(fields, place));
+  }
+
+  push(text: string): void {
+    this.syntax(() => this.reader.push(text));
+  }
+
+  end(): ResultsFile {
+    this.syntax(() => this.reader.end());
+    const { name, rows, extra } = this;
+    if (this.index === null) throw new ResultsFileError(name, 'the file is empty');
+    if (rows.length === 0) throw new ResultsFileError(name, 'the file has a header but no rows');
+    const sessions = sessionsOf(rows).map((s) => ({ ...s, ...extra.get(s.session_id)! }));
+    return { name, format: 'csv', rows, sessions };
+  }
+
+  private syntax(read: () => void): void {
+    try {
+      read();
+    } catch (e) {
+      if (e instanceof CsvSyntaxError)
+        throw new ResultsFileError(this.name, `not valid CSV: ${e.detail}`, e.record, null, e.line);
+      throw e;
+    }
+  }
+
+  private record(fields: string[], place: CsvRecordPlace): void {
+    const name = this.name;
+    if (this.index === null) {
+      const index = new Map(fields.map((f, i) => [f.trim(), i]));
+      this.index = index;
+      this.width = fields.length;
+      const missing = RESULT_COLUMNS.filter((c) => !index.has(c));
       if (missing.length > 0) {
         throw new ResultsFileError(
           name,
@@ -186,16 +326,16 @@ function readCsv(name: string, text: string): ResultsFile {
     }
     if (fields.length === 0) return; // a blank line
     const n = place.index;
-    if (fields.length !== width) {
+    if (fields.length !== this.width) {
       throw new ResultsFileError(
         name,
-        `the row has ${fields.length} fields, the header has ${width}`,
+        `the row has ${fields.length} fields, the header has ${this.width}`,
         n,
         null,
         place.line,
       );
     }
-    const at = index;
+    const at = this.index;
     const row: Record<string, unknown> = {};
     for (const c of RESULT_COLUMNS) {
       const cell = unescapeCell(fields[at.get(c)!]!);
@@ -207,23 +347,12 @@ function readCsv(name: string, text: string): ResultsFile {
       }
     }
     const r = row as unknown as ResultRow;
-    rows.push(r);
-    if (!extra.has(r.session_id)) {
+    this.rows.push(r);
+    if (!this.extra.has(r.session_id)) {
       const get = (c: string) => (at.has(c) ? unescapeCell(fields[at.get(c)!]!) : '');
-      extra.set(r.session_id, { user_agent: get(SESSION_COLUMNS[0]), screen: get(SESSION_COLUMNS[1]) });
+      this.extra.set(r.session_id, { user_agent: get(SESSION_COLUMNS[0]), screen: get(SESSION_COLUMNS[1]) });
     }
-  });
-  try {
-    reader.push(text);
-    reader.end();
-  } catch (e) {
-    if (e instanceof CsvSyntaxError)
-      throw new ResultsFileError(name, `not valid CSV: ${e.detail}`, e.record, null, e.line);
-    throw e;
   }
-  if (rows.length === 0) throw new ResultsFileError(name, 'the file has a header but no rows');
-  const sessions = sessionsOf(rows).map((s) => ({ ...s, ...extra.get(s.session_id)! }));
-  return { name, format: 'csv', rows, sessions };
 }
 
 /** Session facts rebuilt from rows (a CSV carries them on every row): the first row of each session, its earliest start. */
@@ -264,22 +393,37 @@ function readJson(name: string, text: string): ResultsFile {
   }
   if (!Array.isArray(doc.rows)) throw new ResultsFileError(name, '"rows" is not a list');
   const rows: ResultRow[] = doc.rows.map((raw: unknown, i: number) => {
-    if (!isRecord(raw)) throw new ResultsFileError(name, 'the row is not an object', i + 1);
+    if (!isRecord(raw)) throw new ResultsFileError(name, `the row is ${what(raw)}, not an object`, i + 1);
     const row: Record<string, unknown> = {};
     for (const c of RESULT_COLUMNS) {
-      if (!(c in raw)) throw new ResultsFileError(name, 'the row has no such field', i + 1, c);
+      if (!Object.hasOwn(raw, c))
+        throw new ResultsFileError(name, 'the row has no such field', i + 1, c, null, 'field');
       try {
         row[c] = checkValue(KINDS[c], raw[c]);
       } catch (e) {
-        if (e instanceof BadValue) throw new ResultsFileError(name, e.message, i + 1, c);
+        if (e instanceof BadValue) throw new ResultsFileError(name, e.message, i + 1, c, null, 'field');
         throw e;
       }
     }
     return row as unknown as ResultRow;
   });
   if (rows.length === 0) throw new ResultsFileError(name, 'the file has no rows');
-  const given = Array.isArray(doc.sessions) ? doc.sessions.filter(isRecord) : [];
-  const byId = new Map(given.map((s) => [String(s.session_id), s]));
+  const given = Array.isArray(doc.sessions) ? doc.sessions : [];
+  const byId = new Map<string, Record<string, unknown>>();
+  given.forEach((s: unknown, i: number) => {
+    if (!isRecord(s)) return; // session facts are extras; the rows carry what the figures need
+    const id = s.session_id;
+    if (typeof id !== 'string')
+      throw new ResultsFileError(
+        name,
+        `"sessions" entry ${i + 1}: ${show(id ?? null)} is ${what(id ?? null)}, not a session id (text)`,
+        null,
+        'session_id',
+        null,
+        'field',
+      );
+    byId.set(id, s);
+  });
   const sessions = sessionsOf(rows).map((s) => {
     const g = byId.get(s.session_id);
     const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);

@@ -5,6 +5,7 @@ import { useResults } from './store';
 export function DropZone() {
   const importFiles = useResults((s) => s.importFiles);
   const reading = useResults((s) => s.reading);
+  const progress = useResults((s) => s.progress);
   return (
     <FileDropZone
       onFiles={(files) => void importFiles(files)}
@@ -18,6 +19,7 @@ export function DropZone() {
       accept=".csv,.json,text/csv,application/json"
       testIdPrefix="results"
       reading={reading}
+      progress={progress}
     />
   );
 }

@@ -26,7 +26,10 @@ export function FileList() {
             data-column={f.problem.column ?? ''}
           >
             <p>
-              <strong>{f.problem.file}</strong> was not loaded (none of its rows count).
+              <strong>{f.problem.file}</strong> was not loaded (none of its rows count).{' '}
+              <button type="button" onClick={() => void remove(f.name)} aria-label={`Dismiss ${f.name}`}>
+                Dismiss
+              </button>
             </p>
             <p className="rs-mono">{f.problem.message}</p>
           </div>
@@ -36,10 +39,10 @@ export function FileList() {
         <ul className="rs-file-list">
           {good.map((f) =>
             f.ok ? (
-              <li key={f.name} data-testid="results-file" data-file={f.name} data-rows={f.file.rows.length}>
-                <span className="rs-mono">{f.name}</span> — {f.file.format.toUpperCase()},{' '}
-                {formatCount(f.file.rows.length)} rows, {formatCount(f.file.sessions.length)} sessions{' '}
-                <button type="button" onClick={() => remove(f.name)} aria-label={`Remove ${f.name}`}>
+              <li key={f.name} data-testid="results-file" data-file={f.name} data-rows={f.rows}>
+                <span className="rs-mono">{f.name}</span> — {f.format.toUpperCase()}, {formatCount(f.rows)} rows,{' '}
+                {formatCount(f.sessions)} sessions{' '}
+                <button type="button" onClick={() => void remove(f.name)} aria-label={`Remove ${f.name}`}>
                   Remove
                 </button>
               </li>
@@ -59,7 +62,7 @@ export function FileList() {
         {merged.duplicates > 0
           ? `; ${formatCount(merged.duplicates)} duplicate rows (same session and trial) counted once`
           : ''}
-        {lastLoadMs !== null ? ` (read and merged in ${Math.round(lastLoadMs)} ms)` : ''}.
+        {lastLoadMs !== null ? ` (read and merged in ${Math.round(lastLoadMs)} ms, off the page's thread)` : ''}.
       </p>
       {merged.conflicts.length > 0 && (
         <div className="rs-alert" role="alert" data-testid="results-conflicts">

@@ -1,33 +1,27 @@
 import { create } from 'zustand';
-import {
-  mergeResults,
-  readResultsFile,
-  ResultsFileError,
-  type MergedResults,
-  type ResultsFile,
-} from '../../study/resultsFile';
+import type { MergedResults } from '../../study/resultsFile';
+import { ResultsFilesClient } from '../../worker/resultsClient';
+import type { FileOutcome, FileProblem, ReadResultsResult, ResultsSource } from '../../worker/resultsProtocol';
+import { isCancelled } from '../../worker/rpc';
+import { formatBytes } from '../../core/util/format';
 import type { GroupBy } from './aggregate';
 
-/** A file that could not be read: where and why (a ResultsFileError's parts). */
-export interface FileProblem {
-  readonly file: string;
-  readonly row: number | null;
-  readonly column: string | null;
-  readonly line: number | null;
-  readonly message: string;
-}
+export type { FileProblem };
 
-export type LoadedFile =
-  | { readonly name: string; readonly ok: true; readonly file: ResultsFile }
-  | { readonly name: string; readonly ok: false; readonly problem: FileProblem };
+/** A file as listed: counts when read, its problem when refused. */
+export type LoadedFile = FileOutcome;
 
 export interface ResultsState {
+  /** Every file the dashboard holds (Blobs: handles, not copies), in the order loaded. */
+  readonly sources: readonly ResultsSource[];
   /** Every file loaded (or refused), in the order loaded; a name loaded again replaces its entry. */
   readonly files: readonly LoadedFile[];
   /** The good files merged: one row per (session_id, trial_index). */
   readonly merged: MergedResults;
   /** Names being read now. */
   readonly reading: readonly string[];
+  /** Bytes read of the files being read. */
+  readonly progress: { readonly done: number; readonly total: number } | null;
   /** How long the last load took to read and merge, ms (shown, so large files can be judged). */
   readonly lastLoadMs: number | null;
   readonly groupBy: GroupBy;
@@ -38,36 +32,40 @@ export interface ResultsState {
 
 export interface ResultsActions {
   importFiles(files: readonly File[]): Promise<void>;
-  /** Adds a file from text already in memory (the server fetch). */
-  addText(name: string, text: string): void;
+  /** Adds a file from text already in memory (the server fetch); resolves with its line. */
+  addText(name: string, text: string): Promise<LoadedFile | undefined>;
   fetchFromServer(server: string, token: string, study: string): Promise<void>;
   setGroupBy(by: GroupBy): void;
   setExcludeFlagged(on: boolean): void;
-  remove(name: string): void;
+  remove(name: string): Promise<void>;
   clear(): void;
 }
 
 const EMPTY: MergedResults = { rows: [], sessions: [], duplicates: 0, conflicts: [] };
 
-function load(name: string, text: string): LoadedFile {
-  try {
-    return { name, ok: true, file: readResultsFile(name, text) };
-  } catch (e) {
-    if (!(e instanceof ResultsFileError)) throw e;
-    return {
-      name,
-      ok: false,
-      problem: { file: e.file, row: e.row, column: e.column, line: e.line, message: e.message },
-    };
-  }
+/** Replaces entries of the same name, keeping the rest in their order. */
+function withSources(sources: readonly ResultsSource[], added: readonly ResultsSource[]): ResultsSource[] {
+  const names = new Set(added.map((f) => f.name));
+  return [...sources.filter((f) => !names.has(f.name)), ...added];
 }
 
-const mergeOf = (files: readonly LoadedFile[]) => mergeResults(files.flatMap((f) => (f.ok ? [f.file] : [])));
+let nextStamp = 1;
+const sourceOf = (name: string, data: Blob): ResultsSource => ({ name, data, stamp: nextStamp++ });
 
-/** Replaces entries of the same name, keeping the rest in their order. */
-function withFiles(files: readonly LoadedFile[], added: readonly LoadedFile[]): LoadedFile[] {
-  const names = new Set(added.map((f) => f.name));
-  return [...files.filter((f) => !names.has(f.name)), ...added];
+/** The reader of result files; tests put an in-process one here. */
+let reader: Pick<ResultsFilesClient, 'read'> | null = null;
+export function setResultsReader(r: Pick<ResultsFilesClient, 'read'> | null): void {
+  reader = r;
+}
+const theReader = () => (reader ??= new ResultsFilesClient());
+
+/**
+ * The line for a file the worker never answered for (it crashed, e.g. out of memory, or could not
+ * start): named, with its size, so the researcher knows which file and why.
+ */
+function unread(source: ResultsSource, why: string): LoadedFile {
+  const message = `${source.name}: could not be read (${formatBytes(source.data.size)}): ${why}`;
+  return { name: source.name, ok: false, problem: { file: source.name, row: null, column: null, line: null, message } };
 }
 
 /** A JSON export with no rows (a study nobody has taken yet): a state to report, not a bad file. */
@@ -89,98 +87,137 @@ export function exportUrl(server: string, study: string): string {
 }
 
 /**
- * The dashboard's state, feature-local: result files are read on the main thread (measured:
- * 50 participants × 55 trials, CSV and JSON, read and merged in tens of milliseconds; see the
- * README), each file in its own task so the page can paint between files.
+ * The dashboard's state, feature-local. Result files are read and merged in a worker
+ * (`src/worker/results.worker.ts`): the page holds the files' Blobs and receives the merged rows
+ * and a line per file. Every read ends the "Reading…" line, with the rows or with a message.
  */
-export const useResults = create<ResultsState & ResultsActions>()((set, get) => ({
-  files: [],
-  merged: EMPTY,
-  reading: [],
-  lastLoadMs: null,
-  groupBy: 'k',
-  excludeFlagged: false,
-  server: { status: 'idle', message: '' },
-
-  async importFiles(list) {
-    if (list.length === 0) return;
-    set({ reading: list.map((f) => f.name) });
+export const useResults = create<ResultsState & ResultsActions>()((set, get) => {
+  /** Reads the given list of files (all the dashboard holds) and puts the outcome in the state. */
+  async function load(sources: readonly ResultsSource[], names: readonly string[]): Promise<void> {
+    set({ sources, reading: names, progress: null });
     const started = performance.now();
-    const loaded: LoadedFile[] = [];
-    for (const f of list) {
-      const text = await f.text();
-      loaded.push(load(f.name, text));
-      // Yield between files so the "Reading…" line and input stay live.
-      await new Promise((r) => setTimeout(r, 0));
-    }
-    const files = withFiles(get().files, loaded);
-    set({ files, merged: mergeOf(files), reading: [], lastLoadMs: performance.now() - started });
-  },
-
-  addText(name, text) {
-    const started = performance.now();
-    const files = withFiles(get().files, [load(name, text)]);
-    set({ files, merged: mergeOf(files), lastLoadMs: performance.now() - started });
-  },
-
-  async fetchFromServer(server, token, study) {
-    let url: string;
+    let result: ReadResultsResult;
     try {
-      url = exportUrl(server, study);
-    } catch {
-      set({ server: { status: 'error', message: `"${server}" is not a server address (e.g. http://127.0.0.1:8080)` } });
-      return;
-    }
-    set({ server: { status: 'fetching', message: `Fetching ${url}…` } });
-    let res: Response;
-    try {
-      res = await fetch(url, { headers: { Authorization: `Bearer ${token.trim()}` }, cache: 'no-store' });
-    } catch {
+      result = await theReader().read(sources, (done, total) => set({ progress: { done, total } }));
+    } catch (e) {
+      if (isCancelled(e)) return; // a newer read took over, and will end the reading line
+      // The worker failed (crashed, out of memory, could not start): the files just added are
+      // refused by name; the ones read before stay listed, and are read again next time.
+      const why =
+        e instanceof Error && e.name === 'WorkerCrash'
+          ? `the file reader stopped (${e.message}); the browser may have run out of memory`
+          : e instanceof Error
+            ? e.message
+            : String(e);
+      const added = sources.filter((s) => names.includes(s.name));
       set({
-        server: { status: 'error', message: `Could not reach ${url} (is the server running, and on this address?)` },
+        sources: sources.filter((s) => !names.includes(s.name)),
+        files: [...get().files.filter((f) => !names.includes(f.name)), ...added.map((s) => unread(s, why))],
+        reading: [],
+        progress: null,
       });
       return;
     }
-    if (!res.ok) {
-      let reason = '';
-      try {
-        const body = (await res.json()) as { error?: unknown };
-        if (typeof body.error === 'string') reason = `: ${body.error}`;
-      } catch {
-        // Not JSON: the status says enough.
-      }
-      const hint = res.status === 401 ? ' (check the token: the server prints where its token file is)' : '';
-      set({ server: { status: 'error', message: `The server answered ${res.status}${reason}${hint}` } });
-      return;
-    }
-    const text = await res.text();
-    if (emptyExport(text)) {
-      set({
-        server: {
-          status: 'done',
-          message: `The server has no rows yet for ${study.trim() ? `study ${study.trim()}` : 'any study'}`,
-        },
-      });
-      return;
-    }
-    const name = `${new URL(url).host} ${study.trim() ? `study ${study.trim()}` : 'all studies'}.json`;
-    get().addText(name, text);
-    const entry = get().files.find((f) => f.name === name);
+    // Files refused because the reader crashed are not in the worker's list: they stay until removed.
+    const listed = new Set(sources.map((s) => s.name));
     set({
-      server: entry?.ok
-        ? { status: 'done', message: `Fetched ${entry.file.rows.length} rows from ${url}` }
-        : {
-            status: 'error',
-            message: `The server's reply could not be read: ${entry?.ok === false ? entry.problem.message : ''}`,
-          },
+      files: [...result.files, ...get().files.filter((f) => !f.ok && !listed.has(f.name))],
+      merged: result.merged,
+      reading: [],
+      progress: null,
+      lastLoadMs: performance.now() - started,
     });
-  },
+  }
 
-  setGroupBy: (groupBy) => set({ groupBy }),
-  setExcludeFlagged: (excludeFlagged) => set({ excludeFlagged }),
-  remove(name) {
-    const files = get().files.filter((f) => f.name !== name);
-    set({ files, merged: mergeOf(files) });
-  },
-  clear: () => set({ files: [], merged: EMPTY, lastLoadMs: null, server: { status: 'idle', message: '' } }),
-}));
+  return {
+    sources: [],
+    files: [],
+    merged: EMPTY,
+    reading: [],
+    progress: null,
+    lastLoadMs: null,
+    groupBy: 'k',
+    excludeFlagged: false,
+    server: { status: 'idle', message: '' },
+
+    async importFiles(list) {
+      if (list.length === 0) return;
+      const added = list.map((f) => sourceOf(f.name, f));
+      await load(withSources(get().sources, added), [...new Set([...get().reading, ...list.map((f) => f.name)])]);
+    },
+
+    async addText(name, text) {
+      await load(withSources(get().sources, [sourceOf(name, new Blob([text]))]), [...get().reading, name]);
+      return get().files.find((f) => f.name === name);
+    },
+
+    async fetchFromServer(server, token, study) {
+      let url: string;
+      try {
+        url = exportUrl(server, study);
+      } catch {
+        set({
+          server: { status: 'error', message: `"${server}" is not a server address (e.g. http://127.0.0.1:8080)` },
+        });
+        return;
+      }
+      set({ server: { status: 'fetching', message: `Fetching ${url}…` } });
+      let res: Response;
+      try {
+        res = await fetch(url, { headers: { Authorization: `Bearer ${token.trim()}` }, cache: 'no-store' });
+      } catch {
+        set({
+          server: { status: 'error', message: `Could not reach ${url} (is the server running, and on this address?)` },
+        });
+        return;
+      }
+      if (!res.ok) {
+        let reason = '';
+        try {
+          const body = (await res.json()) as { error?: unknown };
+          if (typeof body.error === 'string') reason = `: ${body.error}`;
+        } catch {
+          // Not JSON: the status says enough.
+        }
+        const hint = res.status === 401 ? ' (check the token: the server prints where its token file is)' : '';
+        set({ server: { status: 'error', message: `The server answered ${res.status}${reason}${hint}` } });
+        return;
+      }
+      const text = await res.text();
+      if (emptyExport(text)) {
+        set({
+          server: {
+            status: 'done',
+            message: `The server has no rows yet for ${study.trim() ? `study ${study.trim()}` : 'any study'}`,
+          },
+        });
+        return;
+      }
+      const name = `${new URL(url).host} ${study.trim() ? `study ${study.trim()}` : 'all studies'}.json`;
+      const entry = await get().addText(name, text);
+      set({
+        server: entry?.ok
+          ? { status: 'done', message: `Fetched ${entry.rows} rows from ${url}` }
+          : {
+              status: 'error',
+              message: `The server's reply could not be read: ${entry?.ok === false ? entry.problem.message : ''}`,
+            },
+      });
+    },
+
+    setGroupBy: (groupBy) => set({ groupBy }),
+    setExcludeFlagged: (excludeFlagged) => set({ excludeFlagged }),
+    async remove(name) {
+      set({ files: get().files.filter((f) => f.name !== name) });
+      await load(
+        get().sources.filter((s) => s.name !== name),
+        get().reading.filter((n) => n !== name),
+      );
+    },
+    clear() {
+      set({ files: [], merged: EMPTY, lastLoadMs: null, server: { status: 'idle', message: '' } });
+      // The worker forgets the files too (and a read under way is superseded).
+      void load([], []);
+    },
+  };
+});

@@ -1,0 +1,31 @@
+import type { ReadResultsResult, ResultsCommands, ResultsSource } from './resultsProtocol';
+import { RpcClient, type WorkerLike } from './rpc';
+
+/**
+ * The dashboard's side of the results worker: `read` sends every file the dashboard holds (Blobs
+ * are handles; their bytes are not copied on the page) and resolves with the merged rows and a
+ * line per file. A newer `read` supersedes an older one (its promise rejects with
+ * CancelledError). A worker that crashes (e.g. out of memory) rejects with a WorkerError named
+ * `WorkerCrash`; the next read starts a fresh worker, which reads every listed file again.
+ */
+export class ResultsFilesClient {
+  private readonly client: RpcClient<ResultsCommands>;
+  private current: number | null = null;
+
+  constructor(
+    spawn: () => WorkerLike = () =>
+      new Worker(new URL('./results.worker.ts', import.meta.url), { type: 'module', name: 'results' }),
+  ) {
+    this.client = new RpcClient<ResultsCommands>(spawn, 'results file reader');
+  }
+
+  read(
+    sources: readonly ResultsSource[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<ReadResultsResult> {
+    if (this.current !== null) this.client.cancel(this.current);
+    const { id, promise } = this.client.request('read', { sources }, { onProgress });
+    this.current = id;
+    return promise;
+  }
+}

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { mergeResults, readResultsFile } from '../study/resultsFile';
+import type { ReadResultsBody, ReadResultsResult, ResultsCommands, ResultsSource } from './resultsProtocol';
+import { createResultsReader } from './resultsReader';
+import { type RpcResponse, serve } from './rpc';
+
+// The dashboard's e2e fixtures: 50 generated participants, 1–30 in the CSV, 26–50 in the JSON.
+const csv = readFileSync('e2e/fixtures/results-a.csv', 'utf8');
+const json = readFileSync('e2e/fixtures/results-b.json', 'utf8');
+
+/** One worker's `read` command, driven through `serve` as the worker runs it. */
+function worker() {
+  const read = createResultsReader();
+  return async (body: ReadResultsBody) => {
+    const messages: RpcResponse[] = [];
+    await serve<ResultsCommands>({ read }, (m) => messages.push(m))({ id: 1, command: 'read', body });
+    const end = messages.at(-1)!;
+    if (end.type !== 'result') throw new Error(`expected a result, got ${JSON.stringify(end)}`);
+    const progress = messages.flatMap((m) => (m.type === 'progress' ? [[m.done, m.total]] : []));
+    return { result: end.result as ReadResultsResult, progress };
+  };
+}
+
+let stamp = 0;
+const source = (name: string, text: string): ResultsSource => ({ name, data: new Blob([text]), stamp: ++stamp });
+
+describe('the results worker', () => {
+  it('reads and merges as the main thread did, files in order, the last progress the total', async () => {
+    const read = worker();
+    const a = source('results-a.csv', csv);
+    const b = source('results-b.json', json);
+    const { result, progress } = await read({ sources: [a, b] });
+    const expected = mergeResults([readResultsFile('results-a.csv', csv), readResultsFile('results-b.json', json)]);
+    expect(result.merged).toEqual(expected);
+    expect(result.files).toEqual([
+      { name: 'results-a.csv', ok: true, format: 'csv', rows: 30 * 55, sessions: 30 },
+      { name: 'results-b.json', ok: true, format: 'json', rows: 25 * 55, sessions: 25 },
+    ]);
+    const total = a.data.size + b.data.size;
+    expect(progress.at(-1)).toEqual([total, total]);
+  });
+
+  it('reads only new stamps again, forgets files no longer listed', async () => {
+    const read = worker();
+    const a = source('results-a.csv', csv);
+    const b = source('results-b.json', json);
+    await read({ sources: [a] });
+    // a is known: only b's bytes are read.
+    const second = await read({ sources: [a, b] });
+    expect(second.progress.at(-1)).toEqual([b.data.size, b.data.size]);
+    // a removed, then listed again under a new stamp: read again.
+    const third = await read({ sources: [b] });
+    expect(third.result.merged.sessions).toHaveLength(25);
+    const a2 = { ...a, stamp: ++stamp };
+    const fourth = await read({ sources: [b, a2] });
+    expect(fourth.progress.at(-1)).toEqual([a.data.size, a.data.size]);
+    // Order matters for merging (the first file's row stands): b first now.
+    expect(fourth.result.files.map((f) => f.name)).toEqual(['results-b.json', 'results-a.csv']);
+  });
+
+  it('a session_id that is an object: the file is refused naming file, row and field; the others still count', async () => {
+    const doc = JSON.parse(json) as { rows: Record<string, unknown>[] };
+    doc.rows[4]!.session_id = { toString: 1, id: 'x' };
+    const { result } = await worker()({
+      sources: [source('hostile.json', JSON.stringify(doc)), source('results-a.csv', csv)],
+    });
+    expect(result.files[0]).toEqual({
+      name: 'hostile.json',
+      ok: false,
+      problem: {
+        file: 'hostile.json',
+        row: 5,
+        column: 'session_id',
+        line: null,
+        message:
+          'hostile.json (row 5, field session_id): {"toString":1,"id":"x"} is an object, not a session id (text)',
+      },
+    });
+    expect(result.merged.sessions).toHaveLength(30);
+  });
+
+  it('a stream that fails mid-file is a problem naming the file, not a rejected request', async () => {
+    const broken = {
+      size: 10,
+      stream: () =>
+        new ReadableStream<Uint8Array>({
+          pull: (c) => c.error(new Error('the file changed on disk')),
+        }),
+    } as unknown as Blob;
+    const { result } = await worker()({ sources: [{ name: 'gone.csv', data: broken, stamp: ++stamp }] });
+    expect(result.files[0]).toMatchObject({
+      ok: false,
+      problem: { file: 'gone.csv', message: 'gone.csv: could not be read: the file changed on disk' },
+    });
+    expect(result.merged.rows).toEqual([]);
+  });
+
+  it('an empty file is called empty', async () => {
+    const { result } = await worker()({ sources: [source('empty.csv', '')] });
+    expect(result.files[0]).toMatchObject({ ok: false, problem: { message: 'empty.csv: the file is empty' } });
+  });
+});

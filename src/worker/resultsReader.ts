@@ -1,0 +1,84 @@
+import { mergeResults, ResultsFileError, ResultsFileReader, type ResultsFile } from '../study/resultsFile';
+import type { FileOutcome, FileProblem, ReadResultsBody, ReadResultsResult, ResultsSource } from './resultsProtocol';
+import type { ServeContext } from './rpc';
+
+/**
+ * What the results worker does, as plain functions (the worker file only installs them; the
+ * tests run them in Node): each file streamed from its Blob through `ResultsFileReader` (so a
+ * CSV is never one string, and no file's text is held whole but a JSON file's), then the good
+ * files merged.
+ */
+
+type Read = { readonly ok: true; readonly file: ResultsFile } | { readonly ok: false; readonly problem: FileProblem };
+
+const problemOf = (e: ResultsFileError): FileProblem => ({
+  file: e.file,
+  row: e.row,
+  column: e.column,
+  line: e.line,
+  message: e.message,
+});
+
+/**
+ * Reads one file from its bytes. Never throws: a file that cannot be read, for whatever reason
+ * (bad content, a stream error, a file removed from disk meanwhile), is a problem naming it.
+ */
+export async function readSource(source: ResultsSource, onBytes: (bytes: number) => void): Promise<Read> {
+  const { name, data } = source;
+  const reader = new ResultsFileReader(name, { bytes: data.size });
+  const decoder = new TextDecoder('utf-8');
+  let stream: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  try {
+    stream = data.stream().getReader();
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await stream.read();
+      if (done) break;
+      bytes += value.byteLength;
+      reader.push(decoder.decode(value, { stream: true }));
+      onBytes(bytes);
+    }
+    reader.push(decoder.decode());
+    return { ok: true, file: reader.end() };
+  } catch (e) {
+    await stream?.cancel().catch(() => {});
+    const error =
+      e instanceof ResultsFileError
+        ? e
+        : new ResultsFileError(name, `could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    return { ok: false, problem: problemOf(error) };
+  }
+}
+
+const outcome = (name: string, read: Read): FileOutcome =>
+  read.ok
+    ? { name, ok: true, format: read.file.format, rows: read.file.rows.length, sessions: read.file.sessions.length }
+    : { name, ok: false, problem: read.problem };
+
+/**
+ * The `read` command with its memory of files already read (by name and stamp): reads the new
+ * ones, forgets those no longer listed, merges the good ones in the listed order.
+ */
+export function createResultsReader() {
+  const known = new Map<string, { stamp: number; read: Read }>();
+  return async function read(body: ReadResultsBody, ctx: ServeContext<never>): Promise<ReadResultsResult> {
+    const listed = new Set(body.sources.map((s) => s.name));
+    for (const name of [...known.keys()]) if (!listed.has(name)) known.delete(name);
+    const fresh = body.sources.filter((s) => known.get(s.name)?.stamp !== s.stamp);
+    const total = Math.max(
+      1,
+      fresh.reduce((n, s) => n + s.data.size, 0),
+    );
+    let before = 0;
+    for (const s of fresh) {
+      known.set(s.name, { stamp: s.stamp, read: await readSource(s, (b) => ctx.progress(before + b, total)) });
+      before += s.data.size;
+    }
+    ctx.progress(total, total);
+    const reads = body.sources.map((s) => known.get(s.name)!.read);
+    return {
+      files: body.sources.map((s, i) => outcome(s.name, reads[i]!)),
+      merged: mergeResults(reads.flatMap((r) => (r.ok ? [r.file] : []))),
+    };
+  };
+}
