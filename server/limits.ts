@@ -172,3 +172,75 @@ function ipv6Groups(address: string): string[] {
   const zeros = tail === undefined ? [] : Array.from({ length: Math.max(0, 8 - h.length - t.length) }, () => '0');
   return [...h, ...zeros, ...t].map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''));
 }
+
+// ---- the server's flags for these limits (main.ts) ----
+
+const LIMIT_FLAGS = {
+  'address-session-rate': ['addressSessions', 'perSecond', 'new sessions per second per client address, sustained'],
+  'address-session-burst': ['addressSessions', 'burst', 'new sessions per client address at once'],
+  'study-session-rate': ['studySessions', 'perSecond', 'new sessions per second per study, sustained'],
+  'study-session-burst': ['studySessions', 'burst', 'new sessions per study at once'],
+  'address-byte-rate': ['addressBytes', 'perSecond', 'bytes of rows per second per client address, sustained'],
+  'address-byte-burst': ['addressBytes', 'burst', 'bytes of rows per client address at once'],
+  'study-byte-rate': ['studyBytes', 'perSecond', 'bytes of rows per second per study, sustained'],
+  'study-byte-burst': ['studyBytes', 'burst', 'bytes of rows per study at once'],
+} as const satisfies Record<string, readonly [keyof AccessLimits, keyof BucketOptions, string]>;
+
+/** The flags of these limits, for node:util parseArgs. */
+export const ACCESS_FLAGS = {
+  ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, { type: 'string' }])) as Record<
+    keyof typeof LIMIT_FLAGS,
+    { type: 'string' }
+  >),
+  'trust-proxy': { type: 'boolean' },
+  'new-study-sessions': { type: 'string' },
+} as const;
+
+/** The usage lines of these flags. */
+export const ACCESS_USAGE = [
+  ...Object.entries(LIMIT_FLAGS).map(
+    ([flag, [limit, field, help]]) =>
+      `  --${`${flag} <n>`.padEnd(28)}${help} (default ${DEFAULT_ACCESS_LIMITS[limit][field]})`,
+  ),
+  `  --${'trust-proxy'.padEnd(28)}take the client address from X-Forwarded-For (only behind a proxy that sets it)`,
+  `  --${'new-study-sessions <mode>'.padEnd(28)}issued: studies registered from now on take rows only of sessions`,
+  `  ${''.padEnd(30)}this server issued; browser: also browser-made session ids (default browser)`,
+].join('\n');
+
+/**
+ * The limits, proxy setting and session mode the flags give, over the defaults; throws an Error
+ * naming the flag for a bad value (a byte burst must hold one body of `maxBody` bytes).
+ */
+export function accessOptionsFrom(
+  values: Readonly<Record<string, unknown>>,
+  maxBody: number,
+): { limits: AccessLimits; trustProxy: boolean; newStudySessions?: 'issued' | 'browser' } {
+  const limits = Object.fromEntries(
+    Object.entries(DEFAULT_ACCESS_LIMITS).map(([k, v]) => [k, { ...v }]),
+  ) as unknown as Record<keyof AccessLimits, { perSecond: number; burst: number }>;
+  for (const [flag, [limit, field]] of Object.entries(LIMIT_FLAGS)) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    const n = Number(text);
+    const min = field === 'burst' ? 1 : 0.001;
+    if (typeof text !== 'string' || !/^\d+(\.\d+)?$/.test(text) || n < min) {
+      throw new Error(`--${flag} must be a number of at least ${min} (got "${String(text)}")`);
+    }
+    limits[limit][field] = n;
+  }
+  for (const limit of ['addressBytes', 'studyBytes'] as const) {
+    if (limits[limit].burst < maxBody) {
+      const flag = limit === 'addressBytes' ? 'address-byte-burst' : 'study-byte-burst';
+      throw new Error(`--${flag} must be at least --max-body (${maxBody}), or no request could ever be stored`);
+    }
+  }
+  const mode = values['new-study-sessions'];
+  if (mode !== undefined && mode !== 'issued' && mode !== 'browser') {
+    throw new Error(`--new-study-sessions must be "issued" or "browser" (got "${String(mode)}")`);
+  }
+  return {
+    limits,
+    trustProxy: values['trust-proxy'] === true,
+    ...(mode === undefined ? {} : { newStudySessions: mode }),
+  };
+}

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, DEFAULT_MAX_BODY_BYTES } from './app';
+import { ACCESS_FLAGS, ACCESS_USAGE, accessOptionsFrom } from './limits';
 import { DATABASE_FILE, ResultStore, StoreError } from './store';
 import { ensureToken } from './token';
 
@@ -24,6 +25,7 @@ Options:
   --max-body <bytes>    largest request body accepted (default ${DEFAULT_MAX_BODY_BYTES})
   --session-rate <n>    requests per second per participant session, sustained (default 5)
   --session-burst <n>   requests per participant session at once (default 20)
+${ACCESS_USAGE}
   --help                this text
 `;
 
@@ -52,6 +54,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
         'max-body': { type: 'string' },
         'session-rate': { type: 'string' },
         'session-burst': { type: 'string' },
+        ...ACCESS_FLAGS,
         help: { type: 'boolean' },
       },
       strict: true,
@@ -65,6 +68,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
     process.stdout.write(USAGE);
     return 0;
   }
+  let access: ReturnType<typeof accessOptionsFrom>;
   let port: number, maxBody: number, perSecond: number, burst: number;
   try {
     port = number('port', values.port, 8080, 0);
@@ -72,6 +76,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
     maxBody = number('max-body', values['max-body'], DEFAULT_MAX_BODY_BYTES, 1024);
     perSecond = number('session-rate', values['session-rate'], 5, 0.01);
     burst = number('session-burst', values['session-burst'], 20, 1);
+    access = accessOptionsFrom(values, maxBody);
     for (const o of values.origin ?? []) {
       if (!/^https?:\/\/[^/]+$/.test(o)) throw new UsageError(`--origin must be like https://example.org (got "${o}")`);
     }
@@ -114,6 +119,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
     allowedOrigins: values.origin ?? [],
     maxBodyBytes: maxBody,
     rate: { perSecond, burst },
+    ...access,
     log,
   });
 
