@@ -7,6 +7,7 @@ import { ResultStore } from '../server/store';
 import { DEFAULT_STUDY, type StudyDefinition } from '../src/study/definition';
 import { decodeStudyLink } from '../src/study/link';
 import { readParticipantParams } from '../src/study/route';
+import { NO_SINK_WARNING } from './commands/study';
 import { main } from './main';
 import { captureOutput } from './testOutput';
 
@@ -14,17 +15,20 @@ const io = captureOutput();
 
 const lastLine = (s: string) => s.trim().split('\n').at(-1)!;
 
-/** Runs `study link` with these flags; the definition its last line carries. */
+/**
+ * Runs `study link` with these flags; the definition its last line carries. stderr is empty, or,
+ * for a study with no sink, exactly the warning that results only stay with the participants.
+ */
 async function link(...flags: string[]): Promise<{ line: string; def: StudyDefinition }> {
   io.out = '';
   io.err = '';
   expect(await main(['study', 'link', ...flags])).toBe(0);
-  expect(io.err).toBe('');
   const line = lastLine(io.out);
   expect(line.startsWith('?study=')).toBe(true);
   const token = readParticipantParams(line).token!;
   const decoded = decodeStudyLink(token);
   if (!decoded.ok) throw new Error(decoded.error.message);
+  expect(io.err).toBe(decoded.definition.sinks.length === 0 ? `clutrr study: ${NO_SINK_WARNING}\n` : '');
   return { line, def: decoded.definition };
 }
 
@@ -166,6 +170,47 @@ describe('study link', () => {
     expect(io.out).toContain('--http-sink');
     expect(io.out).toContain('npm run cli -- study register --data DIR');
     expect(io.out).toMatch(/--sink <value> +server: send rows to the results server .*must be registered there/);
+    expect(io.out).toMatch(/--send-instructions <value> +with --sink download: how participants send you their file/);
+    expect(io.out).not.toMatch(/issue \d/i);
+  });
+
+  it('without a sink, still prints the link last, and warns on stderr that results stay with the participants', async () => {
+    io.out = '';
+    io.err = '';
+    expect(await main(['study', 'link', '--k', '2'])).toBe(0);
+    expect(lastLine(io.out)).toMatch(/^\?study=s1\./);
+    expect(io.out).toContain("sinks: none (results stay in the participants' browsers)");
+    expect(io.err).toBe(
+      'clutrr study: warning: this study sends results nowhere: participants can only download their own file at the end, and nothing reaches you unless they send it. ' +
+        'Say where results go: --jatos, --sink server, --http-sink URL, --sink download --send-instructions TEXT.\n',
+    );
+    // Any destination silences it.
+    for (const flags of [['--jatos'], ['--sink', 'server'], ['--http-sink', 'https://x.org/r']]) {
+      io.err = '';
+      expect(await main(['study', 'link', '--k', '2', ...flags])).toBe(0);
+      expect(io.err).toBe('');
+    }
+  });
+
+  it('--sink download with --send-instructions: participants send the file, no warning', async () => {
+    const how = 'E-mail the file to lab@example.org with the subject "CLUTRR".';
+    const { def } = await link('--k', '2', '--sink', 'download', '--send-instructions', how);
+    expect(def.sinks).toEqual([{ kind: 'download', instructions: how }]);
+    expect(io.err).toBe('');
+    expect(io.out).toContain(`sinks: participants send you their file (${JSON.stringify(how)})`);
+    // The instructions alone choose the download sink; with the server, the server comes first.
+    expect((await link('--send-instructions', how)).def.sinks).toEqual([{ kind: 'download', instructions: how }]);
+    expect((await link('--sink', 'download', '--send-instructions', how, '--sink', 'server')).def.sinks).toEqual([
+      { kind: 'server' },
+      { kind: 'download', instructions: how },
+    ]);
+    // Without instructions the study cannot run: participants would not know where to send it.
+    expect(await refused('--sink', 'download')).toBe(
+      'clutrr study: sinks.0.instructions: say how participants send you the file (for example an e-mail address)',
+    );
+    expect(await refused('--sink', 'ftp')).toBe(
+      'clutrr study: sinks: --sink takes "server" or "download", not "ftp"; --jatos and --http-sink name the others',
+    );
   });
 
   it('runs from the npm script: the last stdout line is the path', () => {

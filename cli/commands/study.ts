@@ -4,119 +4,70 @@ import {
   DEFAULT_CONDITION,
   DEFAULT_STUDY,
   mainItemCount,
-  type StudyCondition,
   type StudyDefinition,
-  type StudySink,
   withDefaults,
 } from '../../src/study/definition';
 import { decodeStudyLink, encodeStudyLink } from '../../src/study/link';
 import { participantPath } from '../../src/study/route';
+import { SINK_KINDS, SINK_WORDS, SINKS, sinksFromCli, sinkSummary } from '../../src/study/sinks';
+import {
+  CONDITION_FLAGS,
+  readConditionArg,
+  singleCondition,
+  STUDY_OPTION_FIELDS,
+  STUDY_OPTIONS,
+  type StudyOptionField,
+} from '../../src/study/studyOptions';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
 import { registerStudyIn, studyRegister } from './studyRegister';
 
 /**
- * `study link`: the participant URL path of a study, made from flags over DEFAULT_STUDY. Every
- * value is handed to checkStudyDefinition as given (a number that does not parse becomes NaN),
- * so the CLI and the designer refuse the same studies with the same words.
+ * `study link`: the participant URL path of a study, made from flags over DEFAULT_STUDY. The
+ * flags of the settings come from the study options table (src/study/studyOptions.ts), those of
+ * the sinks from the sink table (src/study/sinks.ts). Every value is handed to
+ * checkStudyDefinition as read (a number that does not parse becomes NaN), so the CLI and the
+ * designer refuse the same studies with the same words.
  */
+const optionFlags = (field: StudyOptionField): [string, FlagSpec][] => {
+  const o = STUDY_OPTIONS[field];
+  if (o.input === 'switch') {
+    return [
+      [o.flag, { type: 'boolean', help: o.help }],
+      [`no-${o.flag}`, { type: 'boolean', help: `the opposite of --${o.flag}` }],
+    ];
+  }
+  const shown = o.write(o.default as never);
+  // Texts have long defaults, and an empty default says nothing: neither is shown.
+  const def = o.input === 'markdown' || shown === '' ? {} : { default: shown };
+  return [[o.flag, { type: 'string', help: o.help, hint: o.input === 'number' ? 'n' : 'value', ...def }]];
+};
+
+const SINK_FLAG_HELP = SINK_KINDS.flatMap((k) =>
+  SINKS[k].sinkWord === null ? [] : [`${SINKS[k].sinkWord}: ${SINKS[k].help}`],
+).join('; ');
+
 const FLAGS: Record<string, FlagSpec> = {
   from: {
     type: 'string',
     help: 'start from a study definition JSON file (as the designer downloads it) instead of the defaults; flags given as well win',
   },
-  'study-id': {
-    type: 'string',
-    help: 'the study id (letters, digits, - and _; the study_id column)',
-    default: DEFAULT_STUDY.studyId,
-  },
-  seed: {
-    type: 'string',
-    help: 'the study seed: fixes the puzzles every participant gets (0..4294967295)',
-    hint: 'n',
-    default: DEFAULT_STUDY.seed,
-  },
-  k: {
-    type: 'string',
-    help: 'story lengths, comma-separated (each 1..10)',
-    hint: 'value',
-    default: DEFAULT_STUDY.k.join(','),
-  },
-  tasks: {
-    type: 'string',
-    help: 'task numbers, comma-separated (1..7)',
-    hint: 'value',
-    default: DEFAULT_STUDY.tasks.join(','),
-  },
-  'per-k': { type: 'string', help: 'main items for every (k, task) pair', hint: 'n', default: DEFAULT_STUDY.itemsPerK },
-  strict: {
-    type: 'boolean',
-    help: 'strictly solvable puzzles only (sound rules); on by default for studies, so this flag only states it',
-  },
-  'no-strict': { type: 'boolean', help: 'allow puzzles that need the full rule set (not only the sound rules)' },
-  'template-split': { type: 'string', help: 'paraphrases: all, train or test', default: DEFAULT_STUDY.templateSplit },
-  practice: {
-    type: 'string',
-    help: 'practice items with feedback, before the main items',
-    hint: 'n',
-    default: DEFAULT_STUDY.practice,
-  },
-  'attention-checks': {
-    type: 'string',
-    help: 'attention checks spread among the main items',
-    hint: 'n',
-    default: DEFAULT_STUDY.attentionChecks,
-  },
-  order: {
-    type: 'string',
-    help: 'main item order: session (each participant their own) or counterbalanced:N (N rotated lists)',
-    default: 'session',
-  },
-  condition: {
-    type: 'string',
-    help: 'a condition, repeatable: ID[,limit=S][,overall=S][,display=text|text+drawing][,scratchpad] (replaces the single condition the next four flags describe)',
-  },
-  'time-limit': { type: 'string', help: 'one timed condition ("timed") with this many seconds per puzzle', hint: 'n' },
-  'overall-limit': { type: 'string', help: 'seconds for all main trials together (the single condition)', hint: 'n' },
-  display: {
-    type: 'string',
-    help: 'what the single condition shows: text or text+drawing',
-    default: DEFAULT_CONDITION.display,
-  },
-  scratchpad: { type: 'boolean', help: 'give the single condition a scratchpad' },
-  assignment: {
-    type: 'string',
-    help: 'how participants get a condition: balanced (a seeded counter) or url (condition=<id> in the link)',
-    default: DEFAULT_STUDY.assignment,
-  },
-  consent: { type: 'string', help: 'the consent text (markdown; default: a short generic text)' },
-  instructions: { type: 'string', help: 'the instructions (markdown; default: a short generic text)' },
-  completion: { type: 'string', help: 'the completion text (markdown)' },
-  'break-every': {
-    type: 'string',
-    help: 'a break after every N main trials (0: none)',
-    hint: 'n',
-    default: DEFAULT_STUDY.breakEvery,
-  },
-  'completion-code': { type: 'string', help: "the code shown at the end (e.g. Prolific's)" },
-  redirect: { type: 'string', help: 'where participants go once every row is acknowledged (http(s) address)' },
-  resume: {
-    type: 'string',
-    help: 'a reopened session: resume (at the first unanswered trial), restart or refuse',
-    default: DEFAULT_STUDY.resumePolicy,
-  },
-  'max-age': {
-    type: 'string',
-    help: 'minutes after its start that a session may still be resumed',
-    hint: 'n',
-    default: DEFAULT_STUDY.maxAgeMinutes,
-  },
-  'http-sink': { type: 'string', help: 'also POST every row to this address (repeatable)' },
-  jatos: { type: 'boolean', help: 'send rows to JATOS (when the study runs inside JATOS)' },
+  ...Object.fromEntries(STUDY_OPTION_FIELDS.flatMap(optionFlags)),
+  condition: { type: 'string', help: CONDITION_FLAGS.condition },
+  'time-limit': { type: 'string', help: CONDITION_FLAGS['time-limit'], hint: 'n' },
+  'overall-limit': { type: 'string', help: CONDITION_FLAGS['overall-limit'], hint: 'n' },
+  display: { type: 'string', help: CONDITION_FLAGS.display, default: DEFAULT_CONDITION.display },
+  scratchpad: { type: 'boolean', help: CONDITION_FLAGS.scratchpad },
   sink: {
     type: 'string',
-    help: 'server: send rows to the results server that serves the app (npm run serve; same origin); the study must be registered there: add --data, or run study register',
+    help: `${SINK_FLAG_HELP} (repeatable; with server, --data registers the study, or run study register)`,
   },
+  'send-instructions': {
+    type: 'string',
+    help: 'with --sink download: how participants send you their file (e.g. an e-mail address), shown at the end',
+  },
+  'http-sink': { type: 'string', help: `also ${SINKS.http.help} (repeatable)` },
+  jatos: { type: 'boolean', help: SINKS.jatos.help },
   data: {
     type: 'string',
     help: "with --sink server: register the study in this results server's data folder (the server running or not)",
@@ -125,11 +76,16 @@ const FLAGS: Record<string, FlagSpec> = {
 };
 
 /** Flags that may be given more than once; parseArgs keeps only the last value, so these are taken out first. */
-const REPEATABLE = ['condition', 'http-sink'] as const;
+const REPEATABLE = ['condition', 'http-sink', 'sink'] as const;
+
+/** Said on stderr when a study names no destination: its rows stay in the participants' browsers. */
+export const NO_SINK_WARNING =
+  'warning: this study sends results nowhere: participants can only download their own file at the end, and nothing reaches you unless they send it. ' +
+  `Say where results go: ${SINK_KINDS.map((k) => SINKS[k].cliUsage).join(', ')}.`;
 
 const HELP = helpText(
   'usage: npm run cli -- study link [options]\n       npm run cli -- study register --data DIR [options | --link TOKEN | --definition FILE]',
-  `study link makes the participant link of a human study (issue 9). The study starts from the
+  `study link makes the participant link of a human study. The study starts from the
 defaults (or --from FILE) and the flags change it; the same flags always give the same link. The
 last line is the participant URL path, relative to where the app is served:
 
@@ -139,6 +95,10 @@ Open it as <app address>/?study=<token>; add &preview=1 for a run that records n
 &condition=<id> / &participant=<n> / Prolific's PROLIFIC_PID, STUDY_ID and SESSION_ID as needed.
 Studies are strict by default (only puzzles solvable with the sound rules); --no-strict turns
 that off. A study that cannot run is refused with exit status 2 and "<setting>: <problem>".
+
+Where results go: ${SINK_KINDS.map((k) => `${SINKS[k].cliUsage} (${SINKS[k].label})`).join(', ')}.
+Without any of them the link still works, but results stay in the participants' browsers (each
+can download their own file at the end) and a warning says so on stderr.
 
 With --sink server, participants' rows go to the results server that serves the app
 (npm run serve), which accepts rows of registered studies only: --data DIR registers the study
@@ -175,6 +135,7 @@ export async function studyCommand(argv: string[]): Promise<number> {
   const back = decodeStudyLink(token);
   if (!back.ok) throw new Error(`the link does not decode: ${back.error.message}`);
   const path = participantPath(token);
+  if (study.sinks.length === 0) process.stderr.write(`clutrr study: ${NO_SINK_WARNING}\n`);
   process.stdout.write(summary(study, path));
   if (flags.json) process.stdout.write(`${JSON.stringify(study, null, 2)}\n`);
   if (dataDir !== undefined) {
@@ -237,44 +198,23 @@ function takeRepeated(argv: readonly string[], names: readonly string[]) {
   return { repeated, others };
 }
 
-/**
- * A number as typed, or NaN: checkStudyDefinition then names the setting. `Number()` alone would
- * read "" as 0 and "0x10" as 16.
- */
-const num = (text: string): number => (/^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN);
-const list = (text: string): number[] => text.split(',').map(num);
-
 /** The definition the flags describe (unchecked: it may be anything, even from --from). */
 function studyFromFlags(flags: Flags, given: ReadonlySet<string>, repeated: Record<string, string[]>): unknown {
   const base: Record<string, unknown> = given.has('from')
     ? readDefinitionFile(String(flags.from))
     : { ...DEFAULT_STUDY };
+  // Over a file, only the flags given; over the defaults, every flag (their defaults are the same).
   const has = (flag: string) => given.has(flag) || !given.has('from');
-  const str = (flag: string) => String(flags[flag]);
-  const set = (flag: string, field: keyof StudyDefinition, value: () => unknown) => {
-    if (has(flag) && flags[flag] !== undefined) base[field] = value();
-  };
-  set('study-id', 'studyId', () => str('study-id'));
-  set('seed', 'seed', () => num(str('seed')));
-  set('k', 'k', () => list(str('k')));
-  set('tasks', 'tasks', () => list(str('tasks')));
-  set('per-k', 'itemsPerK', () => num(str('per-k')));
-  if (flags.strict && flags['no-strict']) throw new UsageError('strict: give --strict or --no-strict, not both');
-  if (flags['no-strict']) base.strict = false;
-  else if (flags.strict) base.strict = true;
-  set('template-split', 'templateSplit', () => str('template-split'));
-  set('practice', 'practice', () => num(str('practice')));
-  set('attention-checks', 'attentionChecks', () => num(str('attention-checks')));
-  set('order', 'order', () => parseOrder(str('order')));
-  set('assignment', 'assignment', () => str('assignment'));
-  set('consent', 'consentText', () => str('consent'));
-  set('instructions', 'instructionsText', () => str('instructions'));
-  set('completion', 'completionText', () => str('completion'));
-  set('break-every', 'breakEvery', () => num(str('break-every')));
-  set('completion-code', 'completionCode', () => str('completion-code'));
-  set('redirect', 'redirectUrl', () => str('redirect'));
-  set('resume', 'resumePolicy', () => str('resume'));
-  set('max-age', 'maxAgeMinutes', () => num(str('max-age')));
+  for (const field of STUDY_OPTION_FIELDS) {
+    const o = STUDY_OPTIONS[field];
+    if (o.input === 'switch') {
+      if (flags[o.flag] && flags[`no-${o.flag}`]) {
+        throw new UsageError(`${field}: give --${o.flag} or --no-${o.flag}, not both`);
+      }
+      if (flags[`no-${o.flag}`]) base[field] = false;
+      else if (flags[o.flag]) base[field] = true;
+    } else if (has(o.flag) && flags[o.flag] !== undefined) base[field] = o.read(String(flags[o.flag]));
+  }
 
   const single = ['time-limit', 'overall-limit', 'display', 'scratchpad'].filter((f) => given.has(f));
   if (repeated.condition!.length > 0) {
@@ -283,61 +223,45 @@ function studyFromFlags(flags: Flags, given: ReadonlySet<string>, repeated: Reco
         `conditions: --${single[0]} describes the single condition; with --condition, say it inside each --condition`,
       );
     }
-    base.conditions = repeated.condition!.map(parseCondition);
+    base.conditions = repeated.condition!.map((arg, i) => {
+      const c = readConditionArg(arg, DEFAULT_CONDITION);
+      if ('problem' in c) throw new UsageError(`conditions.${i}: ${c.problem}`);
+      return c;
+    });
   } else if (single.length > 0) {
-    const perPuzzleLimitS = given.has('time-limit') ? num(str('time-limit')) : null;
-    const overallLimitS = given.has('overall-limit') ? num(str('overall-limit')) : null;
+    const value = (flag: string) => (given.has(flag) ? String(flags[flag]) : undefined);
     base.conditions = [
-      {
-        id: perPuzzleLimitS === null && overallLimitS === null ? DEFAULT_CONDITION.id : 'timed',
-        perPuzzleLimitS,
-        overallLimitS,
-        display: str('display'),
-        scratchpad: Boolean(flags.scratchpad),
-      },
+      singleCondition(
+        {
+          timeLimit: value('time-limit'),
+          overallLimit: value('overall-limit'),
+          display: String(flags.display),
+          scratchpad: Boolean(flags.scratchpad),
+        },
+        DEFAULT_CONDITION,
+      ),
     ];
   }
 
   // Flags replace the file's sinks only when they name some. One order for the CLI and the
-  // designer: JATOS first, then the results server, then the HTTP sinks as given.
-  if (given.has('sink') && flags.sink !== 'server') {
+  // designer: the sink table's (JATOS, the results server, the HTTP sinks as given, download).
+  const words = repeated.sink!;
+  const unknown = words.find((w) => !SINK_WORDS.includes(w));
+  if (unknown !== undefined) {
     throw new UsageError(
-      `sinks: --sink takes "server" (the results server that serves the app), not "${String(flags.sink)}"; --jatos and --http-sink name the others`,
+      `sinks: --sink takes ${SINK_WORDS.map((w) => `"${w}"`).join(' or ')}, not "${unknown}"; --jatos and --http-sink name the others`,
     );
   }
-  if (!given.has('from') || given.has('jatos') || given.has('sink') || repeated['http-sink']!.length > 0) {
-    const sinks: StudySink[] = flags.jatos ? [{ kind: 'jatos' }] : [];
-    if (flags.sink === 'server') sinks.push({ kind: 'server' });
-    for (const url of repeated['http-sink']!) sinks.push({ kind: 'http', url });
-    base.sinks = sinks;
+  const sinkFlags = ['jatos', 'send-instructions'].some((f) => given.has(f));
+  if (!given.has('from') || sinkFlags || words.length > 0 || repeated['http-sink']!.length > 0) {
+    base.sinks = sinksFromCli({
+      sink: words,
+      jatos: Boolean(flags.jatos),
+      httpSinks: repeated['http-sink']!,
+      sendInstructions: flags['send-instructions'] === undefined ? undefined : String(flags['send-instructions']),
+    });
   }
   return withDefaults(base as Partial<StudyDefinition>);
-}
-
-function parseOrder(text: string): unknown {
-  if (text === 'session') return { mode: 'session' };
-  const m = /^counterbalanced:(.*)$/.exec(text);
-  if (m) return { mode: 'counterbalanced', lists: num(m[1]!) };
-  throw new UsageError(`order: the order must be "session" or "counterbalanced:N" (got "${text}")`);
-}
-
-/** `ID[,limit=S][,overall=S][,display=…][,scratchpad]` → a condition (checked later with the rest). */
-function parseCondition(text: string, i: number): StudyCondition {
-  const [id = '', ...parts] = text.split(',');
-  const c: Record<string, unknown> = { ...DEFAULT_CONDITION, id: id.trim() };
-  for (const part of parts) {
-    const [key = '', value] = part.split('=', 2).map((s) => s.trim());
-    if (key === 'limit' && value !== undefined) c.perPuzzleLimitS = value === 'none' ? null : num(value);
-    else if (key === 'overall' && value !== undefined) c.overallLimitS = value === 'none' ? null : num(value);
-    else if (key === 'display' && value !== undefined) c.display = value;
-    else if (key === 'scratchpad' && value === undefined) c.scratchpad = true;
-    else {
-      throw new UsageError(
-        `conditions.${i}: "${part}" is not a condition setting (limit=S, overall=S, display=text|text+drawing, scratchpad)`,
-      );
-    }
-  }
-  return c as unknown as StudyCondition;
 }
 
 function readDefinitionFile(file: string): Record<string, unknown> {
@@ -366,15 +290,13 @@ function summary(def: StudyDefinition, path: string): string {
     (c) =>
       `  ${c.id}: per puzzle ${limit(c.perPuzzleLimitS)}, overall ${limit(c.overallLimitS)}, ${c.display}${c.scratchpad ? ', scratchpad' : ''}`,
   );
-  const sinks = def.sinks.map((s) =>
-    s.kind === 'http' ? s.url : s.kind === 'server' ? 'the results server (api/rows beside the page)' : 'jatos',
-  );
+  const sinks = def.sinks.map(sinkSummary);
   return [
     `study id ${def.studyId}: seed ${def.seed}, ${def.strict ? 'strict' : 'not strict'}, templates ${def.templateSplit}`,
     `items: ${main} main (k ${def.k.join(',')} × task ${def.tasks.join(',')} × ${def.itemsPerK}), ${def.practice} practice, ${def.attentionChecks} attention check${def.attentionChecks === 1 ? '' : 's'}; ${trials} trials, about ${Math.round(trials * MINUTES_PER_PUZZLE)} minutes`,
     `conditions (${def.assignment}):`,
     ...conditions,
-    `sinks: ${sinks.length > 0 ? sinks.join(', ') : 'none (participants download their results)'}`,
+    `sinks: ${sinks.length > 0 ? sinks.join(', ') : "none (results stay in the participants' browsers)"}`,
     `link: ${path.length} characters`,
     '',
   ].join('\n');

@@ -5,6 +5,42 @@ import { sinkId } from './sinks';
 const fields = (def: unknown) => checkStudyDefinition(def).map((p) => p.field);
 
 describe('checkStudyDefinition', () => {
+  it("keeps the defaults of format 1 (links leave them out), in the definition's field order", () => {
+    const { consentText, ...rest } = DEFAULT_STUDY;
+    expect(Object.keys(DEFAULT_STUDY)).toEqual([
+      ...['version', 'studyId', 'seed', 'k', 'tasks', 'itemsPerK', 'strict', 'templateSplit', 'practice'],
+      ...['attentionChecks', 'order', 'conditions', 'assignment', 'consentText', 'instructionsText'],
+      ...['completionText', 'breakEvery', 'completionCode', 'redirectUrl', 'resumePolicy', 'maxAgeMinutes', 'sinks'],
+    ]);
+    expect(rest).toEqual({
+      version: 1,
+      studyId: 'study',
+      seed: 1,
+      k: [2, 3, 4],
+      tasks: [1],
+      itemsPerK: 5,
+      strict: true,
+      templateSplit: 'all',
+      practice: 2,
+      attentionChecks: 1,
+      order: { mode: 'session' },
+      conditions: [{ id: 'untimed', perPuzzleLimitS: null, overallLimitS: null, display: 'text', scratchpad: false }],
+      assignment: 'balanced',
+      instructionsText:
+        'Each puzzle is a short story about a family, followed by a question about how two people are related. Choose the answer from the list, then rate how difficult the puzzle was.',
+      completionText: 'Thank you for taking part.',
+      breakEvery: 0,
+      completionCode: '',
+      redirectUrl: '',
+      resumePolicy: 'resume',
+      maxAgeMinutes: 1440,
+      sinks: [],
+    });
+    // The one default changed since format 1 was frozen (see DEFAULT_STUDY): the consent text.
+    expect(consentText).toMatch(/^This study asks you to solve short puzzles about family relations\./);
+    expect(Object.isFrozen(DEFAULT_STUDY)).toBe(true);
+  });
+
   it('accepts the defaults', () => {
     expect(checkStudyDefinition(DEFAULT_STUDY)).toEqual([]);
     expect(mainItemCount(DEFAULT_STUDY)).toBe(15);

@@ -4,27 +4,36 @@
  * (schedule.ts). `checkStudyDefinition` is the one place that says what a valid study is; it
  * takes `unknown` because a definition also arrives from a link, where nothing can be trusted.
  */
-import { TASK_IDS, type TaskId } from '../core/puzzle/tasks';
-import { checkSinks, isHttpUrl } from './sinks';
+import type { TaskId } from '../core/puzzle/tasks';
+import { checkSinks } from './sinks';
+import {
+  type Assignment,
+  checkOption,
+  type Display,
+  type ResumePolicy,
+  STUDY_LIMITS,
+  STUDY_OPTION_FIELDS,
+  STUDY_OPTIONS,
+  type TemplateSplit,
+  DISPLAYS,
+  isWhole,
+  STUDY_ID_PATTERN,
+} from './studyOptions';
 
 /** The definition's format version; a link names it, and a new format gets a new number. */
 export const STUDY_FORMAT_VERSION = 1;
 
-/** Which paraphrases stories are told with: all of them, or only the held-in / held-out 80/20 halves. */
-export const TEMPLATE_SPLITS = ['all', 'train', 'test'] as const;
-export type TemplateSplit = (typeof TEMPLATE_SPLITS)[number];
-
-/** What the participant sees beside the question. */
-export const DISPLAYS = ['text', 'text+drawing'] as const;
-export type Display = (typeof DISPLAYS)[number];
-
-/** How a participant gets a condition: a seeded balanced counter, or `condition=<id>` in the URL. */
-export const ASSIGNMENTS = ['balanced', 'url'] as const;
-export type Assignment = (typeof ASSIGNMENTS)[number];
-
-/** What a reopened session does: carry on at the first unanswered item, start over, or refuse. */
-export const RESUME_POLICIES = ['resume', 'restart', 'refuse'] as const;
-export type ResumePolicy = (typeof RESUME_POLICIES)[number];
+export {
+  ASSIGNMENTS,
+  DISPLAYS,
+  RESUME_POLICIES,
+  STUDY_LIMITS,
+  TEMPLATE_SPLITS,
+  type Assignment,
+  type Display,
+  type ResumePolicy,
+  type TemplateSplit,
+} from './studyOptions';
 
 /** A between-subjects condition. Untimed means both limits are null; both limits may be set. */
 export interface StudyCondition {
@@ -114,56 +123,19 @@ export const DEFAULT_CONDITION: StudyCondition = {
  * row carries the Prolific ids, the user agent and the screen size; it now says what is recorded,
  * and an old link that relied on the default shows the new, truthful text.
  */
-export const DEFAULT_STUDY: StudyDefinition = Object.freeze({
-  version: STUDY_FORMAT_VERSION,
-  studyId: 'study',
-  seed: 1,
-  k: [2, 3, 4],
-  tasks: [1],
-  itemsPerK: 5,
-  strict: true,
-  templateSplit: 'all',
-  practice: 2,
-  attentionChecks: 1,
-  order: { mode: 'session' },
-  conditions: [DEFAULT_CONDITION],
-  assignment: 'balanced',
-  consentText:
-    'This study asks you to solve short puzzles about family relations. Taking part is voluntary; you may stop at any time.\n\n' +
-    'What is recorded: your answers, how long each answer took, how often you changed an answer, how long the page was hidden, your difficulty ratings and the time of each answer; ' +
-    'your browser (its user-agent text) and screen size; and, if you take part through Prolific, your Prolific participant, study and session ids. ' +
-    'Your name and contact details are not asked for.',
-  instructionsText:
-    'Each puzzle is a short story about a family, followed by a question about how two people are related. Choose the answer from the list, then rate how difficult the puzzle was.',
-  completionText: 'Thank you for taking part.',
-  breakEvery: 0,
-  completionCode: '',
-  redirectUrl: '',
-  resumePolicy: 'resume',
-  maxAgeMinutes: 24 * 60,
-  sinks: [],
-} satisfies StudyDefinition);
-
-/** Limits a definition must stay within (also what keeps links short). */
-export const STUDY_LIMITS = {
-  maxK: 10,
-  maxItemsPerK: 100,
-  maxMainItems: 500,
-  maxPractice: 20,
-  maxAttentionChecks: 20,
-  maxConditions: 12,
-  maxLimitS: 24 * 60 * 60,
-  maxTextLength: 20_000,
-  maxMaxAgeMinutes: 60 * 24 * 90,
-  maxSinks: 8,
-} as const;
-
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
-const CODE = /^[A-Za-z0-9_-]{0,64}$/;
+export const DEFAULT_STUDY: StudyDefinition = Object.freeze(
+  Object.fromEntries([
+    ['version', STUDY_FORMAT_VERSION],
+    // The table's defaults, with the conditions after the order: the definition's field order.
+    ...STUDY_OPTION_FIELDS.flatMap((f) => {
+      const entry: [string, unknown] = [f, STUDY_OPTIONS[f].default];
+      return f === 'order' ? [entry, ['conditions', [DEFAULT_CONDITION]] as [string, unknown]] : [entry];
+    }),
+    ['sinks', []],
+  ]) as unknown as StudyDefinition,
+);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isWhole = (v: unknown, lo: number, hi: number): v is number =>
-  typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
 
 const hasOwn = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 /** Only the value's own enumerable fields: a field named `toString` or `__proto__` is data, never inherited. */
@@ -189,96 +161,18 @@ export function checkStudyDefinition(value: unknown): StudyProblem[] {
   for (const key of Object.keys(def)) {
     if (!hasOwn(DEFAULT_STUDY, key)) fail(key, `"${key}" is not a study setting`);
   }
-  if (def.version !== STUDY_FORMAT_VERSION) fail('version', `the format version must be ${STUDY_FORMAT_VERSION}`);
-  if (typeof def.studyId !== 'string' || !ID.test(def.studyId)) {
-    fail('studyId', 'the study id must be 1–64 letters, digits, "-" or "_"');
+  // Every setting in the definition's order: the table's checks, the conditions, the sinks.
+  for (const field of Object.keys(DEFAULT_STUDY) as (keyof StudyDefinition)[]) {
+    if (field === 'version') {
+      if (def.version !== STUDY_FORMAT_VERSION) fail('version', `the format version must be ${STUDY_FORMAT_VERSION}`);
+    } else if (field === 'conditions') checkConditions(def.conditions, fail);
+    else if (field === 'sinks') checkSinks(def.sinks, STUDY_LIMITS.maxSinks, fail);
+    else checkOption(field, def, fail);
   }
-  if (!isWhole(def.seed, 0, 0xffffffff)) fail('seed', 'the seed must be a whole number from 0 to 4294967295');
-
-  const k = def.k;
-  if (!Array.isArray(k) || k.length === 0 || !k.every((x) => isWhole(x, 1, STUDY_LIMITS.maxK))) {
-    fail('k', `k must be whole numbers from 1 to ${STUDY_LIMITS.maxK} (at least one)`);
-  } else if (new Set(k).size !== k.length) fail('k', 'each k value may be listed only once');
-
-  const tasks = def.tasks;
-  if (!Array.isArray(tasks) || tasks.length === 0 || !tasks.every((t) => TASK_IDS.includes(t as TaskId))) {
-    fail('tasks', 'tasks must be task numbers from 1 to 7 (at least one)');
-  } else if (new Set(tasks).size !== tasks.length) fail('tasks', 'each task may be listed only once');
-
-  if (!isWhole(def.itemsPerK, 1, STUDY_LIMITS.maxItemsPerK)) {
-    fail('itemsPerK', `items per k must be a whole number from 1 to ${STUDY_LIMITS.maxItemsPerK}`);
-  }
-  const total =
-    Array.isArray(k) && Array.isArray(tasks) && typeof def.itemsPerK === 'number'
-      ? k.length * tasks.length * def.itemsPerK
-      : 0;
-  if (total > STUDY_LIMITS.maxMainItems) {
-    fail(
-      'itemsPerK',
-      `the study has ${total} main items (k values × tasks × items per k); at most ${STUDY_LIMITS.maxMainItems}`,
-    );
-  }
-  if (typeof def.strict !== 'boolean') fail('strict', 'strict must be true or false');
-  if (!TEMPLATE_SPLITS.includes(def.templateSplit as TemplateSplit)) {
-    fail('templateSplit', `the template split must be one of ${TEMPLATE_SPLITS.join(', ')}`);
-  }
-  if (!isWhole(def.practice, 0, STUDY_LIMITS.maxPractice)) {
-    fail('practice', `practice items must be a whole number from 0 to ${STUDY_LIMITS.maxPractice}`);
-  }
-  if (!isWhole(def.attentionChecks, 0, STUDY_LIMITS.maxAttentionChecks)) {
-    fail('attentionChecks', `attention checks must be a whole number from 0 to ${STUDY_LIMITS.maxAttentionChecks}`);
-  }
-
-  checkOrder(def.order, total, fail);
-  checkConditions(def.conditions, fail);
-  if (!ASSIGNMENTS.includes(def.assignment as Assignment)) {
-    fail('assignment', 'condition assignment must be "balanced" (a counter) or "url"');
-  }
-  for (const field of ['consentText', 'instructionsText', 'completionText'] as const) {
-    const text = def[field];
-    if (typeof text !== 'string' || text.length > STUDY_LIMITS.maxTextLength) {
-      fail(field, `the text must be at most ${STUDY_LIMITS.maxTextLength} characters`);
-    }
-  }
-  if (typeof def.consentText === 'string' && def.consentText.trim() === '') {
-    fail('consentText', 'the consent text must not be empty');
-  }
-  if (!isWhole(def.breakEvery, 0, STUDY_LIMITS.maxMainItems)) {
-    fail('breakEvery', 'breaks every N items must be a whole number (0 for no breaks)');
-  }
-  if (typeof def.completionCode !== 'string' || !CODE.test(def.completionCode)) {
-    fail('completionCode', 'the completion code must be at most 64 letters, digits, "-" or "_"');
-  }
-  if (typeof def.redirectUrl !== 'string' || (def.redirectUrl !== '' && !isHttpUrl(def.redirectUrl))) {
-    fail('redirectUrl', 'the redirect must be empty or an http(s) address');
-  }
-  if (!RESUME_POLICIES.includes(def.resumePolicy as ResumePolicy)) {
-    fail('resumePolicy', `the resume policy must be one of ${RESUME_POLICIES.join(', ')}`);
-  }
-  if (!isWhole(def.maxAgeMinutes, 1, STUDY_LIMITS.maxMaxAgeMinutes)) {
-    fail(
-      'maxAgeMinutes',
-      `the maximum age must be a whole number of minutes from 1 to ${STUDY_LIMITS.maxMaxAgeMinutes}`,
-    );
-  }
-  checkSinks(def.sinks, STUDY_LIMITS.maxSinks, fail);
   return problems;
 }
 
 type Fail = (field: string, message: string) => void;
-
-function checkOrder(value: unknown, total: number, fail: Fail): void {
-  if (!isRecord(value)) return fail('order', 'the order must be "session" or "counterbalanced"');
-  const order = ownFields(value);
-  if (order.mode === 'session') {
-    if (Object.keys(order).length !== 1) fail('order', 'a per-session order takes no other setting');
-  } else if (order.mode === 'counterbalanced') {
-    if (Object.keys(order).length !== 2) fail('order', 'a counterbalanced order takes only the number of lists');
-    if (!isWhole(order.lists, 2, Math.max(2, total))) {
-      fail('order.lists', 'counterbalanced lists must be a whole number from 2 to the number of main items');
-    }
-  } else fail('order', 'the order must be "session" or "counterbalanced"');
-}
 
 const CONDITION_KEYS = Object.keys(DEFAULT_CONDITION);
 
@@ -294,7 +188,7 @@ function checkConditions(conditions: unknown, fail: Fail): void {
     for (const key of Object.keys(c)) {
       if (!CONDITION_KEYS.includes(key)) fail(at, `"${key}" is not a condition setting`);
     }
-    if (typeof c.id !== 'string' || !ID.test(c.id)) {
+    if (typeof c.id !== 'string' || !STUDY_ID_PATTERN.test(c.id)) {
       fail(`${at}.id`, 'a condition id must be 1–64 letters, digits, "-" or "_"');
     } else if (ids.has(c.id)) fail(`${at}.id`, `the condition id "${c.id}" is used twice`);
     else ids.add(c.id);

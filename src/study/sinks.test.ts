@@ -85,7 +85,7 @@ describe('the sink table', () => {
         httpSinks: words.flatMap((w, i) => (words[i - 1] === '--http-sink' ? [w] : [])),
         sendInstructions: words.find((_w, i) => words[i - 1] === '--send-instructions'),
       };
-      const back = SINK_KINDS.flatMap((k) => SINKS[k].fromCli(values));
+      const back = SINK_KINDS.flatMap((k): StudySink[] => SINKS[k].fromCli(values));
       expect(back).toEqual([s]);
       expect(sinkId(back[0]!)).toBe(sinkId(s));
     }

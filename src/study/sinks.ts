@@ -38,6 +38,8 @@ export interface SinkSpec<K extends SinkKind> {
   readonly help: string;
   /** The CLI words that choose it, as `study link --help` shows them. */
   readonly cliUsage: string;
+  /** The value of `--sink` that chooses it; null where a flag of its own does (`--jatos`, `--http-sink`). */
+  readonly sinkWord: string | null;
   /** Its settings besides `kind`; any other key is refused. */
   readonly settings: readonly string[];
   /** Whether rows leave the participant's device through it. */
@@ -50,6 +52,8 @@ export interface SinkSpec<K extends SinkKind> {
   transports(s: SinkOf<K>, means: TransportMeans): Transport[];
   /** What the consent screen lists for it; `pageUrl` is the page's address, `alone` when it is the only sink. */
   destination(s: SinkOf<K>, pageUrl: string, alone: boolean): string;
+  /** How `study link`'s summary names it. */
+  summary(s: SinkOf<K>): string;
   /** The `study link` words that give it. */
   cliArgs(s: SinkOf<K>): string[];
   /** The sinks of this kind the CLI's values describe. */
@@ -80,8 +84,9 @@ const hostOf = (url: string): string => {
 const SINK_TABLE = {
   jatos: {
     label: 'JATOS',
-    help: 'The study runs inside JATOS (upload the archive); rows go to JATOS as result data.',
-    cliUsage: '--jatos (or --sink jatos)',
+    help: 'the study runs inside JATOS (import the .jzip archive); each row goes to its result data',
+    cliUsage: '--jatos',
+    sinkWord: null,
     sends: true,
     settings: [],
     check: () => undefined,
@@ -90,12 +95,14 @@ const SINK_TABLE = {
     transports: (_s, means) => (means.jatos ? [jatosTransport('jatos', means.jatos)] : []),
     destination: () => 'JATOS',
     cliArgs: () => ['--jatos'],
-    fromCli: (v) => (v.jatos || v.sink.includes('jatos') ? [{ kind: 'jatos' }] : []),
+    summary: () => 'jatos',
+    fromCli: (v) => (v.jatos ? [{ kind: 'jatos' }] : []),
   },
   server: {
     label: 'The results server (npm run serve)',
-    help: 'Rows go to api/rows beside the page that served the study; the study must be registered with that server.',
+    help: 'send rows to the results server that serves the app (npm run serve; api/rows beside the page, same origin); the study must be registered there',
     cliUsage: '--sink server',
+    sinkWord: 'server',
     sends: true,
     settings: [],
     check: () => undefined,
@@ -107,12 +114,14 @@ const SINK_TABLE = {
     },
     destination: (_s, pageUrl) => `this website (${hostOf(pageUrl)})`,
     cliArgs: () => ['--sink', 'server'],
+    summary: () => 'the results server (api/rows beside the page)',
     fromCli: (v) => (v.sink.includes('server') ? [{ kind: 'server' }] : []),
   },
   http: {
     label: 'An HTTP address',
-    help: 'Rows are POSTed as JSON to this address (a results server elsewhere, or your own endpoint).',
-    cliUsage: '--http-sink URL (repeatable)',
+    help: 'POST every row as JSON to this address (a results server elsewhere, or your own endpoint)',
+    cliUsage: '--http-sink URL',
+    sinkWord: null,
     sends: true,
     settings: ['url'],
     check: (s, at, fail) => {
@@ -122,12 +131,14 @@ const SINK_TABLE = {
     transports: (s, means) => [httpTransport(`http:${s.url}`, s.url, means.fetch)],
     destination: (s) => hostOf(s.url),
     cliArgs: (s) => ['--http-sink', s.url],
+    summary: (s) => s.url,
     fromCli: (v) => v.httpSinks.map((url) => ({ kind: 'http', url })),
   },
   download: {
     label: 'Participants send me the file',
-    help: 'Nothing is sent: at the end each participant downloads their answers and sends you the file as your instructions say.',
+    help: 'nothing is sent: at the end each participant downloads their answers and sends you the file as your instructions say',
     cliUsage: '--sink download --send-instructions TEXT',
+    sinkWord: 'download',
     sends: false,
     settings: ['instructions'],
     check: (s, at, fail) => {
@@ -143,6 +154,7 @@ const SINK_TABLE = {
       alone
         ? 'your device only: you download the file at the end and send it to the researcher yourself'
         : 'a file you download at the end and send to the researcher yourself',
+    summary: (s) => `participants send you their file (${JSON.stringify(s.instructions)})`,
     cliArgs: (s) => ['--sink', 'download', '--send-instructions', s.instructions],
     fromCli: (v) =>
       v.sink.includes('download') || v.sendInstructions !== undefined
@@ -166,8 +178,9 @@ export function sinkSpec<K extends SinkKind>(kind: K): SinkSpec<K> {
 }
 
 /** A sink's stable name, used to record which sinks acknowledged a row. */
-export function sinkId<K extends SinkKind>(sink: SinkOf<K>): string {
-  return sinkSpec<K>(sink.kind as K).id(sink);
+export function sinkId(sink: StudySink): string {
+  const id = <K extends SinkKind>(s: SinkOf<K>) => sinkSpec<K>(s.kind as K).id(s);
+  return id(sink);
 }
 
 /**
@@ -253,6 +266,24 @@ export function checkSinks(sinks: unknown, maxSinks: number, fail: Fail): void {
 }
 
 /** The `study link` words that give a sink (the designer's CLI line and the CLI's summary use them). */
-export function sinkCliArgs<K extends SinkKind>(sink: SinkOf<K>): string[] {
-  return sinkSpec<K>(sink.kind as K).cliArgs(sink);
+export function sinkCliArgs(sink: StudySink): string[] {
+  const args = <K extends SinkKind>(s: SinkOf<K>) => sinkSpec<K>(s.kind as K).cliArgs(s);
+  return args(sink);
+}
+
+/** How `study link`'s summary names a sink. */
+export function sinkSummary(sink: StudySink): string {
+  const summary = <K extends SinkKind>(s: SinkOf<K>) => sinkSpec<K>(s.kind as K).summary(s);
+  return summary(sink);
+}
+
+/** The `--sink` values, in the table's order. */
+export const SINK_WORDS = SINK_KINDS.flatMap((k) => {
+  const word = SINKS[k].sinkWord;
+  return word === null ? [] : [word];
+});
+
+/** The sinks the CLI's values describe, in the table's order (JATOS, the results server, HTTP as given, download). */
+export function sinksFromCli(values: SinkCliValues): StudySink[] {
+  return SINK_KINDS.flatMap((k): StudySink[] => SINKS[k].fromCli(values));
 }

@@ -1,0 +1,498 @@
+/**
+ * The study's options, declared once (as datasetOptions.ts does for datasets): for every setting
+ * of a StudyDefinition but its conditions and sinks, the field, the `study link` flag, the
+ * designer's label, the help both show, the default (DEFAULT_STUDY is built from these), how a
+ * typed value is read and written back, and the check. `checkStudyDefinition` runs the checks;
+ * the CLI's flags, the designer's inputs and its generated command line are made from this table.
+ * Conditions have their own flags (`CONDITION_FLAGS`, below) and sinks their own table (sinks.ts).
+ *
+ * Imports only types from definition.ts, which builds its defaults and checks from this table.
+ */
+import { TASK_IDS, type TaskId } from '../core/puzzle/tasks';
+import type { StudyDefinition, StudyCondition, StudyOrder } from './definition';
+import { isHttpUrl } from './sinks';
+
+/** Which paraphrases stories are told with: all of them, or only the held-in / held-out 80/20 halves. */
+export const TEMPLATE_SPLITS = ['all', 'train', 'test'] as const;
+export type TemplateSplit = (typeof TEMPLATE_SPLITS)[number];
+
+/** What the participant sees beside the question. */
+export const DISPLAYS = ['text', 'text+drawing'] as const;
+export type Display = (typeof DISPLAYS)[number];
+
+/** How a participant gets a condition: a seeded balanced counter, or `condition=<id>` in the URL. */
+export const ASSIGNMENTS = ['balanced', 'url'] as const;
+export type Assignment = (typeof ASSIGNMENTS)[number];
+
+/** What a reopened session does: carry on at the first unanswered item, start over, or refuse. */
+export const RESUME_POLICIES = ['resume', 'restart', 'refuse'] as const;
+export type ResumePolicy = (typeof RESUME_POLICIES)[number];
+
+/** Limits a definition must stay within (also what keeps links short). */
+export const STUDY_LIMITS = {
+  maxK: 10,
+  maxItemsPerK: 100,
+  maxMainItems: 500,
+  maxPractice: 20,
+  maxAttentionChecks: 20,
+  maxConditions: 12,
+  maxLimitS: 24 * 60 * 60,
+  maxTextLength: 20_000,
+  maxMaxAgeMinutes: 60 * 24 * 90,
+  maxSinks: 8,
+} as const;
+
+/** A problem's reporter: `field` is the definition's (dotted) key. */
+export type Fail = (field: string, message: string) => void;
+
+/** The settings this table declares: all but the format version, the conditions and the sinks. */
+export type StudyOptionField = Exclude<keyof StudyDefinition, 'version' | 'conditions' | 'sinks'>;
+
+/** How an input shows a setting; `switch` is a checkbox and a `--flag` / `--no-flag` pair. */
+export type StudyInput = 'text' | 'number' | 'list' | 'choice' | 'markdown' | 'order' | 'switch';
+
+export interface StudyOption<F extends StudyOptionField> {
+  /** The `study link` flag, without `--`. */
+  readonly flag: string;
+  readonly input: StudyInput;
+  /** The designer's label. */
+  readonly label: string;
+  /** What the setting means: the CLI's `--help` line and the designer's hint. */
+  readonly help: string;
+  /** The default of format version 1 (links leave out values equal to it: frozen with the version). */
+  readonly default: StudyDefinition[F];
+  /** The values a `choice` takes. */
+  readonly choices?: readonly string[];
+  /** A value as typed (a flag's value, an input's text) → the setting, unchecked (a bad number is NaN). */
+  read(text: string): unknown;
+  /** The setting as typed (the designer's input, the generated command line). */
+  write(value: StudyDefinition[F]): string;
+  /** Reports every problem of the value; `def` holds the other (unchecked) settings. */
+  check(value: unknown, def: Readonly<Record<string, unknown>>, fail: Fail): void;
+}
+
+/** Study and condition ids: what the study_id and condition columns and URLs take. */
+export const STUDY_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const CODE = /^[A-Za-z0-9_-]{0,64}$/;
+
+export const isWhole = (v: unknown, lo: number, hi: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
+
+/**
+ * A number as typed, or NaN: checks then name the setting. `Number()` alone would read "" as 0
+ * and "0x10" as 16.
+ */
+export const readNumber = (text: string): number => (/^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN);
+/** Comma-separated numbers; an empty text is an empty list. */
+export const readList = (text: string): number[] => (text.trim() === '' ? [] : text.split(',').map(readNumber));
+
+const mainItems = (def: Readonly<Record<string, unknown>>): number =>
+  Array.isArray(def.k) && Array.isArray(def.tasks) && typeof def.itemsPerK === 'number'
+    ? def.k.length * def.tasks.length * def.itemsPerK
+    : 0;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const text = (flag: string, label: string, help: string, def: string, check: StudyOption<never>['check']) => ({
+  flag,
+  input: 'text' as const,
+  label,
+  help,
+  default: def,
+  read: (t: string) => t.trim(),
+  write: (v: string) => v,
+  check,
+});
+
+const whole = (
+  flag: string,
+  label: string,
+  help: string,
+  def: number,
+  range: readonly [number, number],
+  message: string,
+) => ({
+  flag,
+  input: 'number' as const,
+  label,
+  help,
+  default: def,
+  read: readNumber,
+  write: (v: number) => String(v),
+  check: (v: unknown, _def: unknown, fail: Fail) => {
+    if (!isWhole(v, range[0], range[1])) fail('', message);
+  },
+});
+
+const choice = <C extends string>(flag: string, label: string, help: string, def: C, choices: readonly C[]) => ({
+  flag,
+  input: 'choice' as const,
+  label,
+  help,
+  default: def,
+  choices,
+  read: (t: string) => t.trim(),
+  write: (v: C) => v,
+});
+
+const markdown = (flag: string, label: string, help: string, def: string) => ({
+  flag,
+  input: 'markdown' as const,
+  label,
+  help,
+  default: def,
+  read: (t: string) => t,
+  write: (v: string) => v,
+  check: (v: unknown, _def: unknown, fail: Fail) => {
+    if (typeof v !== 'string' || v.length > STUDY_LIMITS.maxTextLength) {
+      fail('', `the text must be at most ${STUDY_LIMITS.maxTextLength} characters`);
+    }
+  },
+});
+
+/**
+ * The table, in the definition's field order (problems are listed in this order). `fail('', …)`
+ * in a check means the option's own field.
+ */
+const OPTION_TABLE = {
+  studyId: text(
+    'study-id',
+    'Study id',
+    'the study id: letters, digits, - and _ (the study_id column)',
+    'study',
+    (v, _def, fail) => {
+      if (typeof v !== 'string' || !STUDY_ID_PATTERN.test(v))
+        fail('', 'the study id must be 1–64 letters, digits, "-" or "_"');
+    },
+  ),
+  seed: whole(
+    'seed',
+    'Seed',
+    'the study seed: fixes the puzzles every participant gets (0..4294967295)',
+    1,
+    [0, 0xffffffff],
+    'the seed must be a whole number from 0 to 4294967295',
+  ),
+  k: {
+    flag: 'k',
+    input: 'list',
+    label: 'Story lengths k',
+    help: `story lengths, comma-separated (each 1..${STUDY_LIMITS.maxK})`,
+    default: [2, 3, 4],
+    read: readList,
+    write: (v) => v.join(','),
+    check: (k, _def, fail) => {
+      if (!Array.isArray(k) || k.length === 0 || !k.every((x) => isWhole(x, 1, STUDY_LIMITS.maxK))) {
+        fail('', `k must be whole numbers from 1 to ${STUDY_LIMITS.maxK} (at least one)`);
+      } else if (new Set(k).size !== k.length) fail('', 'each k value may be listed only once');
+    },
+  },
+  tasks: {
+    flag: 'tasks',
+    input: 'list',
+    label: 'Tasks',
+    help: 'task numbers, comma-separated (1..7; 1 is the clean task)',
+    default: [1],
+    read: readList,
+    write: (v) => v.join(','),
+    check: (tasks, _def, fail) => {
+      if (!Array.isArray(tasks) || tasks.length === 0 || !tasks.every((t) => TASK_IDS.includes(t as TaskId))) {
+        fail('', 'tasks must be task numbers from 1 to 7 (at least one)');
+      } else if (new Set(tasks).size !== tasks.length) fail('', 'each task may be listed only once');
+    },
+  },
+  itemsPerK: {
+    ...whole(
+      'per-k',
+      'Items per k and task',
+      'main items for every (k, task) pair',
+      5,
+      [1, STUDY_LIMITS.maxItemsPerK],
+      `items per k must be a whole number from 1 to ${STUDY_LIMITS.maxItemsPerK}`,
+    ),
+    check: (v, def, fail) => {
+      if (!isWhole(v, 1, STUDY_LIMITS.maxItemsPerK)) {
+        fail('', `items per k must be a whole number from 1 to ${STUDY_LIMITS.maxItemsPerK}`);
+      }
+      const total = mainItems(def);
+      if (total > STUDY_LIMITS.maxMainItems) {
+        fail(
+          '',
+          `the study has ${total} main items (k values × tasks × items per k); at most ${STUDY_LIMITS.maxMainItems}`,
+        );
+      }
+    },
+  },
+  strict: {
+    flag: 'strict',
+    input: 'switch',
+    label: 'Strict puzzles',
+    help: 'strictly solvable puzzles only (sound rules); on by default for studies, --no-strict turns it off',
+    default: true,
+    read: (t) => t === 'true',
+    write: (v) => String(v),
+    check: (v, _def, fail) => {
+      if (typeof v !== 'boolean') fail('', 'strict must be true or false');
+    },
+  },
+  templateSplit: {
+    ...choice('template-split', 'Paraphrases', 'paraphrases: all, train or test', 'all', TEMPLATE_SPLITS),
+    check: (v, _def, fail) => {
+      if (!TEMPLATE_SPLITS.includes(v as TemplateSplit)) {
+        fail('', `the template split must be one of ${TEMPLATE_SPLITS.join(', ')}`);
+      }
+    },
+  },
+  practice: whole(
+    'practice',
+    'Practice items',
+    'practice items with feedback, before the main items',
+    2,
+    [0, STUDY_LIMITS.maxPractice],
+    `practice items must be a whole number from 0 to ${STUDY_LIMITS.maxPractice}`,
+  ),
+  attentionChecks: whole(
+    'attention-checks',
+    'Attention checks',
+    'attention checks spread among the main items',
+    1,
+    [0, STUDY_LIMITS.maxAttentionChecks],
+    `attention checks must be a whole number from 0 to ${STUDY_LIMITS.maxAttentionChecks}`,
+  ),
+  order: {
+    flag: 'order',
+    input: 'order',
+    label: 'Order of the main items',
+    help: 'main item order: session (each participant their own) or counterbalanced:N (N rotations of one fixed order)',
+    default: { mode: 'session' },
+    read: (t): unknown => {
+      if (t.trim() === 'session') return { mode: 'session' };
+      const m = /^\s*counterbalanced:(.*)$/.exec(t);
+      return m ? { mode: 'counterbalanced', lists: readNumber(m[1]!) } : { mode: t };
+    },
+    write: (v: StudyOrder) => (v.mode === 'session' ? 'session' : `counterbalanced:${v.lists}`),
+    check: (value, def, fail) => {
+      if (!isRecord(value)) return fail('', 'the order must be "session" or "counterbalanced:N"');
+      const order = Object.fromEntries(Object.entries(value)) as Record<string, unknown>;
+      if (order.mode === 'session') {
+        if (Object.keys(order).length !== 1) fail('', 'a per-session order takes no other setting');
+      } else if (order.mode === 'counterbalanced') {
+        if (Object.keys(order).length !== 2) fail('', 'a counterbalanced order takes only the number of lists');
+        if (!isWhole(order.lists, 2, Math.max(2, mainItems(def)))) {
+          fail('order.lists', 'counterbalanced lists must be a whole number from 2 to the number of main items');
+        }
+      } else fail('', 'the order must be "session" or "counterbalanced:N"');
+    },
+  },
+  assignment: {
+    ...choice(
+      'assignment',
+      'Condition assignment',
+      'how participants get a condition: balanced (a seeded counter) or url (condition=<id> in the link)',
+      'balanced',
+      ASSIGNMENTS,
+    ),
+    check: (v, _def, fail) => {
+      if (!ASSIGNMENTS.includes(v as Assignment)) {
+        fail('', 'condition assignment must be "balanced" (a counter) or "url"');
+      }
+    },
+  },
+  consentText: {
+    ...markdown(
+      'consent',
+      'Consent',
+      'the consent text (markdown), shown first; the participant accepts it to begin. The default says what is recorded',
+      'This study asks you to solve short puzzles about family relations. Taking part is voluntary; you may stop at any time.\n\n' +
+        'What is recorded: your answers, how long each answer took, how often you changed an answer, how long the page was hidden, your difficulty ratings and the time of each answer; ' +
+        'your browser (its user-agent text) and screen size; and, if you take part through Prolific, your Prolific participant, study and session ids. ' +
+        'Your name and contact details are not asked for.',
+    ),
+    check: (v, def, fail) => {
+      markdown('', '', '', '').check(v, def, fail);
+      if (typeof v === 'string' && v.trim() === '') fail('', 'the consent text must not be empty');
+    },
+  },
+  instructionsText: markdown(
+    'instructions',
+    'Instructions',
+    'the instructions (markdown), shown after consent',
+    'Each puzzle is a short story about a family, followed by a question about how two people are related. Choose the answer from the list, then rate how difficult the puzzle was.',
+  ),
+  completionText: markdown(
+    'completion',
+    'Completion',
+    'the completion text (markdown), shown at the end with the completion code',
+    'Thank you for taking part.',
+  ),
+  breakEvery: whole(
+    'break-every',
+    'Break every N main trials',
+    'a break after every N main trials (0: none)',
+    0,
+    [0, STUDY_LIMITS.maxMainItems],
+    'breaks every N items must be a whole number (0 for no breaks)',
+  ),
+  completionCode: text(
+    'completion-code',
+    'Completion code',
+    "the code shown at the end (e.g. Prolific's); may be empty",
+    '',
+    (v, _def, fail) => {
+      if (typeof v !== 'string' || !CODE.test(v)) {
+        fail('', 'the completion code must be at most 64 letters, digits, "-" or "_"');
+      }
+    },
+  ),
+  redirectUrl: text(
+    'redirect',
+    'Redirect address',
+    'where participants go once every row is acknowledged (an http(s) address); may be empty',
+    '',
+    (v, _def, fail) => {
+      if (typeof v !== 'string' || (v !== '' && !isHttpUrl(v)))
+        fail('', 'the redirect must be empty or an http(s) address');
+    },
+  ),
+  resumePolicy: {
+    ...choice(
+      'resume',
+      'Resume policy',
+      'a reopened session: resume (at the first unanswered trial), restart or refuse',
+      'resume',
+      RESUME_POLICIES,
+    ),
+    check: (v, _def, fail) => {
+      if (!RESUME_POLICIES.includes(v as ResumePolicy)) {
+        fail('', `the resume policy must be one of ${RESUME_POLICIES.join(', ')}`);
+      }
+    },
+  },
+  maxAgeMinutes: whole(
+    'max-age',
+    'Maximum age (minutes)',
+    'minutes after its start that a session may still be resumed',
+    24 * 60,
+    [1, STUDY_LIMITS.maxMaxAgeMinutes],
+    `the maximum age must be a whole number of minutes from 1 to ${STUDY_LIMITS.maxMaxAgeMinutes}`,
+  ),
+} satisfies { readonly [F in StudyOptionField]: StudyOption<F> };
+
+/** The table, keyed by field; each entry typed by its own field. */
+export const STUDY_OPTIONS: { readonly [F in StudyOptionField]: StudyOption<F> } = OPTION_TABLE;
+
+/** Every field of the table, in the definition's order. */
+export const STUDY_OPTION_FIELDS = Object.keys(OPTION_TABLE) as StudyOptionField[];
+
+/** The table's entry for a field. */
+export function studyOption<F extends StudyOptionField>(field: F): StudyOption<F> {
+  return STUDY_OPTIONS[field];
+}
+
+/** Runs one option's check, reporting its problems under its field (or the dotted field it names). */
+export function checkOption(field: StudyOptionField, def: Readonly<Record<string, unknown>>, fail: Fail): void {
+  STUDY_OPTIONS[field].check(def[field], def, (at, message) => fail(at === '' ? field : at, message));
+}
+
+/** The option's value as typed, for a definition's value (the designer's inputs, the CLI line). */
+export function writeOption<F extends StudyOptionField>(field: F, value: StudyDefinition[F]): string {
+  return studyOption(field).write(value);
+}
+
+// ---- conditions on the command line ----
+
+/**
+ * The flags of conditions: `--condition` (repeatable, one condition each) or the four flags of a
+ * single condition. Declared here with their syntax, which the CLI reads and the designer writes.
+ */
+export const CONDITION_FLAGS = {
+  condition:
+    'a condition, repeatable: ID[,limit=S][,overall=S][,display=text|text+drawing][,scratchpad] (replaces the single condition the next four flags describe)',
+  'time-limit': 'one timed condition ("timed") with this many seconds per puzzle',
+  'overall-limit': 'seconds for all main trials together (the single condition)',
+  display: 'what the single condition shows: text or text+drawing',
+  scratchpad: 'give the single condition a scratchpad',
+} as const;
+
+/** The id of the single condition the four flags describe: "timed" with a limit, else the default's. */
+const singleId = (c: Pick<StudyCondition, 'perPuzzleLimitS' | 'overallLimitS'>, untimedId: string) =>
+  c.perPuzzleLimitS === null && c.overallLimitS === null ? untimedId : 'timed';
+
+/** The single condition the flags `--time-limit`, `--overall-limit`, `--display`, `--scratchpad` describe. */
+export function singleCondition(
+  values: { timeLimit?: string; overallLimit?: string; display: string; scratchpad: boolean },
+  untimed: StudyCondition,
+): StudyCondition {
+  const perPuzzleLimitS = values.timeLimit === undefined ? null : readNumber(values.timeLimit);
+  const overallLimitS = values.overallLimit === undefined ? null : readNumber(values.overallLimit);
+  return {
+    id: singleId({ perPuzzleLimitS, overallLimitS }, untimed.id),
+    perPuzzleLimitS,
+    overallLimitS,
+    display: values.display as Display,
+    scratchpad: values.scratchpad,
+  };
+}
+
+/**
+ * `ID[,limit=S][,overall=S][,display=…][,scratchpad]` → a condition (checked later with the
+ * rest), or the message for a part that is not a condition setting.
+ */
+export function readConditionArg(arg: string, untimed: StudyCondition): StudyCondition | { problem: string } {
+  const [id = '', ...parts] = arg.split(',');
+  const c: Record<string, unknown> = { ...untimed, id: id.trim() };
+  for (const part of parts) {
+    const [key = '', value] = part.split('=', 2).map((s) => s.trim());
+    if (key === 'limit' && value !== undefined) c.perPuzzleLimitS = value === 'none' ? null : readNumber(value);
+    else if (key === 'overall' && value !== undefined) c.overallLimitS = value === 'none' ? null : readNumber(value);
+    else if (key === 'display' && value !== undefined) c.display = value;
+    else if (key === 'scratchpad' && value === undefined) c.scratchpad = true;
+    else {
+      return {
+        problem: `"${part}" is not a condition setting (limit=S, overall=S, display=text|text+drawing, scratchpad)`,
+      };
+    }
+  }
+  return c as unknown as StudyCondition;
+}
+
+/**
+ * The `study link` words for a study's conditions, given the default condition: none when they are
+ * the default, the single-condition flags when they describe it, else one `--condition` each.
+ */
+export function conditionArgs(conditions: readonly StudyCondition[], untimed: StudyCondition): string[] {
+  const [only] = conditions;
+  if (conditions.length === 1 && only && JSON.stringify(only) === JSON.stringify(untimed)) return [];
+  if (conditions.length === 1 && only && only.id === singleId(only, untimed.id)) {
+    const args: string[] = [];
+    if (only.perPuzzleLimitS !== null) args.push('--time-limit', String(only.perPuzzleLimitS));
+    if (only.overallLimitS !== null) args.push('--overall-limit', String(only.overallLimitS));
+    if (only.display !== untimed.display) args.push('--display', only.display);
+    if (only.scratchpad) args.push('--scratchpad');
+    return args;
+  }
+  return conditions.flatMap((c) => {
+    const parts = [c.id];
+    if (c.perPuzzleLimitS !== null) parts.push(`limit=${c.perPuzzleLimitS}`);
+    if (c.overallLimitS !== null) parts.push(`overall=${c.overallLimitS}`);
+    if (c.display !== untimed.display) parts.push(`display=${c.display}`);
+    if (c.scratchpad) parts.push('scratchpad');
+    return ['--condition', parts.join(',')];
+  });
+}
+
+/**
+ * The `study link` words for every option that differs from its default (k, per-k and seed
+ * always, so the line says what the study is), in the table's order.
+ */
+export function optionArgs(def: StudyDefinition): string[] {
+  const always: readonly StudyOptionField[] = ['k', 'itemsPerK', 'seed'];
+  return STUDY_OPTION_FIELDS.flatMap(<F extends StudyOptionField>(field: F): string[] => {
+    const o = studyOption(field);
+    const value = def[field];
+    const same = JSON.stringify(value) === JSON.stringify(o.default);
+    if (same && !always.includes(field)) return [];
+    if (o.input === 'switch') return [value ? `--${o.flag}` : `--no-${o.flag}`];
+    return [`--${o.flag}`, o.write(value)];
+  });
+}
