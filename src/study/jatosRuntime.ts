@@ -8,7 +8,7 @@
  * (outbox.jatosTransport); the run ends with exactly one `endStudyAndRedirect(url, true)` (when
  * the study has a redirect) or `endStudy(true)`, once every row is acknowledged.
  */
-import type { JatosLike } from './outbox';
+import type { JatosLike } from './transports';
 
 /** The part of jatos.js the run uses; names and argument orders as in JATOS's own jatos.js. */
 export interface JatosApi extends JatosLike {

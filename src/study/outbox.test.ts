@@ -1,20 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  httpTransport,
-  jatosTransport,
-  leaseLock,
-  MemoryStorage,
-  Outbox,
-  realTimer,
-  rowKey,
-  SessionNotClaimedError,
-  transportsFor,
-  webLocksLock,
-  type FetchLike,
-  type OutboxStorage,
-  type Transport,
-  type WebLocks,
-} from './outbox';
+import { leaseLock, realTimer, webLocksLock, type WebLocks } from './lock';
+import { Outbox, rowKey, SessionNotClaimedError } from './outbox';
+import { transportsFor } from './sinks';
+import { MemoryStorage, type OutboxStorage } from './storage';
+import { httpTransport, jatosTransport, type FetchLike, type Transport } from './transports';
 import type { ResultRow, SessionInfo } from './results';
 
 const row = (trial_index: number, over: Partial<ResultRow> = {}): ResultRow => ({

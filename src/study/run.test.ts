@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { withDefaults, type StudyDefinition } from './definition';
-import { leaseLock, MemoryStorage, Outbox, type Timer } from './outbox';
+import { leaseLock, type Timer } from './lock';
+import { Outbox } from './outbox';
+import { MemoryStorage } from './storage';
 import { participantNumberOf, sessionIdFor, StudyRun, type RunIdentity } from './run';
 import type { Trial } from './schedule';
 import type { TrialContent } from './trialContent';

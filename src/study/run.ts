@@ -23,7 +23,8 @@
 import type { RelationWord } from '../core/kinship/relations';
 import { hashSeed } from '../core/random/rng';
 import type { StudyCondition, StudyDefinition } from './definition';
-import type { Outbox, OutboxStorage } from './outbox';
+import type { Outbox } from './outbox';
+import type { OutboxStorage } from './storage';
 import { isDownloadOnly } from './sinks';
 import type { EndedOn, ResultRow, SessionInfo } from './results';
 import {
