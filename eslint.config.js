@@ -73,7 +73,16 @@ export const LAYERS = [
     dir: 'cli',
     // server: `results export` and `study register` open the results database through its store;
     // `results export` streams through the server's export and writes private files as it does.
-    may: ['src/core', 'src/study', 'src/ml', 'server/store', 'server/schema', 'server/export', 'server/files'],
+    may: [
+      'src/core',
+      'src/study',
+      'src/ml',
+      'server/store',
+      'server/schema',
+      'server/export',
+      'server/files',
+      'server/sessions',
+    ],
     packages: true,
     node: true,
     // The CLI's messages are compared with the dataset builder form's; the results commands'

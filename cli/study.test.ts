@@ -14,6 +14,11 @@ import { captureOutput } from './testOutput';
 const io = captureOutput();
 
 const lastLine = (s: string) => s.trim().split('\n').at(-1)!;
+/** The `full link: ?study=…` line `study link --data` prints before the short link. */
+const fullLink = (s: string) => {
+  const line = s.split('\n').find((l) => l.startsWith('full link: '));
+  return line === undefined ? '' : line.slice('full link: '.length);
+};
 
 /**
  * Runs `study link` with these flags; the definition its last line carries. stderr is empty, or,
@@ -258,25 +263,22 @@ describe('study link --sink server, and study register', () => {
     expect(io.out).toContain('sinks: jatos, the results server (api/rows beside the page), https://x.org/r');
   });
 
-  it('--sink server --data registers the study in that data folder, the path still last', async () => {
+  it('--sink server --data registers the study in that data folder; the short link ?s=<study id> last', async () => {
     const data = dataDir();
-    const { line, def } = await link(
-      '--k',
-      '2',
-      '--per-k',
-      '1',
-      '--study-id',
-      'srv',
-      '--sink',
-      'server',
-      '--data',
-      data,
-    );
-    expect(def.sinks).toEqual([{ kind: 'server' }]);
+    const flags = ['--k', '2', '--per-k', '1', '--study-id', 'srv', '--sink', 'server', '--data', data];
+    io.out = '';
+    io.err = '';
+    expect(await main(['study', 'link', ...flags])).toBe(0);
+    expect(io.err).toBe('');
+    expect(lastLine(io.out)).toBe('?s=srv');
+    const full = fullLink(io.out);
+    const decoded = decodeStudyLink(readParticipantParams(full).token!);
+    expect(decoded.ok && decoded.definition.sinks).toEqual([{ kind: 'server' }]);
     expect(io.out).toContain(`results server: registered in ${data}`);
-    expect(registered(data)).toEqual([['srv', readParticipantParams(line).token]]);
+    expect(registered(data)).toEqual([['srv', readParticipantParams(full).token]]);
     // Again: unchanged, still one study.
-    await link('--k', '2', '--per-k', '1', '--study-id', 'srv', '--sink', 'server', '--data', data);
+    io.out = '';
+    expect(await main(['study', 'link', ...flags])).toBe(0);
     expect(io.out).toContain('results server: already registered (unchanged)');
     expect(registered(data)).toHaveLength(1);
   });
@@ -308,7 +310,7 @@ describe('study link --sink server, and study register', () => {
     expect(io.err).toMatch(/--data <folder> is needed/);
   });
 
-  it('from the npm script, --sink server --data prints the participant path last', () => {
+  it('from the npm script, --sink server --data prints the short participant path last', () => {
     const data = dataDir();
     const r = spawnSync(
       process.execPath,
@@ -317,6 +319,7 @@ describe('study link --sink server, and study register', () => {
     );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(registered(data)).toEqual([['study', readParticipantParams(lastLine(r.stdout)).token]]);
+    expect(lastLine(r.stdout)).toBe('?s=study');
+    expect(registered(data)).toEqual([['study', readParticipantParams(fullLink(r.stdout)).token]]);
   });
 });

@@ -175,7 +175,10 @@ test('SIGKILL of the results server mid-study: the outbox keeps the rows; the ex
     data,
   ]);
   expect(made).toContain('results server: registered in');
-  const link = lastLine(made);
+  // The last line is the short link ?s=fault; until the participant boot resolves short links
+  // (src/study/serverSession.ts: readShortStudyRef, resolveShortLink), the run opens the full one.
+  expect(lastLine(made)).toBe('?s=fault');
+  const link = (made.split('\n').find((l) => l.startsWith('full link: ')) ?? '').slice('full link: '.length);
   const def = definitionOf(link);
   expect(def.sinks).toEqual([{ kind: 'server' }]);
   const trials = trialCount(def); // 1 practice + 8 main + 1 attention check

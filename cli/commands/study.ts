@@ -21,6 +21,7 @@ import {
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
 import { registerStudyIn, studyRegister } from './studyRegister';
+import { linkLines, studyStateCommand } from './studyState';
 
 /**
  * `study link`: the participant URL path of a study, made from flags over DEFAULT_STUDY. The
@@ -118,6 +119,7 @@ export async function studyCommand(argv: string[]): Promise<number> {
   }
   const [sub, ...rest] = argv;
   if (sub === 'register') return studyRegister(rest, studyFromArgv);
+  if (sub === 'close' || sub === 'open') return studyStateCommand(sub, rest);
   if (sub !== 'link') {
     throw new UsageError(
       sub === undefined
@@ -147,7 +149,8 @@ export async function studyCommand(argv: string[]): Promise<number> {
     };
     process.stdout.write(`results server: ${said[r.outcome]} in ${dataDir}\n`);
   }
-  process.stdout.write(`${path}\n`);
+  // With --data, the short link ?s=<study id> last (studyState.ts); without, a too-long link is refused.
+  process.stdout.write(`${linkLines(study, path, dataDir !== undefined).join('\n')}\n`);
   return 0;
 }
 
