@@ -10,18 +10,20 @@
  *   GET  /api/sessions[?study]  token: the sessions and how far each got
  *   GET  /api/results.csv[?study], /api/results.json[?study]   token: the export
  */
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { exportStream } from './export';
 import { GroupCommit } from './groupCommit';
+import { FULL_RETRY_AFTER_S, isDiskFull, WriteHealth } from './health';
+import { parseClientJson } from './json';
 import { RateLimiter, type RateLimitOptions } from './rateLimit';
 import { AccessLimiter, type AccessLimits } from './limits';
 import { parseIngestBody } from './schema';
 import { installSessionRoutes, rowsGuard } from './sessionRoutes';
 import { sessionModeOf, StudyAccess, type SessionMode } from './sessions';
+import { securityHeaders, serveDist } from './static';
 import { SCHEMA_VERSION, StoreError, type ResultStore } from './store';
 import { bearerMatches } from './token';
 
@@ -47,7 +49,7 @@ export interface AppOptions {
 
 export const DEFAULT_MAX_BODY_BYTES = 512 * 1024;
 
-const error = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500, message: string, extra = {}) =>
+const error = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503, message: string, extra = {}) =>
   c.json({ error: message, ...extra }, status);
 
 export function createApp(o: AppOptions): Hono {
@@ -61,11 +63,8 @@ export function createApp(o: AppOptions): Hono {
     return error(c, 500, 'internal error (logged on the server)');
   });
 
-  app.use('*', async (c, next) => {
-    await next();
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
-  });
+  // CSP with frame-ancestors, X-Frame-Options, nosniff, Referrer-Policy (static.ts).
+  app.use('*', securityHeaders);
 
   // ---- the API: origin check, CORS for the configured origins only ----
   app.use('/api/*', async (c, next) => {
@@ -91,7 +90,12 @@ export function createApp(o: AppOptions): Hono {
     c.header('Cache-Control', 'no-store');
   });
 
-  app.get('/api/health', (c) => c.json({ ok: true, schema: SCHEMA_VERSION }));
+  // Ok only while writes work: the last commit and a probe file in the data folder (health.ts).
+  const health = new WriteHealth(o.store.db.memory ? null : path.dirname(o.store.db.name));
+  app.get('/api/health', (c) => {
+    const r = health.report();
+    return c.json({ ok: r.ok, schema: SCHEMA_VERSION, ...(r.error ? { error: r.error } : {}) }, r.ok ? 200 : 503);
+  });
 
   // ---- participants: sessions the server issues, short links (before the researcher's /api/sessions) ----
   const access = new StudyAccess(o.store, o.newStudySessions ? { newStudySessions: o.newStudySessions } : {});
@@ -118,7 +122,22 @@ export function createApp(o: AppOptions): Hono {
         return error(c, 429, `too many requests for session ${session}; retry in ${wait} s`);
       }
     }
-    const outcome = await committer.ingest(parsed.value);
+    let outcome;
+    try {
+      outcome = await committer.ingest(parsed.value);
+      health.succeeded();
+    } catch (e) {
+      health.failed(e);
+      if (!isDiskFull(e)) throw e;
+      // Nothing of this request was stored; the outbox keeps the rows and sends them again.
+      o.log({ event: 'disk-full', message: (e as Error).message });
+      c.header('Retry-After', String(FULL_RETRY_AFTER_S));
+      return error(
+        c,
+        503,
+        `the server cannot store answers right now (its disk is full); retry in ${FULL_RETRY_AFTER_S} s`,
+      );
+    }
     switch (outcome.status) {
       case 'stored':
         c.header('Server-Timing', `ingest;dur=${(performance.now() - received).toFixed(1)}`);
@@ -153,12 +172,10 @@ export function createApp(o: AppOptions): Hono {
     '/api/studies',
     bodyLimit({ maxSize: 1024 * 1024, onError: (c) => error(c, 413, 'the study is larger than 1 MiB') }),
     async (c) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        return error(c, 400, 'the body is not JSON');
-      }
+      // Built-in key names (`__proto__`, `toString`, …) anywhere in the body are refused (json.ts).
+      const parsed = parseClientJson(await c.req.text());
+      if (!parsed.ok) return error(c, 400, parsed.message);
+      const body = parsed.value;
       const input =
         body && typeof body === 'object' && typeof (body as { token?: unknown }).token === 'string'
           ? { token: (body as { token: string }).token }
@@ -204,14 +221,8 @@ export function createApp(o: AppOptions): Hono {
 
   // ---- the app itself ----
   if (o.distDir && existsSync(path.join(o.distDir, 'index.html'))) {
-    const root = o.distDir;
-    app.use('*', async (c, next) => {
-      await next();
-      // Hashed file names under assets/ never change; index.html must be fetched fresh.
-      if (c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'public, max-age=31536000, immutable');
-      else c.header('Cache-Control', 'no-cache');
-    });
-    app.use('*', serveStatic({ root }));
+    // Files of the build only: no dotfiles, nothing outside it, symlinks included (static.ts).
+    app.use('*', serveDist(o.distDir, o.log));
   } else {
     app.get('/', (c) =>
       c.text('The results API runs here; the app is not built (run `npm run build`, then restart the server).\n'),

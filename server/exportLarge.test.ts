@@ -124,7 +124,9 @@ describe.skipIf(TARGET_MB <= 0)(`an export of a ${TARGET_MB} MB database`, () =>
       let tail = '';
       const decoder = new TextDecoder();
       let health: Promise<number> | undefined;
-      for await (const chunk of res.body!) {
+      const body = res.body!.getReader();
+      for (let next = await body.read(); !next.done; next = await body.read()) {
+        const chunk = next.value;
         bytes += chunk.byteLength;
         // While the export streams, the server still answers others.
         health ??= fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(60_000) }).then((r) => r.status);

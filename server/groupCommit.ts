@@ -34,6 +34,17 @@ export class GroupCommit {
     });
   }
 
+  private alone(w: Waiting): void {
+    let outcome: IngestOutcome;
+    try {
+      outcome = this.store.ingestBatch([w.body])[0]!;
+    } catch (e) {
+      w.reject(e);
+      return;
+    }
+    w.resolve(outcome);
+  }
+
   private flush(): void {
     this.scheduled = false;
     while (this.queue.length > 0) {
@@ -42,7 +53,10 @@ export class GroupCommit {
       try {
         outcomes = this.store.ingestBatch(batch.map((w) => w.body));
       } catch (e) {
-        for (const w of batch) w.reject(e);
+        if (batch.length === 1) batch[0]!.reject(e);
+        // One request's failure (a full disk under its rows, an error of its own) rolled back
+        // the shared transaction: each then commits alone, so the others are not failed with it.
+        else for (const w of batch) this.alone(w);
         continue;
       }
       batch.forEach((w, i) => w.resolve(outcomes[i]!));

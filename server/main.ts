@@ -3,11 +3,13 @@
  * Started by scripts/serve.mjs (which bundles this file with esbuild, as the CLI is).
  */
 import { serve, type ServerType } from '@hono/node-server';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, DEFAULT_MAX_BODY_BYTES } from './app';
 import { ACCESS_FLAGS, ACCESS_USAGE, accessOptionsFrom } from './limits';
+import { makePrivateDir } from './files';
+import { dataInsideDist } from './static';
 import { DATABASE_FILE, ResultStore, StoreError } from './store';
 import { ensureToken } from './token';
 
@@ -90,13 +92,18 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
   const log = (event: Record<string, unknown>) =>
     process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
 
+  const inside = dataInsideDist(dataDir, distDir);
+  if (inside) {
+    process.stderr.write(`serve: ${inside}\n`);
+    return 2;
+  }
   let store: ResultStore;
   let tokenFile: string;
   let token: string;
   try {
     // The token and the database are for the researcher's eyes only.
     process.umask(0o077);
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    makePrivateDir(dataDir);
     const t = ensureToken(dataDir);
     ({ token } = t);
     tokenFile = t.file;

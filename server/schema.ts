@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { ResultRow, SessionInfo } from '../src/study/results';
+import { parseClientJson } from './json';
 
 /** Rows one request may carry: the outbox sends batches of 50, beacons fewer. */
 export const MAX_ROWS_PER_REQUEST = 200;
@@ -62,7 +63,10 @@ export const ingestBodySchema = z.strictObject({
   sessions: z.array(sessionInfoSchema).max(MAX_SESSIONS_PER_REQUEST),
   rows: z.array(resultRowSchema).min(1).max(MAX_ROWS_PER_REQUEST),
   // The secrets of the issued sessions among the rows (src/study/serverSession.ts, rowsBody).
-  secrets: z.array(z.strictObject({ session_id: id, secret: text(200) })).max(MAX_SESSIONS_PER_REQUEST).optional(),
+  secrets: z
+    .array(z.strictObject({ session_id: id, secret: text(200) }))
+    .max(MAX_SESSIONS_PER_REQUEST)
+    .optional(),
 });
 
 export interface IngestBody {
@@ -81,13 +85,10 @@ const _sessionsMatch: Same<
 
 /** A body as text → the checked body, or one short sentence saying what is wrong and where. */
 export function parseIngestBody(body: string): { ok: true; value: IngestBody } | { ok: false; message: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return { ok: false, message: 'the body is not JSON' };
-  }
-  const result = ingestBodySchema.safeParse(json);
+  // Built-in key names refused, lone surrogates made U+FFFD (as SQLite stores them): json.ts.
+  const json = parseClientJson(body);
+  if (!json.ok) return json;
+  const result = ingestBodySchema.safeParse(json.value);
   if (result.success) {
     return { ok: true, value: result.data };
   }

@@ -31,6 +31,13 @@ export function ensureToken(dataDir: string): TokenInfo {
   const token = readFileSync(file, 'utf8').trim();
   if (token.length < 16)
     throw new Error(`${file} holds no usable token (at least 16 characters); delete it to make a new one`);
+  // A header carries printable ASCII without spaces (bearerMatches reads one \S+ word): another
+  // token could never match, and every researcher request would get 401.
+  const bad = /[^\x21-\x7e]/.exec(token);
+  if (bad)
+    throw new Error(
+      `${file} holds a token with ${bad[0] === ' ' ? 'a space' : `the character U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`}, which no Authorization header can match; use printable ASCII without spaces, or delete the file to make a new one`,
+    );
   let warning: string | undefined;
   if ((statSync(file).mode & 0o077) !== 0) {
     chmodSync(file, 0o600);
