@@ -13,6 +13,13 @@ import { parseCsv } from '../src/core/formats/csv';
 
 const ARTIFACTS = 'e2e/artifacts';
 mkdirSync(ARTIFACTS, { recursive: true });
+/** Extra copies of the screenshots for whoever runs the spec (E2E_SHOTS, e.g. /work/tmp/shots-c). */
+const SHOTS = process.env.E2E_SHOTS;
+if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+async function shoot(page: Page, name: string, fullPage = false) {
+  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage });
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
+}
 
 type Upload = { name: string; mimeType: string; buffer: Buffer };
 const CSV_FILE = 'results-a.csv';
@@ -108,11 +115,56 @@ const conditionOf = new Map<string, string>([
   ),
 ]);
 
+/** `[lo, hi]` pairs as the cells print them. */
+const pairs = (text: string) =>
+  [...text.matchAll(/\[(-?[\d.]+), (-?[\d.]+)\]/g)].map((m) => [Number(m[1]), Number(m[2])]);
+
+/**
+ * Every interval the table shows lies on its measure's scale (accuracy 0–1, time above 0 s,
+ * difficulty 1–5), both the trial-level one and the one by participant; the note says which
+ * intervals they are; no chart's axis starts below its scale.
+ */
+async function expectIntervalsOnScale(page: Page) {
+  const scales: [string, number, number][] = [
+    ['results-accuracy', 0, 1],
+    ['results-rt', Number.MIN_VALUE, Infinity],
+    ['results-difficulty', 1, 5],
+  ];
+  let seen = 0;
+  for (const [testId, min, max] of scales) {
+    for (const text of await page.getByTestId(testId).allInnerTexts()) {
+      for (const [lo, hi] of pairs(text)) {
+        // Printed rounded: a time of 0.04 s shows as 0.0.
+        expect(lo, `${testId} ${text}`).toBeGreaterThanOrEqual(min === Number.MIN_VALUE ? 0 : min);
+        expect(hi, `${testId} ${text}`).toBeLessThanOrEqual(max);
+        expect(lo).toBeLessThanOrEqual(hi);
+        seen++;
+      }
+    }
+  }
+  expect(seen).toBeGreaterThan(0);
+  const note = page.getByTestId('results-interval-note');
+  await expect(note).toContainText('Wilson');
+  await expect(note).toContainText('geometric mean');
+  await expect(note).toContainText('t interval on log response time');
+  await expect(note).toContainText('logit of (rating − 1)/4');
+  await expect(note).toContainText('resampling whole participants');
+  for (const [chart, method, bottom] of [
+    ['results-chart-accuracy', 'Wilson', 0],
+    ['results-chart-rt', 'on log time', 0],
+    ['results-chart-difficulty', 'logit', 1],
+  ] as const) {
+    await expect(page.getByTestId(chart).getByTestId('results-chart-method')).toContainText(method);
+    const ticks = (await page.getByTestId(chart).locator('.rs-grid > g > text').allTextContents()).map(Number);
+    expect(Math.min(...ticks), `${chart} axis`).toBe(bottom);
+  }
+}
+
 const trials = fixtureTrials();
 const main = trials.filter((t) => t.phase === 'main');
 
 test('the 50-participant study: table and charts show the figures recomputed from the files', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.setViewportSize({ width: 1280, height: 800 });
   const rp = new ResultsPage(page);
   await rp.goto();
   await expect(page.getByTestId('results-empty')).toBeVisible();
@@ -138,9 +190,10 @@ test('the 50-participant study: table and charts show the figures recomputed fro
     await expect(acc.locator('.rs-est')).toHaveText((right / atK.length).toFixed(3));
     await expect(acc.locator('.rs-ci').first()).toHaveText(`[${lo.toFixed(3)}, ${hi.toFixed(3)}]`);
     await expect(acc).toHaveAttribute('data-n', String(atK.length));
+    // Response time: the geometric mean (exp of the mean log time, a 0 ms time taken as 1 ms).
     const answered = atK.filter((t) => t.ended === 'response');
-    const rt = answered.reduce((s, t) => s + t.rtMs, 0) / answered.length / 1000;
-    await expect(rp.cell(String(k), 'results-rt').locator('.rs-est')).toHaveText(rt.toFixed(1));
+    const logMean = answered.reduce((s, t) => s + Math.log(Math.max(0.001, t.rtMs / 1000)), 0) / answered.length;
+    await expect(rp.cell(String(k), 'results-rt').locator('.rs-est')).toHaveText(Math.exp(logMean).toFixed(1));
     await expect(rp.cell(String(k), 'results-paper-accuracy')).toHaveText(paper[k]!);
     shown.push(right / atK.length);
   }
@@ -162,9 +215,12 @@ test('the 50-participant study: table and charts show the figures recomputed fro
     `k 2: ${shown[0]!.toFixed(3)}`,
   );
   await expect(page.getByTestId('results-cluster-note')).toBeVisible();
+  await expectIntervalsOnScale(page);
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `${ARTIFACTS}/results-desktop.png`, fullPage: false });
+  await shoot(page, 'results-desktop');
+  await shoot(page, 'results-desktop-full', true);
   await page.getByTestId('results-figures').screenshot({ path: `${ARTIFACTS}/results-figures.png` });
+  if (SHOTS) await page.getByTestId('results-figures').screenshot({ path: `${SHOTS}/results-figures.png` });
 
   // Participants: 50 lines, the simulated troublemakers flagged for the right reason, ids as recorded.
   await expect(page.getByTestId('results-participant')).toHaveCount(50);
@@ -250,6 +306,7 @@ test('the 50-participant study: table and charts show the figures recomputed fro
       await expect(rp.cell(`${condition} k=${k}`, 'results-paper-accuracy')).toHaveText(paper[k]!);
     }
   }
+  await expectIntervalsOnScale(page);
   await page.getByTestId('results-figures').screenshot({ path: `${ARTIFACTS}/results-condition-k.png` });
 });
 
@@ -278,7 +335,38 @@ test('a bad file is refused with its row and column; the good ones still count',
   await expect(rp.summary()).toHaveAttribute('data-sessions', '25');
   await expect(page.getByTestId('results-table')).toBeVisible();
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `${ARTIFACTS}/results-error.png` });
+  await shoot(page, 'results-error');
+});
+
+test('a result file whose session_id is an object: the error names file, row and field, and reading ends', async ({
+  page,
+}) => {
+  const rp = new ResultsPage(page);
+  await rp.goto();
+  const doc = JSON.parse(jsonText) as { rows: Record<string, unknown>[] };
+  doc.rows[6]!.session_id = { toString: 1, id: 'fx-26' };
+  await rp.load(upload('hostile.json', JSON.stringify(doc)), upload(CSV_FILE, csvText));
+  const error = page.locator('[data-testid=results-error][data-file="hostile.json"]');
+  await expect(error).toHaveAttribute('data-row', '7');
+  await expect(error).toHaveAttribute('data-column', 'session_id');
+  await expect(error).toContainText(
+    'hostile.json (row 7, field session_id): {"toString":1,"id":"fx-26"} is an object, not a session id (text)',
+  );
+  await expect(page.getByTestId('results-reading')).toHaveCount(0);
+  // The good file still counts.
+  await expect(rp.summary()).toHaveAttribute('data-sessions', '30');
+
+  // The same object in the file's "sessions" list (where the old reader threw a TypeError and hung).
+  const withSessions = JSON.parse(jsonText) as { sessions: Record<string, unknown>[] };
+  expect(withSessions.sessions.length).toBeGreaterThan(0);
+  withSessions.sessions[0]!.session_id = { toString: 1 };
+  await rp.load(upload('hostile-sessions.json', JSON.stringify(withSessions)));
+  await expect(page.locator('[data-testid=results-error][data-file="hostile-sessions.json"]')).toContainText(
+    'hostile-sessions.json (field session_id): "sessions" entry 1: {"toString":1} is an object, not a session id (text)',
+  );
+  await expect(page.getByTestId('results-reading')).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot(page, 'results-hostile');
 });
 
 test('rows fetched from a results server with the researcher token', async ({ page }) => {
@@ -332,6 +420,10 @@ test('narrow screen (390 px) and accessibility', async ({ page }) => {
   // Nothing wider than the screen but the tables, which scroll inside their own box.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(overflow).toBeLessThanOrEqual(390);
+  await expectIntervalsOnScale(page);
   await page.getByTestId('results-figures').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${ARTIFACTS}/results-narrow.png` });
+  await shoot(page, 'results-narrow');
+  await page.getByTestId('results-table').scrollIntoViewIfNeeded();
+  await shoot(page, 'results-narrow-table');
+  await shoot(page, 'results-narrow-full', true);
 });

@@ -162,7 +162,7 @@ export function Figures() {
           xLabel={axis}
           yLabel="accuracy"
           domain={SCALE.accuracy}
-          method={`${INTERVAL_METHODS.accuracy}; whisker by participant`}
+          method="95% Wilson interval; whisker: by participant"
           format={(v) => v.toFixed(1)}
           points={points(groups, (g) => g.accuracy)}
           paper={paperAcc}
@@ -175,7 +175,7 @@ export function Figures() {
           yLabel="seconds"
           domain={[SCALE.rt[0], 10]}
           grow
-          method={`${INTERVAL_METHODS.rt}; whisker by participant, on log time`}
+          method="Geometric mean; 95% t interval on log time; whisker: by participant"
           format={(v) => String(Math.round(v))}
           points={points(groups, (g) => g.rt)}
         />
@@ -186,7 +186,7 @@ export function Figures() {
           xLabel={axis}
           yLabel="rating"
           domain={SCALE.difficulty}
-          method={`${INTERVAL_METHODS.difficulty}; whisker by participant`}
+          method="Mean; 95% t interval on the logit scale, within 1–5; whisker: by participant"
           format={(v) => String(v)}
           points={points(groups, (g) => g.difficulty)}
           paper={paperDiff}
