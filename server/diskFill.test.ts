@@ -1,0 +1,178 @@
+/**
+ * The disk-fill attack of issue 20 against the real server process, on loopback, bounded in time:
+ * 8 connections, no token, each request 25 rows with 20,000-character stories.
+ *
+ *   1. A fresh made-up session id per row (what filled 370 MB in 15 s before): nothing is stored.
+ *   2. The attacker asks for sessions as a participant's page does and sends its rows with the
+ *      secrets, as fast as it can: the sessions it gets are bounded by the per-address limits, and
+ *      what is stored by the study's size (trials × largest row) times those sessions.
+ *   3. The export still works and holds exactly what was stored.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { withDefaults } from '../src/study/definition';
+import { encodeStudyLink } from '../src/study/link';
+import type { ResultRow } from '../src/study/results';
+import { scheduleParticipant } from '../src/study/schedule';
+import type { SessionGrant } from '../src/study/serverSession';
+import { DEFAULT_ACCESS_LIMITS } from './limits';
+import { makeRow, startServer, type RunningServer } from './testServer';
+
+const STUDY = withDefaults({ studyId: 'fill' });
+const TRIALS = scheduleParticipant(STUDY, { participantNumber: 0, sessionSeed: 'x' }).trials.length;
+const STORY = 'x'.repeat(20_000);
+const CONNECTIONS = 8;
+const ROWS_PER_REQUEST = 25;
+const PHASE_MS = 3000;
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Runs `attack` on CONNECTIONS loops until PHASE_MS have passed; counts the statuses. */
+async function flood(attack: (n: number) => Promise<number>): Promise<Map<number, number>> {
+  const statuses = new Map<number, number>();
+  const until = Date.now() + PHASE_MS;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, c) => {
+      for (let n = 0; Date.now() < until; n++) {
+        const status = await attack(c * 1_000_000 + n);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    }),
+  );
+  return statuses;
+}
+
+const post = (server: RunningServer, p: string, body: unknown) =>
+  fetch(`${server.url}${p}`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+
+/** Bytes of the database and its WAL. */
+const databaseBytes = (data: string) =>
+  ['results.sqlite', 'results.sqlite-wal'].reduce((sum, f) => {
+    try {
+      return sum + statSync(path.join(data, f)).size;
+    } catch {
+      return sum;
+    }
+  }, 0);
+
+describe('disk fill (issue 20)', () => {
+  it('stores nothing without an issued session, a bounded amount with them, and still exports', async () => {
+    const data = mkdtempSync(path.join(tmpdir(), 'clutrr-fill-'));
+    dirs.push(data);
+    const server = await startServer(data);
+    try {
+      const registered = await fetch(`${server.url}/api/studies`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}` },
+        body: JSON.stringify({ token: encodeStudyLink(STUDY), sessions: 'issued' }),
+      });
+      expect(registered.status).toBe(201);
+      const before = databaseBytes(data);
+
+      // 1. Made-up session ids, one per row.
+      const made = await flood(async (n) => {
+        const rows = Array.from({ length: ROWS_PER_REQUEST }, (_, i) =>
+          makeRow('fill', `made-${n}-${i}`, 0, { story: STORY }),
+        );
+        const res = await post(server, '/api/rows', { sessions: [], rows });
+        await res.body?.cancel();
+        return res.status;
+      });
+      expect([...made.keys()]).toEqual([403]);
+      expect(made.get(403)).toBeGreaterThan(CONNECTIONS);
+      const afterMade = await exportJson(server);
+      expect(afterMade.rows).toHaveLength(0);
+      expect(databaseBytes(data) - before).toBeLessThan(1024 * 1024);
+      expect(server.output()).toContain('"event":"refused-rows"');
+
+      // 2. Issued sessions, asked for as a participant's page does, then filled.
+      const started = Date.now();
+      const grants: SessionGrant[] = [];
+      let next = 0;
+      const issued = await flood(async () => {
+        const s = await post(server, '/api/sessions', { study_id: 'fill' });
+        if (s.status === 201) grants.push((await s.json()) as SessionGrant);
+        else await s.body?.cancel();
+        if (grants.length === 0) return s.status;
+        // 25 rows: the next trials of the sessions granted so far, every one at full length.
+        const rows: ResultRow[] = [];
+        const secrets = new Map<string, string>();
+        while (rows.length < ROWS_PER_REQUEST) {
+          const slot = next++ % (grants.length * TRIALS);
+          const grant = grants[Math.floor(slot / TRIALS)]!;
+          rows.push(rowOf(grant, slot % TRIALS));
+          secrets.set(grant.session_id, grant.secret);
+        }
+        const body = {
+          sessions: [],
+          rows,
+          secrets: [...secrets].map(([session_id, secret]) => ({ session_id, secret })),
+        };
+        const res = await post(server, '/api/rows', body);
+        await res.body?.cancel();
+        return res.status;
+      });
+      const elapsedS = (Date.now() - started) / 1000;
+      const { burst, perSecond } = DEFAULT_ACCESS_LIMITS.addressSessions;
+      // From one address: the burst, then the sustained rate.
+      expect(grants.length).toBeGreaterThan(0);
+      expect(grants.length).toBeLessThanOrEqual(burst + Math.ceil(perSecond * elapsedS));
+      expect(issued.get(429) ?? 0).toBeGreaterThan(0);
+
+      // 3. The export works, and holds at most the study's trials for each issued session.
+      const exported = await exportJson(server);
+      expect(exported.rows.length).toBeGreaterThan(0);
+      expect(exported.rows.length).toBeLessThanOrEqual(grants.length * TRIALS);
+      const sessions = new Set(exported.rows.map((r) => r.session_id));
+      expect([...sessions].every((s) => grants.some((g) => g.session_id === s))).toBe(true);
+      const csv = await fetch(`${server.url}/api/results.csv`, {
+        headers: { authorization: `Bearer ${server.token}` },
+      });
+      expect(csv.status).toBe(200);
+      expect((await csv.text()).split('\r\n').length).toBeGreaterThan(exported.rows.length);
+      // Bytes: each stored row is at most about 21 KB (a 20,000-character story and bounded fields).
+      const bound = grants.length * TRIALS * 24 * 1024 + 4 * 1024 * 1024;
+      expect(databaseBytes(data)).toBeLessThan(before + bound);
+      console.log(
+        `disk fill: made-up ids ${JSON.stringify(Object.fromEntries(made))}; issued ${grants.length} sessions in ${elapsedS.toFixed(1)} s, ` +
+          `row requests ${JSON.stringify(Object.fromEntries(issued))}; stored ${exported.rows.length} rows; database ${(databaseBytes(data) / 1e6).toFixed(1)} MB (bound ${((before + bound) / 1e6).toFixed(1)} MB)`,
+      );
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 90_000);
+});
+
+/** The row a participant's page would record for trial `i` of an issued session, with the longest story. */
+function rowOf(grant: SessionGrant, i: number): ResultRow {
+  const schedule = scheduleParticipant(STUDY, { participantNumber: grant.participant, sessionSeed: grant.session_id });
+  const t = schedule.trials[i]!;
+  return makeRow('fill', grant.session_id, i, {
+    participant_id: '',
+    condition: schedule.condition.id,
+    time_limit_s: schedule.condition.perPuzzleLimitS,
+    puzzle_id: t.item.puzzleId,
+    phase: t.item.phase,
+    seed: t.item.seed,
+    k: t.item.k,
+    task: t.item.task,
+    strict: STUDY.strict,
+    story: STORY,
+  });
+}
+
+async function exportJson(server: RunningServer): Promise<{ rows: ResultRow[] }> {
+  const res = await fetch(`${server.url}/api/results.json`, { headers: { authorization: `Bearer ${server.token}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { rows: ResultRow[] };
+}
