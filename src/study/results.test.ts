@@ -97,7 +97,9 @@ describe('CSV export', () => {
     for (const bad of ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1']) {
       expect(spreadsheetSafe(bad)).toBe(`'${bad}`);
     }
-    for (const fine of ['uncle', '', '12', "'=already quoted", ' =1']) expect(spreadsheetSafe(fine)).toBe(fine);
+    // A value that really starts with '= is escaped too, so that it reads back with its quote.
+    expect(spreadsheetSafe("'=already quoted")).toBe("''=already quoted");
+    for (const fine of ['uncle', '', '12', "'quoted'", ' =1']) expect(spreadsheetSafe(fine)).toBe(fine);
     const csv = rowsToCsv([
       sampleRow({ participant_id: '=cmd|"/c calc"!A1', response: '@x', story: '-story, with a comma' }),
     ]);

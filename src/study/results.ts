@@ -103,13 +103,21 @@ export interface SessionInfo {
 export const SESSION_COLUMNS = ['user_agent', 'screen'] as const;
 
 /**
- * Makes a cell safe to open in a spreadsheet. A cell starting with `=`, `+`, `-` or `@` (or a
- * tab or carriage return, which some spreadsheets skip before such a character) would be run as
- * a formula (CSV injection), so it gets a leading single quote `'`, which spreadsheets show as
- * text. The JSON export keeps values unchanged; only the CSV is for spreadsheets.
+ * The start of a cell a spreadsheet may run as a formula: `=`, `+`, `-`, `@`, their full-width
+ * forms (＝ ＋ － ＠, which some spreadsheets fold to ASCII), or a character some spreadsheets
+ * skip before them (tab, CR, LF, no-break space, zero-width space / joiners, word joiner, BOM),
+ * after any run of single quotes (so that a value really starting with `'=` is escaped too, and
+ * reads back with its quote: unescapeCell in resultsFile.ts removes exactly one `'`).
+ */
+export const FORMULA_START = /^'*[=+\-@\t\r\n\u00a0\u200b-\u200d\u2060\ufeff\uff0b\uff0d\uff1d\uff20]/;
+
+/**
+ * Makes a cell safe to open in a spreadsheet. A cell that could be run as a formula (CSV
+ * injection; FORMULA_START) gets a leading single quote `'`, which spreadsheets show as text.
+ * The JSON export keeps values unchanged; only the CSV is for spreadsheets.
  */
 export function spreadsheetSafe(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+  return FORMULA_START.test(cell) ? `'${cell}` : cell;
 }
 
 function cellText(value: string | number | boolean | null): string {

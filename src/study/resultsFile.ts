@@ -9,7 +9,14 @@
  */
 import { CsvRecordReader, CsvSyntaxError, type CsvRecordPlace } from '../core/formats/csv';
 import { isTaskId } from '../core/puzzle/tasks';
-import { RESULT_COLUMNS, SESSION_COLUMNS, type EndedOn, type ResultRow, type SessionInfo } from './results';
+import {
+  FORMULA_START,
+  RESULT_COLUMNS,
+  SESSION_COLUMNS,
+  type EndedOn,
+  type ResultRow,
+  type SessionInfo,
+} from './results';
 import type { Phase } from './schedule';
 
 export const RESULTS_JSON_FORMAT = 'clutrr-lab-study-results/1';
@@ -165,12 +172,12 @@ function fromText(kind: Kind, text: string): unknown {
 }
 
 /**
- * Undoes `spreadsheetSafe`: a leading `'` before `=`, `+`, `-`, `@`, tab or CR was added on
- * export. (A value that itself began with `'=`… reads back without its quote: the export does not
- * mark the difference, and no column of ours starts that way.)
+ * Undoes `spreadsheetSafe` exactly: it prefixed one `'` to every cell matching FORMULA_START
+ * (quotes, then a formula character), so a `'` followed by such a cell was added and goes. A
+ * value that really began with `'=` was written `''=` and reads back as `'=`.
  */
 export function unescapeCell(cell: string): string {
-  return cell.length > 1 && cell.charCodeAt(0) === 39 && /[=+\-@\t\r]/.test(cell[1]!) ? cell.slice(1) : cell;
+  return cell.charCodeAt(0) === 39 && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
 }
 
 /** Reads one result file whose text is at hand; JSON when its first non-blank character is `{`, CSV otherwise. */
