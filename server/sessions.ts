@@ -345,8 +345,14 @@ export class StudyAccess {
   checkIngest(body: IngestBody): Refusal | undefined {
     const secrets = new Map((body.secrets ?? []).map((s) => [s.session_id, s.secret]));
     const fresh = new Set<string>();
+    // One look at each study's switches per request (a body may carry 200 rows).
+    const states = new Map<string, AccessState | undefined>();
+    const stateOf = (studyId: string) => {
+      if (!states.has(studyId)) states.set(studyId, this.state(studyId));
+      return states.get(studyId);
+    };
     const check = (where: string, r: ResultRow | SessionInfo): Refusal | undefined => {
-      const state = this.state(r.study_id);
+      const state = stateOf(r.study_id);
       if (!state) return undefined;
       const issued = this.q.issued.get(r.session_id);
       if (!issued) {

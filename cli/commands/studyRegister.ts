@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { StudyDefinition } from '../../src/study/definition';
 import { decodeStudyLink } from '../../src/study/link';
 import { participantPath } from '../../src/study/route';
+import { StudyAccess } from '../../server/sessions';
 import { DATABASE_FILE, ResultStore, StoreError, type RegisterOutcome } from '../../server/store';
 import { UsageError, CliError } from '../errors';
 
@@ -60,7 +61,8 @@ export function registerStudyIn(dataDir: string, input: { token: string } | { de
     throw e;
   }
   try {
-    return store.registerStudy(input);
+    // Through StudyAccess: the study's session mode is recorded with it (server/sessions.ts).
+    return new StudyAccess(store).register(input);
   } catch (e) {
     if (e instanceof StoreError) throw new CliError(e.message);
     throw e;
