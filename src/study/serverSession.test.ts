@@ -8,6 +8,7 @@ import {
   requestSession,
   resolveShortLink,
   rowsBody,
+  sessionRequestOf,
   sessionRequestProblem,
   shortLinkUrl,
   shortParticipantPath,
@@ -148,6 +149,38 @@ describe('requestSession', () => {
     });
     expect(readSessionAnswer(400, null)).toMatchObject({ kind: 'refused', reason: 'invalid' });
     expect(readSessionAnswer(201, { ...GRANT, secret: '' })).toMatchObject({ ok: false, kind: 'unavailable' });
+  });
+});
+
+describe('sessionRequestOf', () => {
+  it('names the study and carries the ids the rows will carry, leaving out what is empty', () => {
+    const who = {
+      participantId: '',
+      prolificStudyId: '',
+      prolificSessionId: '',
+      participantNumber: null,
+      forcedCondition: null,
+    };
+    expect(sessionRequestOf({ studyId: 'lab' }, who)).toEqual({ study_id: 'lab' });
+    expect(
+      sessionRequestOf(
+        { token: 's1.x.y' },
+        {
+          participantId: 'P',
+          prolificStudyId: 'S',
+          prolificSessionId: 'X',
+          participantNumber: 0,
+          forcedCondition: 'timed',
+        },
+      ),
+    ).toEqual({
+      token: 's1.x.y',
+      participant_id: 'P',
+      prolific_study_id: 'S',
+      prolific_session_id: 'X',
+      participant: 0,
+      condition: 'timed',
+    });
   });
 });
 

@@ -110,6 +110,31 @@ export type SessionAnswer =
   /** Network failure, 429 or 5xx: try again later (`retryAfterS` from 429's `Retry-After`, when given). */
   | { readonly ok: false; readonly kind: 'unavailable'; readonly message: string; readonly retryAfterS?: number };
 
+/** Who starts the run, as the participant URL (route.ts) or JATOS gives it; the shape of run.ts's RunIdentity. */
+export interface SessionIdentity {
+  readonly participantId: string;
+  readonly prolificStudyId: string;
+  readonly prolificSessionId: string;
+  readonly participantNumber: number | null;
+  readonly forcedCondition: string | null;
+}
+
+/**
+ * The request for a run: the study by id (a short link) or by token (a full link), and the
+ * participant's ids as the rows will carry them (the server checks that they agree). Empty ids
+ * and absent numbers are left out.
+ */
+export function sessionRequestOf(study: { studyId: string } | { token: string }, who: SessionIdentity): SessionRequest {
+  return {
+    ...('studyId' in study ? { study_id: study.studyId } : { token: study.token }),
+    ...(who.participantId === '' ? {} : { participant_id: who.participantId }),
+    ...(who.prolificStudyId === '' ? {} : { prolific_study_id: who.prolificStudyId }),
+    ...(who.prolificSessionId === '' ? {} : { prolific_session_id: who.prolificSessionId }),
+    ...(who.participantNumber === null ? {} : { participant: who.participantNumber }),
+    ...(who.forcedCondition === null || who.forcedCondition === '' ? {} : { condition: who.forcedCondition }),
+  };
+}
+
 /** The ids a request carries, over the server's limits: one sentence naming the first, or null. */
 export function sessionRequestProblem(request: SessionRequest): string | null {
   if ((request.study_id === undefined) === (request.token === undefined)) {
