@@ -4,6 +4,7 @@ import type { ResultRow, SessionInfo } from '../../study/results';
 import { rowsToCsv, rowsToJson } from '../../study/results';
 import { jatosEnder } from '../../study/jatosRuntime';
 import type { StudyRun } from '../../study/run';
+import { downloadInstructions } from '../../study/sinks';
 import type { RunEnv } from './boot';
 import { Markdown } from './Markdown';
 import { Progress } from './Progress';
@@ -20,7 +21,9 @@ const SINK_TEXT = {
 
 /**
  * The end: completion text and code, the session's rows to download (always), where the sinks
- * stand, and the redirect (or JATOS's end) once every row is acknowledged.
+ * stand, and the redirect (or JATOS's end) once every row is acknowledged. When no sink sends the
+ * rows (download-only), the file is the researcher's only copy: the screen says so and how to send
+ * it, and the completion code (and the redirect) wait until a download was clicked.
  */
 export function Completion({
   run,
@@ -28,12 +31,14 @@ export function Completion({
   rows,
   session,
   timedOut,
+  downloaded,
 }: {
   run: StudyRun;
   env: RunEnv;
   rows: readonly ResultRow[];
   session: SessionInfo;
   timedOut: boolean;
+  downloaded: boolean;
 }) {
   const { def } = env;
   const [since] = useState(() => Date.now());
@@ -53,7 +58,9 @@ export function Completion({
   }, []);
 
   const sink = run.sinkState(since);
-  const acknowledged = sink === 'none' || sink === 'sent';
+  const downloadOnly = run.downloadOnly;
+  // Download-only: nothing to acknowledge, but the participant must have the file before leaving.
+  const acknowledged = downloadOnly ? downloaded : sink === 'sent';
   const redirecting = acknowledged && !env.preview && !env.jatos && def.redirectUrl !== '';
 
   useEffect(() => {
@@ -70,6 +77,11 @@ export function Completion({
 
   const [done, total] = run.progress();
   const base = `${def.studyId}-${session.session_id}`;
+  const showCode = !downloadOnly || downloaded;
+  const save = (parts: BlobPart[], name: string, type: string) => {
+    saveFile(parts, name, type);
+    void run.markDownloaded();
+  };
   return (
     <section className="study-screen" data-testid="completion" aria-labelledby="completion-heading">
       <h1 id="completion-heading" tabIndex={-1} ref={headingRef}>
@@ -78,11 +90,26 @@ export function Completion({
       <Progress done={done} total={total} />
       {timedOut && <p className="study-note">The time for the puzzles ran out; your answers so far are recorded.</p>}
       <Markdown text={def.completionText} />
-      {def.completionCode !== '' && (
-        <p className="study-code">
-          Your completion code: <strong data-testid="completion-code">{def.completionCode}</strong>
-        </p>
+      {downloadOnly && (
+        <div className="study-download-notice" data-testid="download-only-notice" role="note">
+          <p>
+            <strong>Your answers have not been sent anywhere.</strong> This study collects them only as a file: download
+            it below and send it to the researcher. Without the file your answers are lost.
+          </p>
+          <p className="study-download-notice__how">How to send the file:</p>
+          <Markdown text={downloadInstructions(def.sinks)} />
+        </div>
       )}
+      {def.completionCode !== '' &&
+        (showCode ? (
+          <p className="study-code">
+            Your completion code: <strong data-testid="completion-code">{def.completionCode}</strong>
+          </p>
+        ) : (
+          <p className="study-code study-code--pending" data-testid="completion-code-pending">
+            Your completion code appears here once you have downloaded the file.
+          </p>
+        ))}
       {sink !== 'none' && (
         <p className={`study-sink study-sink--${sink}`} data-testid="sink-status" data-state={sink} role="status">
           {SINK_TEXT[sink]}
@@ -98,12 +125,16 @@ export function Completion({
         </p>
       )}
       <div className="study-downloads">
-        <p>A copy of your answers for your own records:</p>
+        <p>
+          {downloadOnly
+            ? 'Download your answers (either file will do):'
+            : 'A copy of your answers for your own records:'}
+        </p>
         <button
           type="button"
           className="button"
           data-testid="download-results"
-          onClick={() => saveFile([rowsToCsv(rows, [session])], `${base}.csv`, 'text/csv;charset=utf-8')}
+          onClick={() => save([rowsToCsv(rows, [session])], `${base}.csv`, 'text/csv;charset=utf-8')}
         >
           Download answers (CSV)
         </button>
@@ -111,7 +142,7 @@ export function Completion({
           type="button"
           className="button"
           data-testid="download-results-json"
-          onClick={() => saveFile([rowsToJson(rows, [session])], `${base}.json`, 'application/json')}
+          onClick={() => save([rowsToJson(rows, [session])], `${base}.json`, 'application/json')}
         >
           Download answers (JSON)
         </button>

@@ -1,25 +1,47 @@
-import { useMemo } from 'react';
-import { standInFamily } from '../../core/formats/toPuzzle';
+import { useEffect, useMemo, useState } from 'react';
 import type { Puzzle } from '../../core/puzzle/puzzle';
-import { layoutPuzzle } from '../../graph/layout/layout';
+import { layoutStatedFacts } from '../../graph/layout/statedFacts';
+import { QUERY_RING_GAP } from '../../graph/layout/sizes';
+
+/** Below this viewport width the drawing spans the phone's column; above, half of a wide screen. */
+const NARROW_QUERY = '(max-width: 599px)';
+/** The layout's width (px) for each: about the drawing's width on screen, so names are drawn near 13 px. */
+const NARROW_WIDTH = 340;
+const WIDE_WIDTH = 520;
+
+function useNarrow(): boolean {
+  const [narrow, setNarrow] = useState(() => window.matchMedia(NARROW_QUERY).matches);
+  useEffect(() => {
+    const media = window.matchMedia(NARROW_QUERY);
+    const onChange = () => setNarrow(media.matches);
+    media.addEventListener('change', onChange);
+    return () => media.removeEventListener('change', onChange);
+  }, []);
+  return narrow;
+}
 
 /**
- * The `text+drawing` condition's picture: the people of the story and the facts it states, one
- * arrow per fact labelled with its word, all drawn alike. It is laid out from the facts alone (a
- * stand-in family, so the hidden family cannot place anyone), and it never draws the question's
- * answer, a derived relation, the proof, or which facts matter (the explorer's colours by fact
- * kind would give the reasoning path away).
+ * The `text+drawing` condition's picture: the story's people and the facts it states, one arrow
+ * per fact labelled with its word, all drawn alike, the question's two people outlined. The
+ * layout (`layoutStatedFacts`) reads only the stated facts and is seeded by the puzzle, so it is
+ * the same on every reload and does not place anyone by generation (the explorer's layout puts
+ * older generations above, which would count the generations for the participant). It never
+ * draws the answer, a derived relation, the proof, or which facts matter.
  */
-export function FactsDrawing({ puzzle }: { puzzle: Puzzle }) {
-  const layout = useMemo(() => layoutPuzzle({ ...puzzle, family: standInFamily(puzzle.entities) }), [puzzle]);
-  const { x0, y0, x1, y1 } = layout.storyBounds;
-  const facts = layout.edges.filter((e) => e.relation === 'fact');
+export function FactsDrawing({ puzzle, queryA, queryB }: { puzzle: Puzzle; queryA: string; queryB: string }) {
+  const narrow = useNarrow();
+  const layout = useMemo(
+    () => layoutStatedFacts(puzzle, { width: narrow ? NARROW_WIDTH : WIDE_WIDTH }),
+    [puzzle, narrow],
+  );
+  const { x0, y0, x1, y1 } = layout.bounds;
   return (
     <figure className="study-drawing">
       <svg
         viewBox={`${x0} ${y0} ${x1 - x0} ${y1 - y0}`}
+        style={{ maxWidth: `${x1 - x0}px` }}
         role="img"
-        aria-label="A drawing of the family relations the story states"
+        aria-label={`A drawing of the family relations the story states; ${queryA} and ${queryB}, the question’s two people, are outlined`}
         data-testid="facts-drawing"
       >
         <defs>
@@ -27,23 +49,33 @@ export function FactsDrawing({ puzzle }: { puzzle: Puzzle }) {
             <path d="M0,0 L10,5 L0,10 z" fill="#4b5566" />
           </marker>
         </defs>
-        {facts.map((e) => (
+        {layout.edges.map((e) => (
           <path key={e.id} d={e.d} className="study-drawing__edge" markerEnd="url(#study-arrow)" />
         ))}
-        {facts.map((e) => (
+        {layout.edges.map((e) => (
           <text key={`${e.id}-label`} x={e.label.x} y={e.label.y} className="study-drawing__label">
             {e.word}
           </text>
         ))}
         {layout.nodes.map((n) => (
-          <g key={n.id}>
+          <g key={n.entity} data-testid="facts-drawing-person" data-name={n.name} data-query={n.query ?? undefined}>
+            {n.query && (
+              <rect
+                x={n.x - n.width / 2 - QUERY_RING_GAP}
+                y={n.y - n.height / 2 - QUERY_RING_GAP}
+                width={n.width + 2 * QUERY_RING_GAP}
+                height={n.height + 2 * QUERY_RING_GAP}
+                rx={(n.height + 2 * QUERY_RING_GAP) / 2}
+                className="study-drawing__ring"
+              />
+            )}
             <rect
               x={n.x - n.width / 2}
               y={n.y - n.height / 2}
               width={n.width}
               height={n.height}
               rx={n.height / 2}
-              className="study-drawing__person"
+              className={`study-drawing__person${n.query ? ' study-drawing__person--query' : ''}`}
             />
             <text x={n.x} y={n.y} className="study-drawing__name">
               {n.name}
@@ -51,7 +83,10 @@ export function FactsDrawing({ puzzle }: { puzzle: Puzzle }) {
           </g>
         ))}
       </svg>
-      <figcaption>An arrow from Ann to Bob labelled “son” means: Bob is Ann’s son.</figcaption>
+      <figcaption>
+        An arrow from Ann to Bob labelled “son” means: Bob is Ann’s son. Outlined: {queryA} and {queryB}, the question’s
+        two people. Where people stand means nothing.
+      </figcaption>
     </figure>
   );
 }

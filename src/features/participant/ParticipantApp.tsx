@@ -1,24 +1,15 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { SUBMIT_MARK, type StudyRun } from '../../study/run';
 import { bootOnce, type Boot, type RunEnv } from './boot';
 import { Completion } from './Completion';
+import { ConsentScreen, DeclinedScreen } from './Consent';
+import { Heading } from './Heading';
 import { Markdown } from './Markdown';
 import { Progress } from './Progress';
 import { TrialView } from './TrialView';
 import './participant.css';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
-/** A screen's heading, focused when the screen appears (keyboard and screen-reader users start there). */
-function Heading({ children }: { children: string }) {
-  const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <h1 tabIndex={-1} ref={ref}>
-      {children}
-    </h1>
-  );
-}
 
 function StudyError({ text }: { text: string }) {
   return (
@@ -104,6 +95,13 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
   }, [state.kind]);
 
   const go = () => void run.continue().catch(onError);
+  // Enter continues from anywhere on the screen (a focused button acts on Enter itself).
+  const enterContinues = (e: KeyboardEvent<HTMLElement>) => {
+    const target = e.target as HTMLElement;
+    if (e.key !== 'Enter' || target.closest('button, a, textarea, input, select')) return;
+    e.preventDefault();
+    go();
+  };
   switch (state.kind) {
     case 'loading':
       return <p role="status">Loading the study…</p>;
@@ -123,20 +121,9 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
         </p>
       );
     case 'consent':
-      return (
-        <section className="study-screen">
-          <Heading>Before you start</Heading>
-          <Markdown text={env.def.consentText} />
-          <button
-            type="button"
-            className="button button--primary"
-            data-testid="consent-accept"
-            onClick={() => run.acceptConsent()}
-          >
-            I agree to take part
-          </button>
-        </section>
-      );
+      return <ConsentScreen run={run} env={env} onError={onError} />;
+    case 'declined':
+      return <DeclinedScreen run={run} env={env} />;
     case 'instructions':
       return (
         <section className="study-screen">
@@ -151,7 +138,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
       return <TrialView run={run} state={state} puzzle={env.puzzles.get(state.trial.trialIndex)} onError={onError} />;
     case 'feedback':
       return (
-        <section className="study-screen" aria-live="polite">
+        <section className="study-screen" aria-live="polite" onKeyDown={enterContinues}>
           <Heading>{state.correct ? 'Right' : state.timedOut ? 'Time is up' : 'Not quite'}</Heading>
           <p data-testid="practice-feedback" className={state.correct ? 'verdict verdict--right' : 'verdict'}>
             {state.correct
@@ -161,6 +148,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
           <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
             Continue
           </button>
+          <p className="study-hint">Press Enter to continue.</p>
         </section>
       );
     case 'break':
@@ -175,6 +163,15 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
         </section>
       );
     case 'complete':
-      return <Completion run={run} env={env} rows={state.rows} session={state.session} timedOut={state.timedOut} />;
+      return (
+        <Completion
+          run={run}
+          env={env}
+          rows={state.rows}
+          session={state.session}
+          timedOut={state.timedOut}
+          downloaded={state.downloaded}
+        />
+      );
   }
 }

@@ -8,6 +8,9 @@ import { Progress } from './Progress';
 
 const DIFFICULTY_WORDS = ['very easy', 'easy', 'medium', 'hard', 'very hard'] as const;
 
+/** The warning shows for the last this many seconds of a per-puzzle or overall limit. */
+export const WARNING_S = 10;
+
 /** Whole seconds left until `deadline` (never below 0). */
 const secondsLeft = (deadline: number, now: number) => Math.max(0, Math.ceil((deadline - now) / 1000));
 
@@ -46,13 +49,26 @@ function useClock(run: StudyRun, timed: boolean): number {
   return now;
 }
 
-/** Keys typed in these never choose a rating or submit (the scratchpad, buttons that act on Enter themselves). */
-const OWN_KEYS = new Set(['TEXTAREA', 'INPUT', 'BUTTON', 'A', 'SELECT']);
+/** Where typing is text: digits and Enter belong to the field (Ctrl/⌘+Enter still submits). */
+const isTextField = (el: HTMLElement) => el.tagName === 'TEXTAREA' || el.tagName === 'INPUT' || el.isContentEditable;
+
+/** The warning line for the limits that end within WARNING_S seconds, or null. */
+function warningText(perPuzzle: number | null, overall: number | null): string | null {
+  const puzzle = perPuzzle !== null && perPuzzle <= WARNING_S;
+  const all = overall !== null && overall <= WARNING_S;
+  if (!puzzle && !all) return null;
+  if (puzzle && all) return `Less than ${WARNING_S} seconds left for this puzzle and for all puzzles.`;
+  return puzzle
+    ? `Less than ${WARNING_S} seconds left for this puzzle.`
+    : `Less than ${WARNING_S} seconds left for all puzzles.`;
+}
 
 /**
- * One trial: story (with the drawing and the scratchpad when the condition has them), the
- * question, the relation words, the difficulty rating and the submit button. Keyboard: Tab
- * reaches everything; arrow keys move among the words; 1–5 rate; Enter submits.
+ * One trial on one screen: story (beside the drawing on wide screens; with the scratchpad when
+ * the condition has one), the question, the relation words and the difficulty rating, and a bar
+ * kept at the bottom of the viewport with the timers, the progress and Submit. Keyboard: Tab
+ * reaches everything; arrow keys move among the words; 1–5 rate; once an answer and a rating are
+ * chosen, Enter submits from anywhere (Ctrl/⌘+Enter from the scratchpad).
  */
 export function TrialView({
   run,
@@ -78,56 +94,57 @@ export function TrialView({
       performance.measure('study:answer-to-next', SUBMIT_MARK);
       performance.clearMarks(SUBMIT_MARK);
     }
-    storyRef.current?.focus({ preventScroll: false });
+    // Each trial starts at the top of the page, with the story focused.
+    window.scrollTo(0, 0);
+    storyRef.current?.focus({ preventScroll: true });
   }, [index]);
 
+  const ready = state.picked !== null && state.difficulty !== null;
   const submit = () => void run.submit().catch(onError);
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     const target = e.target as HTMLElement;
-    if (OWN_KEYS.has(target.tagName) && !(target.tagName === 'BUTTON' && /^[1-5]$/.test(e.key))) return;
-    if (/^[1-5]$/.test(e.key)) {
-      run.rate(Number(e.key));
+    if (e.key === 'Enter') {
+      // Enter submits once the answer is complete, wherever the focus is (a word button would
+      // otherwise pick itself again); in the scratchpad Enter is a new line, Ctrl/⌘+Enter submits.
+      if (isTextField(target) && !(e.ctrlKey || e.metaKey)) return;
+      if (!ready) return;
       e.preventDefault();
-    } else if (e.key === 'Enter') {
       submit();
+      return;
+    }
+    if (/^[1-5]$/.test(e.key) && !isTextField(target) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      run.rate(Number(e.key));
       e.preventDefault();
     }
   };
   const phase = state.trial.item.phase;
-  const ready = state.picked !== null && state.difficulty !== null;
+  const perPuzzleLeft = state.deadline === null ? null : secondsLeft(state.deadline, now);
+  const overallLeft = state.overallDeadline === null ? null : secondsLeft(state.overallDeadline, now);
+  const warning = warningText(perPuzzleLeft, overallLeft);
+  const drawing = condition.display === 'text+drawing' && puzzle !== undefined;
 
   return (
-    <section className="study-trial" aria-labelledby="trial-heading" onKeyDown={onKeyDown}>
-      <div className="study-trial__top">
-        <h1 id="trial-heading" className="study-trial__title">
-          {phase === 'practice' ? 'Practice puzzle' : 'Puzzle'}
-        </h1>
-        {state.deadline !== null && (
-          <p className="study-countdown" role="timer" aria-live="off">
-            <span data-testid="countdown">{secondsLeft(state.deadline, now)}</span> s left
-          </p>
-        )}
-        {state.overallDeadline !== null && (
-          <p className="study-countdown study-countdown--overall" role="timer" aria-live="off">
-            All puzzles: <span data-testid="overall-countdown">{clock(secondsLeft(state.overallDeadline, now))}</span>{' '}
-            left
-          </p>
-        )}
-      </div>
-      <Progress done={done} total={total} />
+    <section
+      className={`study-trial${drawing ? ' study-trial--drawing' : ''}`}
+      aria-labelledby="trial-heading"
+      onKeyDown={onKeyDown}
+    >
+      <h1 id="trial-heading" className="study-trial__title">
+        {phase === 'practice' ? 'Practice puzzle' : 'Puzzle'}
+      </h1>
       <div className={`study-trial__body${condition.scratchpad ? ' study-trial__body--pad' : ''}`}>
         <div className="study-trial__story" ref={storyRef} tabIndex={-1} aria-label="Story">
           <p data-testid="trial-story" className="study-story">
             {state.content.story}
           </p>
-          {condition.display === 'text+drawing' && puzzle && <FactsDrawing puzzle={puzzle} />}
+          {condition.scratchpad && (
+            <label className="study-scratchpad">
+              <span>Notes (for you only; not saved)</span>
+              <textarea key={index} data-testid="scratchpad" rows={4} spellCheck={false} />
+            </label>
+          )}
         </div>
-        {condition.scratchpad && (
-          <label className="study-scratchpad">
-            <span>Notes (for you only; not saved)</span>
-            <textarea key={index} data-testid="scratchpad" rows={6} spellCheck={false} />
-          </label>
-        )}
+        {drawing && <FactsDrawing puzzle={puzzle} queryA={state.content.queryA} queryB={state.content.queryB} />}
       </div>
       <p data-testid="trial-question" className="study-question">
         {state.content.question}
@@ -158,7 +175,40 @@ export function TrialView({
           ))}
         </div>
       </fieldset>
-      <div className="study-actions">
+      <div className={`study-bar${warning ? ' study-bar--warning' : ''}`} data-testid="trial-bar">
+        {(perPuzzleLeft !== null || overallLeft !== null) && (
+          <div className="study-bar__timers">
+            {perPuzzleLeft !== null && (
+              <p className="study-countdown" role="timer" aria-live="off">
+                <span data-testid="countdown">{perPuzzleLeft}</span> s left
+              </p>
+            )}
+            {overallLeft !== null && (
+              <p className="study-countdown study-countdown--overall" role="timer" aria-live="off">
+                All: <span data-testid="overall-countdown">{clock(overallLeft)}</span>
+              </p>
+            )}
+          </div>
+        )}
+        <div className="study-bar__middle">
+          <Progress done={done} total={total} />
+          {/* Polite: announced once when the warning starts (its text does not tick). */}
+          <p className="study-bar__status" role="status" aria-live="polite">
+            {warning ? (
+              <span className="study-warning" data-testid="time-warning">
+                {warning}
+              </span>
+            ) : (
+              <span className="study-hint" data-testid="submit-hint">
+                {ready
+                  ? 'Press Enter or Submit.'
+                  : state.picked === null
+                    ? 'Choose an answer, then rate it (1–5).'
+                    : 'Rate the difficulty (keys 1–5).'}
+              </span>
+            )}
+          </p>
+        </div>
         <button
           type="button"
           className="button button--primary"
@@ -166,13 +216,8 @@ export function TrialView({
           disabled={!ready}
           onClick={submit}
         >
-          Submit answer
+          Submit
         </button>
-        {!ready && (
-          <span className="study-hint">
-            {state.picked === null ? 'Choose an answer' : 'Rate the difficulty'} to go on.
-          </span>
-        )}
       </div>
     </section>
   );

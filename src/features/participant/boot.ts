@@ -10,19 +10,13 @@ import { createGeneratorClient } from '../../worker/generatorClient';
 import type { StudyDefinition, StudySink } from '../../study/definition';
 import { jatosInputs, loadJatos, type JatosApi } from '../../study/jatosRuntime';
 import { decodeStudyLink } from '../../study/link';
-import {
-  IndexedDbStorage,
-  leaseLock,
-  MemoryStorage,
-  Outbox,
-  transportsFor,
-  webLocksLock,
-  type FetchLike,
-  type OutboxStorage,
-  type WebLocks,
-} from '../../study/outbox';
+import { leaseLock, webLocksLock, type WebLocks } from '../../study/lock';
+import { Outbox } from '../../study/outbox';
+import { IndexedDbStorage, MemoryStorage, type OutboxStorage } from '../../study/storage';
 import { isJatosPath, readParticipantParams } from '../../study/route';
-import { StudyRun } from '../../study/run';
+import { StudyRun, type DeclineMemo } from '../../study/run';
+import { transportsFor } from '../../study/sinks';
+import type { FetchLike } from '../../study/transports';
 import { storyRequest, trialContent } from '../../study/trialContent';
 
 /** The IndexedDB databases: real runs and previews never share rows, locks or sessions. */
@@ -39,6 +33,10 @@ export interface RunEnv {
   readonly puzzles: ReadonlyMap<number, Puzzle>;
   /** Storage could not be opened durably (private mode…): rows live in memory only. */
   readonly memoryOnly: boolean;
+  /** The link carries Prolific's PROLIFIC_PID (a decline then says how to return the study on Prolific). */
+  readonly prolific: boolean;
+  /** The page's address (the consent screen names the results server by its host). */
+  readonly pageUrl: string;
 }
 
 export type Boot =
@@ -65,6 +63,40 @@ async function openStorage(name: string): Promise<{ storage: OutboxStorage; memo
   } catch {
     return { storage: new MemoryStorage(), memoryOnly: true };
   }
+}
+
+/**
+ * A decline is remembered in the tab's sessionStorage, never in the study's IndexedDB and never
+ * sent: a reload of the declined page shows it again, a new tab asks for consent again.
+ */
+function sessionDeclines(): DeclineMemo {
+  const store = (): Storage | null => {
+    try {
+      return window.sessionStorage;
+    } catch {
+      return null;
+    }
+  };
+  const memory = new Set<string>();
+  return {
+    has: (key) => memory.has(key) || store()?.getItem(key) === '1',
+    add: (key) => {
+      memory.add(key);
+      try {
+        store()?.setItem(key, '1');
+      } catch {
+        // Storage full or refused: the memory copy still holds for this page.
+      }
+    },
+    delete: (key) => {
+      memory.delete(key);
+      try {
+        store()?.removeItem(key);
+      } catch {
+        // Nothing to forget where nothing could be stored.
+      }
+    },
+  };
 }
 
 let booting: Promise<Boot> | null = null;
@@ -136,11 +168,25 @@ async function boot(): Promise<Boot> {
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
     device: { userAgent: navigator.userAgent, screen: screenOf() },
+    declines: sessionDeclines(),
     makeTrial: async (trial) => {
       const { puzzle, story } = await generator.request('story', storyRequest(def, trial.item)).promise;
       puzzles.set(trial.trialIndex, puzzle);
       return trialContent(puzzle, story, trial.item);
     },
   });
-  return { kind: 'ready', run, env: { def, preview, jatos, outbox, puzzles, memoryOnly } };
+  return {
+    kind: 'ready',
+    run,
+    env: {
+      def,
+      preview,
+      jatos,
+      outbox,
+      puzzles,
+      memoryOnly,
+      prolific: params.prolificPid !== '',
+      pageUrl: document.baseURI,
+    },
+  };
 }

@@ -1,0 +1,86 @@
+import { consentDestinations } from '../../study/sinks';
+import type { StudyRun } from '../../study/run';
+import type { RunEnv } from './boot';
+import { Heading } from './Heading';
+import { Markdown } from './Markdown';
+
+/**
+ * The consent screen: the researcher's text, then what the page itself knows to be true — where
+ * the answers go (one item per destination of the run's effective sinks) and what each answer
+ * records — before the participant agrees or declines.
+ */
+export function ConsentScreen({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (e: unknown) => void }) {
+  const destinations = consentDestinations(env.def.sinks, env.pageUrl);
+  return (
+    <section className="study-screen" aria-labelledby="consent-heading">
+      <Heading id="consent-heading">Before you start</Heading>
+      <Markdown text={env.def.consentText} />
+      <div className="study-facts">
+        <h2>Where your answers go</h2>
+        <ul data-testid="consent-destinations">
+          {destinations.map((d) => (
+            <li key={`${d.kind}:${d.text}`} data-kind={d.kind}>
+              {d.text}
+            </li>
+          ))}
+        </ul>
+        <h2>What is recorded</h2>
+        <p>
+          For each puzzle: the puzzle, your answer and difficulty rating, when you started and answered, how often you
+          changed your answer and how long this page was hidden. Once per session:{' '}
+          {env.prolific ? 'your Prolific ids, ' : ''}your browser’s name and version and your screen size. Notes you
+          type in a notes box are never recorded.
+        </p>
+      </div>
+      <div className="study-consent-actions">
+        <button
+          type="button"
+          className="button button--primary"
+          data-testid="consent-accept"
+          onClick={() => void run.acceptConsent().catch(onError)}
+        >
+          I agree to take part
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="consent-decline"
+          onClick={() => void run.decline().catch(onError)}
+        >
+          I do not agree
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * After a decline: nothing was recorded or sent. With Prolific the participant returns the study
+ * there (Prolific's "Cancel participation"); there is no completion code to give.
+ */
+export function DeclinedScreen({ run, env }: { run: StudyRun; env: RunEnv }) {
+  return (
+    <section className="study-screen" data-testid="declined" aria-labelledby="declined-heading">
+      <Heading id="declined-heading">You chose not to take part</Heading>
+      <p>Nothing you did on this page was recorded, and nothing was sent anywhere. You can close this page.</p>
+      {env.prolific && (
+        <p data-testid="declined-prolific">
+          To leave this study on Prolific, <strong>return it</strong>: go back to the Prolific page of the study and
+          click <strong>“Cancel participation”</strong> (Prolific calls this returning a study). There is no completion
+          code for this study, and returning it does not count against you on Prolific.
+        </p>
+      )}
+      <button
+        type="button"
+        className="button"
+        data-testid="declined-reconsider"
+        onClick={() => {
+          run.forgetDecline();
+          window.location.reload();
+        }}
+      >
+        I changed my mind: show the consent again
+      </button>
+    </section>
+  );
+}
