@@ -5,9 +5,9 @@ import { strFromU8, unzipSync } from 'fflate';
 import { cliLink, definitionOf, tokenOf } from './fixtures/study';
 
 /**
- * The study designer (#/study): field errors from checkStudyDefinition beside their inputs, the
- * participant link (the same as `study link` prints for the same settings), the preview, the
- * JATOS archive and the definition file.
+ * The study designer (#/study): no link until the researcher chooses where results go, field
+ * errors from checkStudyDefinition beside their inputs, the participant link (the same as `study
+ * link` prints for the same settings), the preview, the JATOS archive and the definition file.
  */
 
 const field = (page: Page, name: string) => page.locator(`[name="${name}"]`);
@@ -19,6 +19,9 @@ async function openDesigner(page: Page) {
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Study designer' })).toBeVisible();
 }
+
+/** Screenshots looked at by hand while working on the designer (not compared by the tests). */
+const SHOTS = process.env.E2E_SHOTS;
 
 /** A whole-page screenshot from the top (the link panel is sticky beside the form). */
 async function shoot(page: Page, name: string) {
@@ -58,7 +61,14 @@ test('designer: field errors, then the same link as the CLI, the preview, the .j
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await openDesigner(page);
+  // Where results go is not chosen for the researcher: no link, archive or command line until it is.
+  await expect(page.getByTestId('study-no-destination')).toBeVisible();
+  await expect(page.getByTestId('study-link')).toHaveCount(0);
+  const how = 'E-mail the file to lab@example.org with the subject "CLUTRR".';
+  await field(page, 'download').check();
+  await field(page, 'sendInstructions').fill(how);
   await expect(page.getByTestId('study-link')).toContainText('?study=s1.');
+  await expect(page.getByTestId('study-no-destination')).toHaveCount(0);
 
   // Bad input: each problem beside its field, no link.
   await field(page, 'k').fill('2, 11');
@@ -88,6 +98,10 @@ test('designer: field errors, then the same link as the CLI, the preview, the .j
   await expect(page.getByTestId('study-problems')).toHaveCount(0);
 
   const cli = cliLink([
+    '--sink',
+    'download',
+    '--send-instructions',
+    how,
     '--k',
     '2,3',
     '--per-k',
@@ -103,7 +117,14 @@ test('designer: field errors, then the same link as the CLI, the preview, the .j
   ]);
   const link = (await page.getByTestId('study-link').textContent())!;
   expect(link).toBe(`${baseURL}/${cli}`);
-  expect(definitionOf(cli)).toMatchObject({ k: [2, 3], itemsPerK: 2, seed: 5, practice: 0, consentText: consent });
+  expect(definitionOf(cli)).toMatchObject({
+    k: [2, 3],
+    itemsPerK: 2,
+    seed: 5,
+    practice: 0,
+    consentText: consent,
+    sinks: [{ kind: 'download', instructions: how }],
+  });
   await expect(page.getByTestId('study-summary-counts')).toContainText(
     '4 main, 0 practice, 1 attention check: 5 trials',
   );
@@ -143,7 +164,8 @@ test('designer: field errors, then the same link as the CLI, the preview, the .j
   const saved = readFileSync((await json.path())!, 'utf8');
   expect(JSON.parse(saved)).toEqual(definitionOf(cli));
   await page.getByTestId('study-reset').click();
-  await expect(page.getByTestId('study-link')).not.toHaveText(link);
+  await expect(page.getByTestId('study-link')).toHaveCount(0);
+  await expect(page.getByTestId('study-no-destination')).toBeVisible();
   await page
     .getByTestId('study-json-load')
     .setInputFiles({ name: 'study.json', mimeType: 'application/json', buffer: Buffer.from(saved) });
@@ -169,7 +191,8 @@ test('designer: conditions and sinks, on a phone', async ({ page }) => {
   await expect(errorOf(page, 'conditions.1.id')).toContainText('used twice');
   await field(page, 'conditions.1.id').fill('drawn');
   await page.locator('[name="conditions.1.display"]').selectOption('text+drawing');
-  await page.getByTestId('study-add-sink').click();
+  await expect(page.getByTestId('study-drawing-note')).toContainText('does not follow generations');
+  await field(page, 'http').check();
   await field(page, 'httpSinks.0').fill('not an address');
   await expect(errorOf(page, 'httpSinks.0')).toHaveText('an HTTP sink needs an http(s) address');
   await field(page, 'httpSinks.0').fill('https://results.example/rows');
@@ -200,7 +223,8 @@ test('designer: no serious or critical accessibility violation, with and without
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   await openDesigner(page);
-  await page.getByTestId('study-add-sink').click();
+  expect(await serious()).toEqual([]);
+  await field(page, 'http').check();
   await field(page, 'httpSinks.0').fill('https://results.example/rows');
   expect(await serious()).toEqual([]);
   await field(page, 'k').fill('0');
@@ -213,4 +237,56 @@ test('designer: no serious or critical accessibility violation, with and without
     .getByRole('button', { name: /http\(s\) address/ })
     .click();
   await expect(field(page, 'httpSinks.0')).toBeFocused();
+});
+
+test('designer: no link before a destination is chosen; "participants send me the file" makes a download study', async ({
+  page,
+}) => {
+  for (const [width, height, name] of [
+    [1280, 800, 'desktop'],
+    [390, 844, 'phone'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await openDesigner(page);
+    // Nothing chosen: said where the link would be, and nothing to copy, pack, register or run.
+    await expect(page.getByTestId('study-no-destination')).toContainText('Choose where results go');
+    await expect(page.getByTestId('study-problems')).toContainText('choose where results go');
+    for (const id of ['study-link', 'study-jzip', 'study-register', 'study-cli', 'study-preview']) {
+      await expect(page.getByTestId(id)).toHaveCount(0);
+    }
+    for (const kind of ['server', 'jatos', 'http', 'download']) await expect(field(page, kind)).not.toBeChecked();
+    if (SHOTS) {
+      await page.getByTestId('study-destinations').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/designer-${name}-no-destination.png` });
+    }
+
+    // Ticking the box without instructions is not enough: participants must know where to send it.
+    await field(page, 'download').check();
+    await expect(errorOf(page, 'sendInstructions')).toHaveText(
+      'say how participants send you the file (for example an e-mail address)',
+    );
+    await expect(page.getByTestId('study-link')).toHaveCount(0);
+    const how = 'Upload the file to the course page, folder "CLUTRR".';
+    await field(page, 'sendInstructions').fill(how);
+    const link = (await page.getByTestId('study-link').textContent())!;
+    expect(definitionOf(link).sinks).toEqual([{ kind: 'download', instructions: how }]);
+    await expect(page.getByTestId('study-cli')).toContainText(`--sink download --send-instructions`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    if (SHOTS) {
+      await page.getByTestId('study-destinations').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/designer-${name}-download.png` });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `${SHOTS}/designer-${name}-top.png`, fullPage: name === 'desktop' });
+    }
+  }
+
+  // A definition file without sinks loads with nothing chosen, so again no link.
+  await page
+    .getByTestId('study-json-load')
+    .setInputFiles({ name: 'old.json', mimeType: 'application/json', buffer: Buffer.from('{"seed": 3, "sinks": []}') });
+  await expect(page.getByTestId('study-json-error')).toHaveCount(0);
+  await expect(page.getByTestId('study-no-destination')).toBeVisible();
+  await expect(field(page, 'download')).not.toBeChecked();
+  await expect(page.getByTestId('study-link')).toHaveCount(0);
 });

@@ -7,6 +7,7 @@ import {
   formFromDefinition,
   formFromFile,
   inputForProblem,
+  NO_DESTINATION,
   problemsByInput,
   shellWord,
   studySummary,
@@ -38,9 +39,41 @@ const rich: StudyDefinition = withDefaults({
 });
 
 describe('the designer form', () => {
-  it('shows the defaults and reads back to DEFAULT_STUDY', () => {
+  it('shows the defaults and reads back to DEFAULT_STUDY, with no destination chosen', () => {
     expect(definitionFromForm(DEFAULT_FORM)).toEqual(DEFAULT_STUDY);
-    expect(problemsByInput(DEFAULT_FORM).all).toEqual([]);
+    expect([DEFAULT_FORM.jatos, DEFAULT_FORM.server, DEFAULT_FORM.http, DEFAULT_FORM.download]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    // The only problem of the defaults: where results go is not chosen (so no link yet).
+    expect(problemsByInput(DEFAULT_FORM).all).toEqual([{ field: 'sinks', message: NO_DESTINATION }]);
+    expect(NO_DESTINATION).toBe(
+      'choose where results go: JATOS, the results server (npm run serve), an HTTP address or participants send me the file',
+    );
+    expect(problemsByInput({ ...DEFAULT_FORM, server: true }).all).toEqual([]);
+  });
+
+  it('"participants send me the file": the download sink with the instructions, which it requires', () => {
+    const how = 'Send the file to lab@example.org.';
+    const form = { ...DEFAULT_FORM, download: true, sendInstructions: ` ${how} ` };
+    const def = definitionFromForm(form);
+    expect(def.sinks).toEqual([{ kind: 'download', instructions: how }]);
+    expect(problemsByInput(form).all).toEqual([]);
+    expect(cliCommand(def)).toMatch(/ --sink download --send-instructions 'Send the file to lab@example\.org\.'$/);
+    expect(formFromDefinition(def)).toMatchObject({ download: true, sendInstructions: how });
+    const empty = problemsByInput({ ...DEFAULT_FORM, download: true });
+    expect(empty.byInput.get('sendInstructions')).toEqual([
+      'say how participants send you the file (for example an e-mail address)',
+    ]);
+    // Instructions typed while the box is not ticked choose nothing.
+    expect(definitionFromForm({ ...DEFAULT_FORM, sendInstructions: how }).sinks).toEqual([]);
+  });
+
+  it('a definition file without sinks loads with nothing chosen', () => {
+    const r = formFromFile(JSON.stringify({ ...rich, sinks: [] }));
+    expect(r.ok && problemsByInput(r.form).all).toEqual([{ field: 'sinks', message: NO_DESTINATION }]);
   });
 
   it('reads back every setting of a study it shows', () => {
@@ -56,6 +89,7 @@ describe('the designer form', () => {
       orderMode: 'counterbalanced' as const,
       orderLists: '1',
       jatos: true,
+      http: true,
       httpSinks: ['https://ok.example', 'nowhere'],
       conditions: [...DEFAULT_FORM.conditions, { ...DEFAULT_FORM.conditions[0]!, key: 9, perPuzzleLimitS: '-5' }],
     };
@@ -70,22 +104,28 @@ describe('the designer form', () => {
     expect([...byInput.values()].flat()).toHaveLength(all.length);
   });
 
-  it('maps sink problems past the JATOS and results server sinks onto the HTTP addresses', () => {
-    const none = { jatos: false, server: false };
-    expect(inputForProblem('sinks.1.url', { jatos: true, server: false })).toBe('httpSinks.0');
-    expect(inputForProblem('sinks.1.url', none)).toBe('httpSinks.1');
-    expect(inputForProblem('sinks.0', { jatos: true, server: false })).toBe('jatos');
-    expect(inputForProblem('sinks.0', { jatos: false, server: true })).toBe('server');
-    expect(inputForProblem('sinks.1', { jatos: true, server: true })).toBe('server');
-    expect(inputForProblem('sinks.2.url', { jatos: true, server: true })).toBe('httpSinks.0');
-    expect(inputForProblem('sinks.1.url', { jatos: false, server: true })).toBe('httpSinks.0');
+  it('maps sink problems onto the box, address or instructions of that sink', () => {
+    const none = DEFAULT_FORM;
+    const sinks = (over: Partial<typeof DEFAULT_FORM>) => ({ ...DEFAULT_FORM, ...over });
+    const http2 = { http: true, httpSinks: ['https://a.example', 'https://b.example'] };
+    expect(inputForProblem('sinks.1.url', sinks({ jatos: true, ...http2 }))).toBe('httpSinks.0');
+    expect(inputForProblem('sinks.1.url', sinks(http2))).toBe('httpSinks.1');
+    expect(inputForProblem('sinks.0', sinks({ jatos: true }))).toBe('jatos');
+    expect(inputForProblem('sinks.0', sinks({ server: true }))).toBe('server');
+    expect(inputForProblem('sinks.1', sinks({ jatos: true, server: true }))).toBe('server');
+    expect(inputForProblem('sinks.2.url', sinks({ jatos: true, server: true, ...http2 }))).toBe('httpSinks.0');
+    expect(inputForProblem('sinks.1.url', sinks({ server: true, ...http2 }))).toBe('httpSinks.0');
+    const download = { download: true, sendInstructions: '' };
+    expect(inputForProblem('sinks.1.instructions', sinks({ server: true, ...download }))).toBe('sendInstructions');
+    expect(inputForProblem('sinks.0', sinks(download))).toBe('download');
+    expect(inputForProblem('sinks', none)).toBe('sinks');
     expect(inputForProblem('order.lists', none)).toBe('orderLists');
     expect(inputForProblem('conditions.2.display', none)).toBe('conditions.2.display');
   });
 
   it('the results server sink: a box that adds { kind: "server" } after JATOS, and --sink server', () => {
     expect(DEFAULT_FORM.server).toBe(false);
-    const def = definitionFromForm({ ...DEFAULT_FORM, server: true, httpSinks: ['https://b.example/r'] });
+    const def = definitionFromForm({ ...DEFAULT_FORM, server: true, http: true, httpSinks: ['https://b.example/r'] });
     expect(def.sinks).toEqual([{ kind: 'server' }, { kind: 'http', url: 'https://b.example/r' }]);
     expect(problemsByInput({ ...DEFAULT_FORM, server: true }).all).toEqual([]);
     expect(cliCommand(def)).toMatch(/ --sink server --http-sink https:\/\/b\.example\/r$/);
@@ -121,7 +161,7 @@ describe('the command line', () => {
       practice: 0,
       conditions: [{ id: 'timed', perPuzzleLimitS: 60, overallLimitS: null, display: 'text', scratchpad: false }],
     });
-    expect(cliCommand(def)).toBe('npm run cli -- study link --k 2,3 --per-k 2 --seed 5 --practice 0 --time-limit 60');
+    expect(cliCommand(def)).toBe('npm run cli -- study link --seed 5 --k 2,3 --per-k 2 --practice 0 --time-limit 60');
   });
 
   it('spells out several conditions, texts and sinks, quoted for the shell', () => {

@@ -1,7 +1,10 @@
 /**
  * The designer's form: what the inputs hold (text, so a half-typed number stays on screen), the
  * study definition they describe, where each of checkStudyDefinition's problems is shown, the
- * summary, and the `study link` command line that makes the same link. Pure; no React.
+ * summary, and the `study link` command line that makes the same link. The settings, their
+ * labels, hints, defaults and readings come from the study options table
+ * (src/study/studyOptions.ts), the destinations from the sink table (src/study/sinks.ts): the CLI
+ * reads its flags from the same tables. Pure; no React.
  */
 import {
   checkStudyDefinition,
@@ -14,7 +17,17 @@ import {
   type StudyProblem,
   type StudySink,
 } from '../../study/definition';
-import { sinkCliArgs } from '../../study/sinks';
+import { sinkCliArgs, type SinkKind, SINKS } from '../../study/sinks';
+import {
+  conditionArgs,
+  optionArgs,
+  readNumber,
+  STUDY_OPTION_FIELDS,
+  STUDY_OPTIONS,
+  type StudyOptionField,
+} from '../../study/studyOptions';
+
+export { readNumber };
 
 export interface ConditionForm {
   /** React's key: stays with the row when another row is removed. */
@@ -27,34 +40,23 @@ export interface ConditionForm {
   readonly scratchpad: boolean;
 }
 
-export interface StudyForm {
-  readonly studyId: string;
-  readonly seed: string;
-  /** Comma-separated. */
-  readonly k: string;
-  readonly tasks: string;
-  readonly itemsPerK: string;
-  readonly strict: boolean;
-  readonly templateSplit: string;
-  readonly practice: string;
-  readonly attentionChecks: string;
-  readonly orderMode: 'session' | 'counterbalanced';
-  readonly orderLists: string;
-  readonly conditions: readonly ConditionForm[];
-  readonly assignment: string;
-  readonly consentText: string;
-  readonly instructionsText: string;
-  readonly completionText: string;
-  readonly breakEvery: string;
-  readonly completionCode: string;
-  readonly redirectUrl: string;
-  readonly resumePolicy: string;
-  readonly maxAgeMinutes: string;
-  readonly jatos: boolean;
-  /** The results server that serves this page (`npm run serve`): rows go to `api/rows` beside it. */
-  readonly server: boolean;
+/** The settings with one text input each (the order has two inputs, strict a checkbox). */
+export type TextOptionField = Exclude<StudyOptionField, 'order' | 'strict'>;
+
+/** Where results go: one box per sink kind (none ticked until the researcher chooses), and their settings. */
+export type DestinationInputs = { readonly [K in SinkKind]: boolean } & {
+  /** The HTTP addresses, used while `http` is ticked. */
   readonly httpSinks: readonly string[];
-}
+  /** How participants send their file, used while `download` is ticked. */
+  readonly sendInstructions: string;
+};
+
+export type StudyForm = { readonly [F in TextOptionField]: string } & DestinationInputs & {
+    readonly strict: boolean;
+    readonly orderMode: 'session' | 'counterbalanced';
+    readonly orderLists: string;
+    readonly conditions: readonly ConditionForm[];
+  };
 
 const text = (n: number | null) => (n === null ? '' : String(n));
 
@@ -69,110 +71,128 @@ export function conditionForm(c: StudyCondition, key: number): ConditionForm {
   };
 }
 
+export const TEXT_OPTION_FIELDS = STUDY_OPTION_FIELDS.filter(
+  (f): f is TextOptionField => f !== 'order' && f !== 'strict',
+);
+
+const write = <F extends StudyOptionField>(field: F, def: StudyDefinition): string =>
+  STUDY_OPTIONS[field].write(def[field]);
+
 /** The form showing a (valid) definition. */
 export function formFromDefinition(def: StudyDefinition): StudyForm {
+  const http = def.sinks.flatMap((s) => (s.kind === 'http' ? [s.url] : []));
+  const download = def.sinks.find((s) => s.kind === 'download');
   return {
-    studyId: def.studyId,
-    seed: String(def.seed),
-    k: def.k.join(', '),
-    tasks: def.tasks.join(', '),
-    itemsPerK: String(def.itemsPerK),
+    ...(Object.fromEntries(TEXT_OPTION_FIELDS.map((f) => [f, write(f, def)])) as {
+      [F in TextOptionField]: string;
+    }),
     strict: def.strict,
-    templateSplit: def.templateSplit,
-    practice: String(def.practice),
-    attentionChecks: String(def.attentionChecks),
     orderMode: def.order.mode,
     orderLists: def.order.mode === 'counterbalanced' ? String(def.order.lists) : '2',
     conditions: def.conditions.map(conditionForm),
-    assignment: def.assignment,
-    consentText: def.consentText,
-    instructionsText: def.instructionsText,
-    completionText: def.completionText,
-    breakEvery: String(def.breakEvery),
-    completionCode: def.completionCode,
-    redirectUrl: def.redirectUrl,
-    resumePolicy: def.resumePolicy,
-    maxAgeMinutes: String(def.maxAgeMinutes),
     jatos: def.sinks.some((s) => s.kind === 'jatos'),
     server: def.sinks.some((s) => s.kind === 'server'),
-    httpSinks: def.sinks.flatMap((s) => (s.kind === 'http' ? [s.url] : [])),
+    http: http.length > 0,
+    httpSinks: http,
+    download: download !== undefined,
+    sendInstructions: download?.instructions ?? '',
   };
 }
 
+/** The defaults; where results go is not chosen. */
 export const DEFAULT_FORM: StudyForm = formFromDefinition(DEFAULT_STUDY);
 
-/**
- * A number as typed, or NaN (checkStudyDefinition then names the setting). The CLI reads its
- * flags the same way, so both refuse the same text.
- */
-export const readNumber = (value: string): number => (/^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN);
-const readList = (value: string): number[] =>
-  value.trim() === '' ? [] : value.split(',').map((part) => readNumber(part));
 const readLimit = (value: string): number | null => (value.trim() === '' ? null : readNumber(value));
+
+/**
+ * Each destination box: the sinks it adds, and the input that shows the problems of its N-th
+ * sink (`sub` is what follows `sinks.N`, e.g. `.url`). One entry per sink kind, so a new kind
+ * cannot be left out of the form.
+ */
+const DESTINATIONS = {
+  jatos: { sinks: (f) => (f.jatos ? [{ kind: 'jatos' }] : []), input: () => 'jatos' },
+  server: { sinks: (f) => (f.server ? [{ kind: 'server' }] : []), input: () => 'server' },
+  http: {
+    sinks: (f) => (f.http ? f.httpSinks.map((url) => ({ kind: 'http', url: url.trim() })) : []),
+    input: (n) => `httpSinks.${n}`,
+  },
+  download: {
+    sinks: (f) => (f.download ? [{ kind: 'download', instructions: f.sendInstructions.trim() }] : []),
+    input: (_n, sub) => (sub === '.instructions' ? 'sendInstructions' : 'download'),
+  },
+} satisfies {
+  readonly [K in SinkKind]: {
+    sinks(f: DestinationInputs): Extract<StudySink, { kind: K }>[];
+    /** The input of the n-th sink of this kind. */
+    input(n: number, sub: string): string;
+  };
+};
+
+const DESTINATION_KINDS = Object.keys(DESTINATIONS) as SinkKind[];
+
+/** The sinks the destination boxes describe, in the sink table's order (the CLI's too). */
+const sinksFromForm = (f: DestinationInputs): StudySink[] =>
+  DESTINATION_KINDS.flatMap((k): StudySink[] => DESTINATIONS[k].sinks(f));
 
 /** The definition the form describes: unchecked (it may hold NaN and bad words). */
 export function definitionFromForm(f: StudyForm): StudyDefinition {
-  // JATOS first, then the results server, then the HTTP sinks in order: the CLI builds sinks in
-  // the same order.
-  const sinks: StudySink[] = f.jatos ? [{ kind: 'jatos' }] : [];
-  if (f.server) sinks.push({ kind: 'server' });
-  for (const url of f.httpSinks) sinks.push({ kind: 'http', url: url.trim() });
-  return {
-    version: DEFAULT_STUDY.version,
-    studyId: f.studyId.trim(),
-    seed: readNumber(f.seed),
-    k: readList(f.k),
-    tasks: readList(f.tasks) as unknown as StudyDefinition['tasks'],
-    itemsPerK: readNumber(f.itemsPerK),
-    strict: f.strict,
-    templateSplit: f.templateSplit as StudyDefinition['templateSplit'],
-    practice: readNumber(f.practice),
-    attentionChecks: readNumber(f.attentionChecks),
-    order:
-      f.orderMode === 'counterbalanced'
-        ? { mode: 'counterbalanced', lists: readNumber(f.orderLists) }
-        : { mode: 'session' },
-    conditions: f.conditions.map((c) => ({
-      id: c.id.trim(),
-      perPuzzleLimitS: readLimit(c.perPuzzleLimitS),
-      overallLimitS: readLimit(c.overallLimitS),
-      display: c.display,
-      scratchpad: c.scratchpad,
-    })),
-    assignment: f.assignment as StudyDefinition['assignment'],
-    consentText: f.consentText,
-    instructionsText: f.instructionsText,
-    completionText: f.completionText,
-    breakEvery: readNumber(f.breakEvery),
-    completionCode: f.completionCode.trim(),
-    redirectUrl: f.redirectUrl.trim(),
-    resumePolicy: f.resumePolicy as StudyDefinition['resumePolicy'],
-    maxAgeMinutes: readNumber(f.maxAgeMinutes),
-    sinks,
-  };
+  const values: Record<string, unknown> = {};
+  for (const field of Object.keys(DEFAULT_STUDY) as (keyof StudyDefinition)[]) {
+    if (field === 'version') values.version = DEFAULT_STUDY.version;
+    else if (field === 'strict') values.strict = f.strict;
+    else if (field === 'order') {
+      values.order = STUDY_OPTIONS.order.read(
+        f.orderMode === 'counterbalanced' ? `counterbalanced:${f.orderLists}` : 'session',
+      );
+    } else if (field === 'conditions') {
+      values.conditions = f.conditions.map((c) => ({
+        id: c.id.trim(),
+        perPuzzleLimitS: readLimit(c.perPuzzleLimitS),
+        overallLimitS: readLimit(c.overallLimitS),
+        display: c.display,
+        scratchpad: c.scratchpad,
+      }));
+    } else if (field === 'sinks') values.sinks = sinksFromForm(f);
+    else values[field] = STUDY_OPTIONS[field].read(f[field]);
+  }
+  return values as unknown as StudyDefinition;
 }
 
 /**
  * Where a problem is shown: the input's key in the view. A problem's field is the definition's
- * (dotted) key; sinks are numbered JATOS first, then the results server, and the form lists the
- * HTTP addresses alone.
+ * (dotted) key; `sinks.N…` goes to the box (or address, or instructions) of the N-th sink.
  */
-export function inputForProblem(field: string, f: Pick<StudyForm, 'jatos' | 'server'>): string {
+export function inputForProblem(field: string, f: DestinationInputs): string {
   if (field === 'order.lists') return 'orderLists';
   if (field === 'order') return 'orderMode';
-  const sink = /^sinks\.(\d+)(\.url|\.kind)?$/.exec(field);
+  const sink = /^sinks\.(\d+)(\..*)?$/.exec(field);
   if (sink) {
-    let i = Number(sink[1]);
-    if (f.jatos && i-- === 0) return 'jatos';
-    if (f.server && i-- === 0) return 'server';
-    return `httpSinks.${i}`;
+    const sinks = sinksFromForm(f);
+    const at = Number(sink[1]);
+    const kind = sinks[at]?.kind;
+    if (kind === undefined) return 'sinks';
+    const n = sinks.slice(0, at).filter((s) => s.kind === kind).length;
+    return DESTINATIONS[kind].input(n, sink[2] ?? '');
   }
   return field;
 }
 
-/** The problems of the form's study, grouped by the input that shows them (first one first). */
+/** A label inside a sentence: "The results server" → "the results server", "JATOS" stays. */
+const inSentence = (label: string) => (/^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label);
+const destinationNames = DESTINATION_KINDS.map((k) => inSentence(SINKS[k].label));
+
+/** Said where the link would be, and beside the destinations, until one is chosen. */
+export const NO_DESTINATION = `choose where results go: ${destinationNames.slice(0, -1).join(', ')} or ${destinationNames.at(-1)}`;
+
+/**
+ * The problems of the form's study, grouped by the input that shows them (first one first). The
+ * designer asks for a destination, which the definition itself does not (`study link` warns
+ * instead): a study made here never sends its rows nowhere by accident.
+ */
 export function problemsByInput(f: StudyForm): { all: StudyProblem[]; byInput: Map<string, string[]> } {
-  const all = checkStudyDefinition(definitionFromForm(f));
+  const def = definitionFromForm(f);
+  const all = checkStudyDefinition(def);
+  if (def.sinks.length === 0) all.push({ field: 'sinks', message: NO_DESTINATION });
   const byInput = new Map<string, string[]>();
   for (const p of all) {
     const key = inputForProblem(p.field, f);
@@ -213,62 +233,18 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_./:,=+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-/** Whether the CLI's single-condition flags (--time-limit …) describe this condition. */
-function isSingleFlagCondition(c: StudyCondition): boolean {
-  const timed = c.perPuzzleLimitS !== null || c.overallLimitS !== null;
-  return c.id === (timed ? 'timed' : DEFAULT_CONDITION.id);
-}
-
 /**
  * `npm run cli -- study link …` with a flag for every setting that differs from the defaults
- * (the CLI starts from them), so the command prints this study's link.
+ * (the CLI starts from them), so the command prints this study's link. The words come from the
+ * study options table and the sink table, as the CLI's flags do.
  */
 export function cliCommand(def: StudyDefinition): string {
-  const args: string[] = [];
-  const flag = (name: string, value?: string | number) =>
-    args.push(value === undefined ? `--${name}` : `--${name} ${shellWord(String(value))}`);
-  const changed = <K extends keyof StudyDefinition>(key: K) => !same(def[key], DEFAULT_STUDY[key]);
-  if (changed('studyId')) flag('study-id', def.studyId);
-  flag('k', def.k.join(','));
-  if (changed('tasks')) flag('tasks', def.tasks.join(','));
-  flag('per-k', def.itemsPerK);
-  flag('seed', def.seed);
-  if (!def.strict) flag('no-strict');
-  if (changed('templateSplit')) flag('template-split', def.templateSplit);
-  if (changed('practice')) flag('practice', def.practice);
-  if (changed('attentionChecks')) flag('attention-checks', def.attentionChecks);
-  if (def.order.mode === 'counterbalanced') flag('order', `counterbalanced:${def.order.lists}`);
-  if (changed('conditions')) {
-    const [only] = def.conditions;
-    if (def.conditions.length === 1 && only && isSingleFlagCondition(only)) {
-      if (only.perPuzzleLimitS !== null) flag('time-limit', only.perPuzzleLimitS);
-      if (only.overallLimitS !== null) flag('overall-limit', only.overallLimitS);
-      if (only.display !== DEFAULT_CONDITION.display) flag('display', only.display);
-      if (only.scratchpad) flag('scratchpad');
-    } else {
-      for (const c of def.conditions) {
-        const parts = [c.id];
-        if (c.perPuzzleLimitS !== null) parts.push(`limit=${c.perPuzzleLimitS}`);
-        if (c.overallLimitS !== null) parts.push(`overall=${c.overallLimitS}`);
-        if (c.display !== DEFAULT_CONDITION.display) parts.push(`display=${c.display}`);
-        if (c.scratchpad) parts.push('scratchpad');
-        flag('condition', parts.join(','));
-      }
-    }
-  }
-  if (changed('assignment')) flag('assignment', def.assignment);
-  if (changed('consentText')) flag('consent', def.consentText);
-  if (changed('instructionsText')) flag('instructions', def.instructionsText);
-  if (changed('completionText')) flag('completion', def.completionText);
-  if (changed('breakEvery')) flag('break-every', def.breakEvery);
-  if (changed('completionCode')) flag('completion-code', def.completionCode);
-  if (changed('redirectUrl')) flag('redirect', def.redirectUrl);
-  if (changed('resumePolicy')) flag('resume', def.resumePolicy);
-  if (changed('maxAgeMinutes')) flag('max-age', def.maxAgeMinutes);
-  for (const s of def.sinks) args.push(sinkCliArgs(s).map(shellWord).join(' '));
-  return `npm run cli -- study link ${args.join(' ')}`;
+  const args = [
+    ...optionArgs(def),
+    ...conditionArgs(def.conditions, DEFAULT_CONDITION),
+    ...def.sinks.flatMap(sinkCliArgs),
+  ];
+  return `npm run cli -- study link ${args.map(shellWord).join(' ')}`;
 }
 
 /**

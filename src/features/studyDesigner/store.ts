@@ -5,7 +5,7 @@ import { type ConditionForm, conditionForm, DEFAULT_FORM, type StudyForm } from 
 
 /**
  * The designer's state: the form, kept in localStorage so a study being designed survives a
- * reload. Feature-local (features do not share state); versioned, so a later form shape can
+ * reload (where results go included: a destination once chosen stays chosen). Feature-local (features do not share state); versioned, so a later form shape can
  * migrate or drop what an older page saved.
  */
 export interface StudyDesignerState {
@@ -72,10 +72,13 @@ export const useStudyDesigner = create<StudyDesignerState & StudyDesignerActions
       version: STORAGE_VERSION,
       storage: createJSONStorage(() => localStorage),
       partialize: (s) => ({ form: s.form }),
-      // A saved form missing fields (an older shape) is completed with the defaults.
+      // A saved form missing fields (an older shape) is completed with the defaults. Before the
+      // HTTP box existed, listed addresses were the HTTP sinks: they stay chosen.
       merge: (persisted, current) => {
         const saved = (persisted as { form?: Partial<StudyForm> } | undefined)?.form;
-        return saved && typeof saved === 'object' ? { ...current, form: { ...DEFAULT_FORM, ...saved } } : current;
+        if (!saved || typeof saved !== 'object') return current;
+        const http = saved.http ?? (Array.isArray(saved.httpSinks) && saved.httpSinks.length > 0);
+        return { ...current, form: { ...DEFAULT_FORM, ...saved, http } };
       },
     },
   ),

@@ -1,0 +1,118 @@
+import { DISPLAYS, STUDY_LIMITS } from '../../study/studyOptions';
+import { Field, GroupProblem } from './fields';
+import { useStudyDesigner } from './store';
+
+/** The between-subjects conditions: rows added and removed, each with its limits and display. */
+export function Conditions() {
+  const conditions = useStudyDesigner((s) => s.form.conditions);
+  const setCondition = useStudyDesigner((s) => s.setCondition);
+  const addCondition = useStudyDesigner((s) => s.addCondition);
+  const removeCondition = useStudyDesigner((s) => s.removeCondition);
+  return (
+    <fieldset>
+      <legend>Conditions</legend>
+      <p className="sd-hint">
+        Between subjects: each participant gets one. A time limit shows a countdown; at 0 the trial is recorded as a
+        timeout. Leave a limit empty for none.
+      </p>
+      <p className="sd-hint" data-testid="study-drawing-note">
+        <strong>text+drawing</strong> shows, beside the story, a drawing of the stated facts only: one labelled line per
+        fact the story states, nothing inferred. People are placed by a seeded layout that does not follow generations
+        (the same after a reload), so the drawing does not count generations for the participant; the two people of the
+        question are marked. The explorer&apos;s family-tree layout is not used in studies.
+      </p>
+      <GroupProblem input="conditions" />
+      <ol className="sd-conditions">
+        {conditions.map((c, i) => (
+          <li key={c.key} data-testid="study-condition" aria-label={`Condition ${i + 1}`}>
+            <GroupProblem input={`conditions.${i}`} />
+            <div className="sd-grid">
+              <Field input={`conditions.${i}.id`} label="Id">
+                {(a) => (
+                  <input
+                    {...a}
+                    type="text"
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={c.id}
+                    onChange={(e) => setCondition(i, 'id', e.target.value)}
+                  />
+                )}
+              </Field>
+              <Field input={`conditions.${i}.perPuzzleLimitS`} label="Seconds per puzzle">
+                {(a) => (
+                  <input
+                    {...a}
+                    type="text"
+                    inputMode="numeric"
+                    autoComplete="off"
+                    placeholder="none"
+                    value={c.perPuzzleLimitS}
+                    onChange={(e) => setCondition(i, 'perPuzzleLimitS', e.target.value)}
+                  />
+                )}
+              </Field>
+              <Field input={`conditions.${i}.overallLimitS`} label="Seconds overall">
+                {(a) => (
+                  <input
+                    {...a}
+                    type="text"
+                    inputMode="numeric"
+                    autoComplete="off"
+                    placeholder="none"
+                    value={c.overallLimitS}
+                    onChange={(e) => setCondition(i, 'overallLimitS', e.target.value)}
+                  />
+                )}
+              </Field>
+              <Field input={`conditions.${i}.display`} label="Display">
+                {(a) => (
+                  <select
+                    {...a}
+                    value={c.display}
+                    onChange={(e) => setCondition(i, 'display', e.target.value as (typeof DISPLAYS)[number])}
+                  >
+                    {DISPLAYS.map((d) => (
+                      <option key={d} value={d}>
+                        {d}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <Field input={`conditions.${i}.scratchpad`} label="Scratchpad">
+                {(a) => (
+                  <select
+                    {...a}
+                    value={c.scratchpad ? 'on' : 'off'}
+                    onChange={(e) => setCondition(i, 'scratchpad', e.target.value === 'on')}
+                  >
+                    <option value="off">off</option>
+                    <option value="on">on</option>
+                  </select>
+                )}
+              </Field>
+            </div>
+            <button
+              type="button"
+              className="sd-small"
+              disabled={conditions.length <= 1}
+              onClick={() => removeCondition(i)}
+              aria-label={`Remove condition ${c.id || i + 1}`}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ol>
+      <button
+        type="button"
+        data-testid="study-add-condition"
+        disabled={conditions.length >= STUDY_LIMITS.maxConditions}
+        onClick={addCondition}
+      >
+        Add a condition
+      </button>
+    </fieldset>
+  );
+}

@@ -1,0 +1,135 @@
+import { useId } from 'react';
+import { STUDY_OPTIONS } from '../../study/studyOptions';
+import { Conditions } from './Conditions';
+import { Destinations } from './Destinations';
+import { Check, Field, OptionInput } from './fields';
+import { formFromFile } from './form';
+import { useStudyDesigner } from './store';
+
+/**
+ * The settings, grouped as a researcher thinks of them. Every input but the conditions and the
+ * destinations is one entry of the study options table (label, hint and input from there).
+ */
+export function SettingsForm() {
+  const reset = useStudyDesigner((s) => s.reset);
+  return (
+    <>
+      <fieldset>
+        <legend>Items</legend>
+        <div className="sd-grid">
+          <OptionInput field="studyId" />
+          <OptionInput field="seed" />
+          <OptionInput field="k" />
+          <OptionInput field="tasks" />
+          <OptionInput field="itemsPerK" />
+          <OptionInput field="templateSplit" />
+          <OptionInput field="practice" />
+          <OptionInput field="attentionChecks" />
+        </div>
+        <Check field="strict" label={STUDY_OPTIONS.strict.label} hint={STUDY_OPTIONS.strict.help} />
+      </fieldset>
+      <Conditions />
+      <fieldset>
+        <legend>Assignment &amp; order</legend>
+        <div className="sd-grid">
+          <OptionInput field="assignment" />
+          <OrderFields />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Texts (markdown)</legend>
+        <OptionInput field="consentText" />
+        <OptionInput field="instructionsText" />
+        <OptionInput field="completionText" />
+      </fieldset>
+      <fieldset>
+        <legend>Breaks &amp; completion</legend>
+        <div className="sd-grid">
+          <OptionInput field="breakEvery" />
+          <OptionInput field="completionCode" />
+          <OptionInput field="redirectUrl" />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Reopened sessions</legend>
+        <div className="sd-grid">
+          <OptionInput field="resumePolicy" />
+          <OptionInput field="maxAgeMinutes" />
+        </div>
+      </fieldset>
+      <Destinations />
+      <div className="sd-actions">
+        <LoadDefinition />
+        <button type="button" className="sd-small" onClick={reset} data-testid="study-reset">
+          Reset to the defaults
+        </button>
+      </div>
+    </>
+  );
+}
+
+function OrderFields() {
+  const mode = useStudyDesigner((s) => s.form.orderMode);
+  const lists = useStudyDesigner((s) => s.form.orderLists);
+  const setField = useStudyDesigner((s) => s.setField);
+  return (
+    <>
+      <Field input="orderMode" label={STUDY_OPTIONS.order.label} hint={STUDY_OPTIONS.order.help}>
+        {(a) => (
+          <select {...a} value={mode} onChange={(e) => setField('orderMode', e.target.value as 'session')}>
+            <option value="session">each participant their own</option>
+            <option value="counterbalanced">counterbalanced lists</option>
+          </select>
+        )}
+      </Field>
+      {mode === 'counterbalanced' && (
+        <Field input="orderLists" label="Lists" hint="from 2 to the number of main items">
+          {(a) => (
+            <input
+              {...a}
+              type="text"
+              inputMode="numeric"
+              autoComplete="off"
+              value={lists}
+              onChange={(e) => setField('orderLists', e.target.value)}
+            />
+          )}
+        </Field>
+      )}
+    </>
+  );
+}
+
+/** Reads a definition file chosen by the researcher into the form. */
+function LoadDefinition() {
+  const id = useId();
+  const loadForm = useStudyDesigner((s) => s.loadForm);
+  const setLoadError = useStudyDesigner((s) => s.setLoadError);
+  const loadError = useStudyDesigner((s) => s.loadError);
+  return (
+    <div className="sd-load">
+      <label htmlFor={id}>Load a study definition (.json)</label>
+      <input
+        id={id}
+        type="file"
+        accept=".json,application/json"
+        data-testid="study-json-load"
+        aria-describedby={loadError ? `${id}-error` : undefined}
+        onChange={async (e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (!file) return;
+          const reading = file.size > 1_000_000 ? null : formFromFile(await file.text());
+          if (!reading) setLoadError(`${file.name} is too large to be a study definition.`);
+          else if (reading.ok) loadForm(reading.form);
+          else setLoadError(`${file.name}: ${reading.message}`);
+        }}
+      />
+      {loadError && (
+        <p id={`${id}-error`} className="sd-error" role="alert" data-testid="study-json-error">
+          {loadError}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import type { StudyDefinition } from '../../study/definition';
+import { cliCommand, studySummary } from './form';
+
+/** The items per k and task, the counts and the time it takes. */
+export function Summary({ def }: { def: StudyDefinition }) {
+  const s = studySummary(def);
+  return (
+    <section className="sd-panel" aria-labelledby="sd-summary" data-testid="study-summary">
+      <h2 id="sd-summary">Items</h2>
+      <p className="sd-hint" id="sd-cells">
+        Main items per story length k and task
+      </p>
+      <table className="sd-table" aria-describedby="sd-cells">
+        <thead>
+          <tr>
+            <th scope="col">k</th>
+            <th scope="col">task</th>
+            <th scope="col">items</th>
+          </tr>
+        </thead>
+        <tbody>
+          {s.cells.map((c) => (
+            <tr key={`${c.k}-${c.task}`}>
+              <td>{c.k}</td>
+              <td>{c.task}</td>
+              <td>{c.items}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p data-testid="study-summary-counts">
+        {s.main} main, {s.practice} practice, {s.checks} attention check{s.checks === 1 ? '' : 's'}:{' '}
+        <strong>{s.trials} trials</strong>, about <strong>{s.minutes} minutes</strong>
+      </p>
+      <p className="sd-hint">
+        Estimate: 1.4 min per puzzle, the mean of the paper&apos;s time-limited crowd workers (1 min 23 s).{' '}
+        {def.conditions.length} condition{def.conditions.length === 1 ? '' : 's'} ({def.assignment} assignment).
+      </p>
+    </section>
+  );
+}
+
+/** The `npm run cli -- study link …` line that makes the same link. */
+export function CliLine({ def }: { def: StudyDefinition }) {
+  return (
+    <section className="sd-panel" aria-labelledby="sd-cli">
+      <h2 id="sd-cli">Same link from the command line</h2>
+      <pre className="sd-cli" data-testid="study-cli">
+        {cliCommand(def)}
+      </pre>
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+import { createContext, type ReactNode, useContext, useId } from 'react';
+import { STUDY_LIMITS, STUDY_OPTIONS } from '../../study/studyOptions';
+import type { TextOptionField } from './form';
+import { useStudyDesigner } from './store';
+
+/**
+ * The designer's inputs: a labelled field with its hint and its problems, and the inputs made
+ * from the study options table (label, hint, kind of input and choices are the table's).
+ */
+
+/** The problems of the current form, by input key (see form.ts inputForProblem). */
+export const Problems = createContext<ReadonlyMap<string, string[]>>(new Map());
+
+interface A11y {
+  id: string;
+  name: string;
+  'aria-invalid': boolean;
+  'aria-describedby': string | undefined;
+}
+
+/** A labelled input with its hint and, when checkStudyDefinition objects, the problem under it. */
+export function Field(props: {
+  input: string;
+  label: string;
+  hint?: string;
+  wide?: boolean;
+  children: (a: A11y) => ReactNode;
+}) {
+  const id = useId();
+  const problems = useContext(Problems).get(props.input);
+  const hintId = props.hint ? `${id}-hint` : undefined;
+  const errorId = problems ? `${id}-error` : undefined;
+  return (
+    <div className={props.wide ? 'sd-field sd-wide' : 'sd-field'} data-field={props.input}>
+      <label htmlFor={id}>{props.label}</label>
+      {props.children({
+        id,
+        name: props.input,
+        'aria-invalid': Boolean(problems),
+        'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined,
+      })}
+      {props.hint && (
+        <span id={hintId} className="sd-hint">
+          {props.hint}
+        </span>
+      )}
+      {problems && (
+        <span id={errorId} className="sd-error" data-testid="study-field-error" data-field={props.input}>
+          {problems.join(' ')}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** One setting of the study options table, as its kind of input: text, select or markdown area. */
+export function OptionInput({ field }: { field: TextOptionField }) {
+  const option = STUDY_OPTIONS[field];
+  const value = useStudyDesigner((s) => s.form[field]);
+  const setField = useStudyDesigner((s) => s.setField);
+  const markdown = option.input === 'markdown';
+  return (
+    <Field input={field} label={option.label} hint={option.help} wide={markdown}>
+      {(a) =>
+        option.input === 'choice' ? (
+          <select {...a} value={value} onChange={(e) => setField(field, e.target.value)}>
+            {(option.choices ?? []).map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        ) : markdown ? (
+          <textarea
+            {...a}
+            rows={4}
+            maxLength={STUDY_LIMITS.maxTextLength}
+            value={value}
+            onChange={(e) => setField(field, e.target.value)}
+          />
+        ) : (
+          <input
+            {...a}
+            type="text"
+            inputMode={option.input === 'number' ? 'numeric' : 'text'}
+            autoComplete="off"
+            spellCheck={false}
+            value={value}
+            onChange={(e) => setField(field, e.target.value)}
+          />
+        )
+      }
+    </Field>
+  );
+}
+
+/** A checkbox field of the form (strict, and one per destination). */
+export type CheckField = 'strict' | 'jatos' | 'server' | 'http' | 'download';
+
+export function Check(props: { field: CheckField; label: string; hint: string; onChange?: (on: boolean) => void }) {
+  const id = useId();
+  const checked = useStudyDesigner((s) => s.form[props.field]);
+  const setField = useStudyDesigner((s) => s.setField);
+  const problems = useContext(Problems).get(props.field);
+  return (
+    <div className="sd-check" data-field={props.field}>
+      <input
+        id={id}
+        name={props.field}
+        type="checkbox"
+        checked={checked}
+        aria-invalid={Boolean(problems)}
+        aria-describedby={`${id}-hint${problems ? ` ${id}-error` : ''}`}
+        onChange={(e) => {
+          setField(props.field, e.target.checked);
+          props.onChange?.(e.target.checked);
+        }}
+      />
+      <label htmlFor={id}>{props.label}</label>
+      <span id={`${id}-hint`} className="sd-hint">
+        {props.hint}
+      </span>
+      {problems && (
+        <span id={`${id}-error`} className="sd-error" data-testid="study-field-error" data-field={props.field}>
+          {problems.join(' ')}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** A problem about a whole group (e.g. "a study has from 1 to 12 conditions"). */
+export function GroupProblem({ input }: { input: string }) {
+  const problems = useContext(Problems).get(input);
+  if (!problems) return null;
+  return (
+    <p className="sd-error" data-testid="study-field-error" data-field={input}>
+      {problems.join(' ')}
+    </p>
+  );
+}
