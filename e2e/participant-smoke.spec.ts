@@ -86,10 +86,13 @@ test('drawing and scratchpad condition: the drawing shows the stated facts only;
     }
   });
   expect(sawCheck).toBe(true);
-  await expect(p.completionCode).toHaveText('SMOKE-1');
-  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  // No sink: the answers go nowhere but the file, so the code waits for a download (issue 19).
+  await expect(page.getByTestId('download-only-notice')).toBeVisible();
+  await expect(p.completionCode).toHaveCount(0);
   await expect(p.sinkStatus).toHaveCount(0);
   const { rows } = await p.results();
+  await expect(p.completionCode).toHaveText('SMOKE-1');
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   expect(rows).toHaveLength(1 + 6 + 1);
   expect(rows.every((r) => r.condition === 'draw' && r.ended_on === 'response')).toBe(true);
   // The browser's puzzles (made by the generator worker) are the ones Node makes for the same seeds.

@@ -48,6 +48,10 @@ test('participant screens at 390×844', async ({ page }) => {
       }
     }
   });
+  // No sink: download-only, so the code shows once the file was downloaded (issue 19).
+  await expect(page.getByTestId('download-only-notice')).toBeVisible();
+  await shot('completion-before-download');
+  await p.downloadText();
   await expect(p.completionCode).toContainText('C0DE-41');
   await shot('completion');
   expect([...taken].sort()).toEqual(['break', 'consent', 'instructions', 'practice-feedback', 'trial']);

@@ -57,10 +57,8 @@ function warningText(perPuzzle: number | null, overall: number | null): string |
   const puzzle = perPuzzle !== null && perPuzzle <= WARNING_S;
   const all = overall !== null && overall <= WARNING_S;
   if (!puzzle && !all) return null;
-  if (puzzle && all) return `Less than ${WARNING_S} seconds left for this puzzle and for all puzzles.`;
-  return puzzle
-    ? `Less than ${WARNING_S} seconds left for this puzzle.`
-    : `Less than ${WARNING_S} seconds left for all puzzles.`;
+  const what = puzzle && all ? 'this puzzle and all puzzles' : puzzle ? 'this puzzle' : 'all puzzles';
+  return `Time is nearly up: ${WARNING_S} seconds or less for ${what}.`;
 }
 
 /**

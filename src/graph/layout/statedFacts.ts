@@ -61,7 +61,7 @@ export interface StatedFactsOptions {
 }
 
 /** Starting points tried; the layout with the fewest edges through people and crossings is kept. */
-const ATTEMPTS = 4;
+const ATTEMPTS = 8;
 const TICKS = 300;
 /** Free space kept between two people's boxes. */
 const GAP = 18;
