@@ -1,10 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { spawnServer, type SpawnedServer } from '../server/spawnServer';
 import { countBy, definitionOf, mainPuzzleIds, Participant, PHONE, readResultsCsv, trialCount } from './fixtures/study';
 
 /**
@@ -49,66 +50,20 @@ function tempFolder(): string {
   return dir;
 }
 
-interface Server {
-  readonly url: string;
-  readonly child: ChildProcess;
-  output(): string;
-}
+type Server = SpawnedServer;
 
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-
-/** `node scripts/serve.mjs --port P --host 127.0.0.1 --data DIR --dist DIST`, once it says it listens. */
+/** `node scripts/serve.mjs --port P --host 127.0.0.1 --data DIR --dist DIST` (server/spawnServer.ts), once it says it listens. */
 async function startServer(port: number, data: string): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    ['scripts/serve.mjs', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--dist', DIST],
-    { env: { ...process.env, INIT_CWD: process.cwd() }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  started.add(child);
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the server did not listen within ${STARTUP_MS} ms:\n${out}`));
-    }, STARTUP_MS);
-    const onData = () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (!m) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      resolve(m[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code ?? signal}) before listening:\n${out}`));
-    });
-  });
-  return { url, child, output: () => out };
+  const server = await spawnServer({ port, data, args: ['--dist', DIST], timeoutMs: STARTUP_MS });
+  started.add(server.child);
+  return server;
 }
 
 /** SIGKILL: no shutdown handler runs, the database is left as the kill found it. */
-async function killHard(server: Server): Promise<void> {
-  const gone = exited(server.child);
-  server.child.kill('SIGKILL');
-  await gone;
-}
+const killHard = (server: Server) => server.kill();
 
 /** SIGTERM, bounded: the exit code (the server closes the database and exits 0). */
-async function stopGently(server: Server, ms = 15_000): Promise<number | null> {
-  const gone = exited(server.child);
-  server.child.kill('SIGTERM');
-  const timer = setTimeout(() => server.child.kill('SIGKILL'), ms);
-  await gone;
-  clearTimeout(timer);
-  return server.child.exitCode;
-}
+const stopGently = (server: Server, ms = 15_000) => server.stop(ms);
 
 /** `node scripts/cli.mjs …` (the CLI the README documents), bounded; its stdout. */
 const cli = (args: readonly string[]) =>

@@ -1,21 +1,20 @@
 /**
- * The results server as a real process on loopback with a real SQLite file: what participants
- * and strangers may and may not do, and that every acknowledged row survives SIGKILL.
+ * The results server as a real process on loopback with a real SQLite file: what needs a process
+ * of its own (file modes, refusing to start, SIGKILL and durability). Every status of the API is
+ * tested in-process in app.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { withDefaults } from '../src/study/definition';
 import { encodeStudyLink } from '../src/study/link';
 import { rowsToCsv, sortRows, type ResultRow, type SessionInfo } from '../src/study/results';
 import { makeRow, makeSession, postRows, ROOT, startServer, type RunningServer } from './testServer';
 
 const STUDY = 'lab-a';
-const OTHER = 'lab-b';
 const tokenA = encodeStudyLink(withDefaults({ studyId: STUDY }));
-const tokenB = encodeStudyLink(withDefaults({ studyId: OTHER, seed: 9 }));
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -38,172 +37,106 @@ const register = (s: RunningServer, token: string, researcher = s.token) =>
 const exported = async (s: RunningServer) =>
   (await (await api(s, '/api/results.json')).json()) as { rows: ResultRow[]; sessions: SessionInfo[] };
 
-describe('results server', () => {
-  let data: string;
-  let server: RunningServer;
-  beforeAll(async () => {
-    data = tempDir();
-    writeFileSync(path.join(data, 'placeholder'), '');
-    server = await startServer(data);
-    expect((await register(server, tokenA)).status).toBe(201);
-  }, 90_000);
-  afterAll(async () => {
-    await server?.stop();
+/** The mode bits of a file or folder. */
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+/** `node scripts/cli.mjs …`, bounded. */
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'cli.mjs'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, INIT_CWD: ROOT },
+    encoding: 'utf8',
+    timeout: 60_000,
   });
 
-  it('makes the token file with mode 600 and says where it is', () => {
-    expect(statSync(path.join(data, 'token')).mode & 0o777).toBe(0o600);
-    expect(server.output()).toContain(`researcher token created in ${path.join(data, 'token')}`);
+/** `node scripts/serve.mjs …` expected to refuse to start: its exit status and output. */
+const refusedStart = (args: string[]) => {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'serve.mjs'), '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, INIT_CWD: ROOT },
+    encoding: 'utf8',
+    timeout: 60_000,
   });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+};
 
-  it('registers a study once: the same study again is unchanged', async () => {
-    const again = await register(server, `?study=${tokenA}`);
-    expect(again.status).toBe(200);
-    expect(await again.json()).toMatchObject({ study_id: STUDY, outcome: 'unchanged' });
-  });
-
-  it('refuses a wrong token (401) on every researcher endpoint, and registers nothing', async () => {
-    for (const [p, method] of [
-      ['/api/studies', 'GET'],
-      ['/api/sessions', 'GET'],
-      ['/api/results.csv', 'GET'],
-      ['/api/results.json', 'GET'],
-    ] as const) {
-      const res = await api(server, p, { method, token: `${server.token}x` });
-      expect(res.status, p).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+// Every status of the API is tested in-process (app.test.ts); here what needs the real process.
+describe('results server process', () => {
+  it('makes its files private whatever the umask: data folder 700; token, database, -wal, -shm 600', async () => {
+    const data = path.join(tempDir(), 'data');
+    const umask = process.umask(0o022);
+    let server: RunningServer;
+    try {
+      server = await startServer(data);
+    } finally {
+      process.umask(umask);
     }
-    expect((await api(server, '/api/studies', { token: null })).status).toBe(401);
-    expect((await register(server, tokenB, 'not-the-token')).status).toBe(401);
-    const { studies } = (await (await api(server, '/api/studies')).json()) as { studies: { study_id: string }[] };
-    expect(studies.map((s) => s.study_id)).toEqual([STUDY]);
-  });
-
-  it('stores a row once: an identical retry is acknowledged and adds nothing', async () => {
-    const body = { sessions: [makeSession(STUDY, 'dup')], rows: [makeRow(STUDY, 'dup', 0), makeRow(STUDY, 'dup', 1)] };
-    expect(await postRows(server.url, body)).toEqual({ status: 200, json: { stored: 2, unchanged: 0 } });
-    expect(await postRows(server.url, body)).toEqual({ status: 200, json: { stored: 0, unchanged: 2 } });
-    const rows = (await exported(server)).rows.filter((r) => r.session_id === 'dup');
-    expect(rows).toEqual(body.rows);
-  });
-
-  it('refuses a changed duplicate (409, logged) and keeps the first row; nothing of that request is stored', async () => {
-    const first = makeRow(STUDY, 'conflict', 3);
-    expect((await postRows(server.url, { sessions: [], rows: [first] })).status).toBe(200);
-    const changed = { ...first, response: 'aunt', correct: false };
-    const res = await postRows(server.url, { sessions: [], rows: [makeRow(STUDY, 'conflict', 4), changed] });
-    expect(res.status).toBe(409);
-    expect(res.json.conflicts).toEqual([expect.objectContaining({ session_id: 'conflict', trial_index: 3 })]);
-    expect(server.output()).toMatch(/"event":"conflict".*"session_id":"conflict"/);
-    const rows = (await exported(server)).rows.filter((r) => r.session_id === 'conflict');
-    expect(rows).toEqual([first]);
-  });
-
-  it("refuses rows for a study it does not know, and a session moved to another study's id", async () => {
-    const before = await exported(server);
-    const unknown = await postRows(server.url, { sessions: [], rows: [makeRow(OTHER, 'stranger', 0)] });
-    expect(unknown.status).toBe(403);
-    expect(unknown.json.error).toMatch(/not registered/);
-    // lab-b registered now; a session recorded under lab-a cannot take lab-b's rows.
-    expect((await register(server, tokenB)).status).toBe(201);
-    expect((await postRows(server.url, { sessions: [], rows: [makeRow(STUDY, 'moved', 0)] })).status).toBe(200);
-    const moved = await postRows(server.url, { sessions: [], rows: [makeRow(OTHER, 'moved', 1)] });
-    expect(moved.status).toBe(409);
-    const after = await exported(server);
-    expect(after.rows).toEqual(sortRows([...before.rows, makeRow(STUDY, 'moved', 0)]));
-  });
-
-  it('refuses an oversized body (413), bad JSON and bad rows (400, a short message, no stack)', async () => {
-    const before = await exported(server);
-    const big = { sessions: [], rows: [makeRow(STUDY, 'big', 0, { story: 'x'.repeat(600_000) })] };
-    expect((await postRows(server.url, big)).status).toBe(413);
-    const bad = await postRows(server.url, '{"sessions": [], "rows": [');
-    expect(bad).toEqual({ status: 400, json: { error: 'the body is not JSON' } });
-    const wrong = await postRows(server.url, {
-      sessions: [],
-      rows: [makeRow(STUDY, 'bad', 0), { ...makeRow(STUDY, 'bad', 1), k: 2.5 }],
-    });
-    expect(wrong.status).toBe(400);
-    expect(String(wrong.json.error)).toMatch(/^rows\.1\.k: /);
-    expect(String(wrong.json.error)).not.toMatch(/\n|at .*\(/);
-    const extra = await postRows(server.url, {
-      sessions: [],
-      rows: [{ ...makeRow(STUDY, 'bad', 2), extra: 1 }],
-    } as never);
-    expect(extra.status).toBe(400);
-    const condition = await postRows(server.url, {
-      sessions: [],
-      rows: [makeRow(STUDY, 'bad', 3, { condition: 'nope' })],
-    });
-    expect(condition.status).toBe(400);
-    expect(await exported(server)).toEqual(before);
-  });
-
-  it('accepts same-origin and origin-less requests, refuses other origins', async () => {
-    const row = makeRow(STUDY, 'origin', 0);
-    const host = new URL(server.url).host;
-    expect((await postRows(server.url, { sessions: [], rows: [row] }, { origin: `https://${host}` })).status).toBe(200);
-    const foreign = await postRows(server.url, { sessions: [], rows: [row] }, { origin: 'https://evil.example' });
-    expect(foreign.status).toBe(403);
-  });
-
-  it('lists studies and sessions, and exports CSV equal to rowsToCsv of what was sent', async () => {
-    const sessions = (await (await api(server, `/api/sessions?study=${STUDY}`)).json()) as {
-      sessions: { session_id: string; rows: number }[];
-    };
-    expect(sessions.sessions.find((s) => s.session_id === 'dup')).toMatchObject({ rows: 2 });
-    expect((await api(server, '/api/sessions?study=nope')).status).toBe(404);
-    const { rows, sessions: infos } = await exported(server);
-    const csv = await (await api(server, '/api/results.csv')).text();
-    expect(csv).toBe(rowsToCsv(rows, infos));
-    expect(csv).toContain(`"'=HYPERLINK(""x"")`);
-  });
-
-  it('answers unknown API paths with 404 JSON', async () => {
-    const res = await api(server, '/api/nothing');
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: 'no such endpoint: GET /api/nothing' });
-  });
-});
-
-describe('results server limits and lifecycle', () => {
-  it('limits requests per session (429 with Retry-After), other sessions go on', async () => {
-    const data = tempDir();
-    const server = await startServer(data, ['--session-burst', '3', '--session-rate', '0.01']);
     try {
       expect((await register(server, tokenA)).status).toBe(201);
-      const statuses = [];
-      for (let i = 0; i < 5; i++) {
-        statuses.push((await postRows(server.url, { sessions: [], rows: [makeRow(STUDY, 'eager', i)] })).status);
+      expect((await postRows(server.url, { sessions: [], rows: [makeRow(STUDY, 's', 0)] })).status).toBe(200);
+      expect(server.output()).toContain(`researcher token created in ${path.join(data, 'token')}`);
+      expect(mode(data)).toBe(0o700);
+      for (const f of ['token', 'results.sqlite', 'results.sqlite-wal', 'results.sqlite-shm']) {
+        expect(mode(path.join(data, f)), f).toBe(0o600);
       }
-      expect(statuses).toEqual([200, 200, 200, 429, 429]);
-      expect((await postRows(server.url, { sessions: [], rows: [makeRow(STUDY, 'calm', 0)] })).status).toBe(200);
-      expect((await exported(server)).rows).toHaveLength(4);
     } finally {
       await server.stop();
     }
   }, 90_000);
 
-  it('serves the app build; allows a configured origin with CORS headers', async () => {
+  it('tightens a database left readable by others, and so do the CLI commands that make files', () => {
+    const dir = tempDir();
+    const data = path.join(dir, 'made-by-cli');
+    const umask = process.umask(0o022);
+    try {
+      const run = cli(['study', 'register', '--data', data, '--link', tokenA]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(mode(data)).toBe(0o700);
+      expect(mode(path.join(data, 'results.sqlite'))).toBe(0o600);
+      chmodSync(path.join(data, 'results.sqlite'), 0o644);
+      const out = path.join(dir, 'export.json');
+      const written = cli(['results', 'export', '--data', data, '--out', out]);
+      expect(written.status, written.stderr).toBe(0);
+      expect(mode(out)).toBe(0o600);
+      expect(mode(path.join(data, 'results.sqlite'))).toBe(0o600);
+    } finally {
+      process.umask(umask);
+    }
+  }, 90_000);
+
+  it('serves the build with the security headers, never a dotfile', async () => {
     const data = tempDir();
     const dist = tempDir();
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>app</title>');
-    const server = await startServer(data, ['--dist', dist, '--origin', 'https://lab.example.org']);
+    writeFileSync(path.join(dist, '.env'), 'SECRET=1');
+    const server = await startServer(data, ['--dist', dist]);
     try {
       const page = await fetch(`${server.url}/`, { signal: AbortSignal.timeout(10_000) });
       expect(await page.text()).toContain('<title>app</title>');
-      const pre = await fetch(`${server.url}/api/rows`, {
-        method: 'OPTIONS',
-        headers: { origin: 'https://lab.example.org', 'access-control-request-method': 'POST' },
-        signal: AbortSignal.timeout(10_000),
-      });
-      expect(pre.status).toBe(204);
-      expect(pre.headers.get('access-control-allow-origin')).toBe('https://lab.example.org');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+      expect(page.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect((await fetch(`${server.url}/.env`, { signal: AbortSignal.timeout(10_000) })).status).toBe(404);
     } finally {
       await server.stop();
     }
   }, 90_000);
 
+  it('refuses to start with --data inside --dist (exit 2, nothing made), and with a token no header can carry', () => {
+    const dist = tempDir();
+    writeFileSync(path.join(dist, 'index.html'), 'app');
+    const inside = refusedStart(['--dist', dist, '--data', path.join(dist, 'data')]);
+    expect(inside.status).toBe(2);
+    expect(inside.output).toMatch(/inside the served folder .*choose a --data folder outside --dist/);
+    expect(existsSync(path.join(dist, 'data'))).toBe(false);
+    const data = tempDir();
+    writeFileSync(path.join(data, 'token'), 'a token with spaces in it\n', { mode: 0o600 });
+    const spaced = refusedStart(['--data', data]);
+    expect(spaced.status).toBe(1);
+    expect(spaced.output).toMatch(/holds a token with a space, which no Authorization header can match/);
+  }, 90_000);
+});
+
+describe('results server durability', () => {
   it('after SIGKILL mid-stream every acknowledged row is there exactly once; the export then equals what was sent', async () => {
     const data = tempDir();
     // The rate limit is not under test here: each participant sends as fast as it can.
@@ -265,13 +198,9 @@ describe('results server limits and lifecycle', () => {
 
     // The offline export reads the same file: the same CSV, and the closing line.
     const out = path.join(data, 'export.csv');
-    const cli = spawnSync(
-      process.execPath,
-      [path.join(ROOT, 'scripts', 'cli.mjs'), 'results', 'export', '--data', data, '--out', out],
-      { cwd: ROOT, env: { ...process.env, INIT_CWD: ROOT }, encoding: 'utf8', timeout: 60_000 },
-    );
-    expect(cli.status, cli.stderr).toBe(0);
-    expect(cli.stdout.trimEnd().split('\n').at(-1)).toBe(`sessions=${senders} rows=${sent.length}`);
+    const run = cli(['results', 'export', '--data', data, '--out', out]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(`sessions=${senders} rows=${sent.length}`);
     expect(readFileSync(out, 'utf8')).toBe(rowsToCsv(sortRows(sent), sessions));
   }, 120_000);
 });

@@ -1,81 +1,23 @@
 /**
- * For the tests: the real server as a child process (`node scripts/serve.mjs`) on a free
- * loopback port, and rows that look like a participant's. Every wait is bounded.
+ * For the tests: the real server as a child process on a free loopback port (spawnServer.ts,
+ * shared with the e2e tests), and rows that look like a participant's. Every wait is bounded.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ResultRow, SessionInfo } from '../src/study/results';
+import { ROOT, spawnServer, type SpawnedServer } from './spawnServer';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export { ROOT };
 
-export interface RunningServer {
-  readonly url: string;
+export interface RunningServer extends SpawnedServer {
   readonly token: string;
-  readonly child: ChildProcess;
-  /** Everything the server printed so far (stdout and stderr). */
-  output(): string;
-  /** SIGTERM, then the exit code (SIGKILL after `ms`). */
-  stop(ms?: number): Promise<number | null>;
-  /** SIGKILL, resolved once the process is gone. */
-  kill(): Promise<void>;
 }
 
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-
+/** The real server on a free loopback port with `dataDir` (spawnServer.ts), and its researcher token. */
 export async function startServer(dataDir: string, args: string[] = [], timeoutMs = 60_000): Promise<RunningServer> {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'scripts', 'serve.mjs'), '--port', '0', '--host', '127.0.0.1', '--data', dataDir, ...args],
-    { cwd: ROOT, env: { ...process.env, INIT_CWD: ROOT }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the server did not start within ${timeoutMs} ms:\n${out}`));
-    }, timeoutMs);
-    const onData = () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code}) before listening:\n${out}`));
-    });
-  });
+  const server = await spawnServer({ data: dataDir, args, timeoutMs });
   const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
-  return {
-    url,
-    token,
-    child,
-    output: () => out,
-    async stop(ms = 10_000) {
-      const done = exited(child);
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-      const code = await done;
-      clearTimeout(timer);
-      return code;
-    },
-    async kill() {
-      const done = exited(child);
-      child.kill('SIGKILL');
-      await done;
-    },
-  };
+  return { ...server, token };
 }
 
 /** A participant's row for trial `trial` of `session`; `over` changes any field. */
