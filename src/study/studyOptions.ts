@@ -124,7 +124,14 @@ const whole = (
   },
 });
 
-const choice = <C extends string>(flag: string, label: string, help: string, def: C, choices: readonly C[]) => ({
+const choice = <C extends string>(
+  flag: string,
+  label: string,
+  help: string,
+  def: C,
+  choices: readonly C[],
+  message: string,
+) => ({
   flag,
   input: 'choice' as const,
   label,
@@ -133,6 +140,9 @@ const choice = <C extends string>(flag: string, label: string, help: string, def
   choices,
   read: (t: string) => t.trim(),
   write: (v: C) => v,
+  check: (v: unknown, _def: unknown, fail: Fail) => {
+    if (!choices.includes(v as C)) fail('', message);
+  },
 });
 
 const markdown = (flag: string, label: string, help: string, def: string) => ({
@@ -235,14 +245,14 @@ const OPTION_TABLE = {
       if (typeof v !== 'boolean') fail('', 'strict must be true or false');
     },
   },
-  templateSplit: {
-    ...choice('template-split', 'Paraphrases', 'paraphrases: all, train or test', 'all', TEMPLATE_SPLITS),
-    check: (v, _def, fail) => {
-      if (!TEMPLATE_SPLITS.includes(v as TemplateSplit)) {
-        fail('', `the template split must be one of ${TEMPLATE_SPLITS.join(', ')}`);
-      }
-    },
-  },
+  templateSplit: choice(
+    'template-split',
+    'Paraphrases',
+    'paraphrases: all, train or test',
+    'all',
+    TEMPLATE_SPLITS,
+    `the template split must be one of ${TEMPLATE_SPLITS.join(', ')}`,
+  ),
   practice: whole(
     'practice',
     'Practice items',
@@ -284,20 +294,14 @@ const OPTION_TABLE = {
       } else fail('', 'the order must be "session" or "counterbalanced:N"');
     },
   },
-  assignment: {
-    ...choice(
-      'assignment',
-      'Condition assignment',
-      'how participants get a condition: balanced (a seeded counter) or url (condition=<id> in the link)',
-      'balanced',
-      ASSIGNMENTS,
-    ),
-    check: (v, _def, fail) => {
-      if (!ASSIGNMENTS.includes(v as Assignment)) {
-        fail('', 'condition assignment must be "balanced" (a counter) or "url"');
-      }
-    },
-  },
+  assignment: choice(
+    'assignment',
+    'Condition assignment',
+    'how participants get a condition: balanced (a seeded counter) or url (condition=<id> in the link)',
+    'balanced',
+    ASSIGNMENTS,
+    'condition assignment must be "balanced" (a counter) or "url"',
+  ),
   consentText: {
     ...markdown(
       'consent',
@@ -354,20 +358,14 @@ const OPTION_TABLE = {
         fail('', 'the redirect must be empty or an http(s) address');
     },
   ),
-  resumePolicy: {
-    ...choice(
-      'resume',
-      'Resume policy',
-      'a reopened session: resume (at the first unanswered trial), restart or refuse',
-      'resume',
-      RESUME_POLICIES,
-    ),
-    check: (v, _def, fail) => {
-      if (!RESUME_POLICIES.includes(v as ResumePolicy)) {
-        fail('', `the resume policy must be one of ${RESUME_POLICIES.join(', ')}`);
-      }
-    },
-  },
+  resumePolicy: choice(
+    'resume',
+    'Resume policy',
+    'a reopened session: resume (at the first unanswered trial), restart or refuse',
+    'resume',
+    RESUME_POLICIES,
+    `the resume policy must be one of ${RESUME_POLICIES.join(', ')}`,
+  ),
   maxAgeMinutes: whole(
     'max-age',
     'Maximum age (minutes)',

@@ -1,6 +1,12 @@
 import { DISPLAYS, STUDY_LIMITS } from '../../study/studyOptions';
-import { Field, GroupProblem } from './fields';
+import { Field, GroupProblem, TextBox } from './fields';
 import { useStudyDesigner } from './store';
+
+/** A condition's two time limits, in seconds; empty for none. */
+const LIMITS = [
+  ['perPuzzleLimitS', 'Seconds per puzzle'],
+  ['overallLimitS', 'Seconds overall'],
+] as const;
 
 /** The between-subjects conditions: rows added and removed, each with its limits and display. */
 export function Conditions() {
@@ -27,44 +33,23 @@ export function Conditions() {
           <li key={c.key} data-testid="study-condition" aria-label={`Condition ${i + 1}`}>
             <GroupProblem input={`conditions.${i}`} />
             <div className="sd-grid">
-              <Field input={`conditions.${i}.id`} label="Id">
-                {(a) => (
-                  <input
-                    {...a}
-                    type="text"
-                    autoComplete="off"
-                    spellCheck={false}
-                    value={c.id}
-                    onChange={(e) => setCondition(i, 'id', e.target.value)}
-                  />
-                )}
-              </Field>
-              <Field input={`conditions.${i}.perPuzzleLimitS`} label="Seconds per puzzle">
-                {(a) => (
-                  <input
-                    {...a}
-                    type="text"
-                    inputMode="numeric"
-                    autoComplete="off"
-                    placeholder="none"
-                    value={c.perPuzzleLimitS}
-                    onChange={(e) => setCondition(i, 'perPuzzleLimitS', e.target.value)}
-                  />
-                )}
-              </Field>
-              <Field input={`conditions.${i}.overallLimitS`} label="Seconds overall">
-                {(a) => (
-                  <input
-                    {...a}
-                    type="text"
-                    inputMode="numeric"
-                    autoComplete="off"
-                    placeholder="none"
-                    value={c.overallLimitS}
-                    onChange={(e) => setCondition(i, 'overallLimitS', e.target.value)}
-                  />
-                )}
-              </Field>
+              <TextBox
+                input={`conditions.${i}.id`}
+                label="Id"
+                value={c.id}
+                onChange={(v) => setCondition(i, 'id', v)}
+              />
+              {LIMITS.map(([limit, label]) => (
+                <TextBox
+                  key={limit}
+                  input={`conditions.${i}.${limit}`}
+                  label={label}
+                  numeric
+                  placeholder="none"
+                  value={c[limit]}
+                  onChange={(v) => setCondition(i, limit, v)}
+                />
+              ))}
               <Field input={`conditions.${i}.display`} label="Display">
                 {(a) => (
                   <select

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { STUDY_OPTIONS } from '../../study/studyOptions';
 import { Conditions } from './Conditions';
 import { Destinations } from './Destinations';
-import { Check, Field, OptionInput } from './fields';
+import { Check, Field, OptionInput, TextBox } from './fields';
 import { formFromFile } from './form';
 import { useStudyDesigner } from './store';
 
@@ -83,18 +83,14 @@ function OrderFields() {
         )}
       </Field>
       {mode === 'counterbalanced' && (
-        <Field input="orderLists" label="Lists" hint="from 2 to the number of main items">
-          {(a) => (
-            <input
-              {...a}
-              type="text"
-              inputMode="numeric"
-              autoComplete="off"
-              value={lists}
-              onChange={(e) => setField('orderLists', e.target.value)}
-            />
-          )}
-        </Field>
+        <TextBox
+          input="orderLists"
+          label="Lists"
+          hint="from 2 to the number of main items"
+          numeric
+          value={lists}
+          onChange={(v) => setField('orderLists', v)}
+        />
       )}
     </>
   );

@@ -53,14 +53,53 @@ export function Field(props: {
   );
 }
 
+/** A one-line text input in its field (numbers are typed as text, so a half-typed one stays). */
+export function TextBox(props: {
+  input: string;
+  label: string;
+  hint?: string;
+  numeric?: boolean;
+  placeholder?: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field input={props.input} label={props.label} hint={props.hint}>
+      {(a) => (
+        <input
+          {...a}
+          type="text"
+          inputMode={props.numeric ? 'numeric' : 'text'}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={props.placeholder}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
 /** One setting of the study options table, as its kind of input: text, select or markdown area. */
 export function OptionInput({ field }: { field: TextOptionField }) {
   const option = STUDY_OPTIONS[field];
   const value = useStudyDesigner((s) => s.form[field]);
   const setField = useStudyDesigner((s) => s.setField);
-  const markdown = option.input === 'markdown';
+  if (option.input !== 'choice' && option.input !== 'markdown') {
+    return (
+      <TextBox
+        input={field}
+        label={option.label}
+        hint={option.help}
+        numeric={option.input === 'number'}
+        value={value}
+        onChange={(v) => setField(field, v)}
+      />
+    );
+  }
   return (
-    <Field input={field} label={option.label} hint={option.help} wide={markdown}>
+    <Field input={field} label={option.label} hint={option.help} wide={option.input === 'markdown'}>
       {(a) =>
         option.input === 'choice' ? (
           <select {...a} value={value} onChange={(e) => setField(field, e.target.value)}>
@@ -70,21 +109,11 @@ export function OptionInput({ field }: { field: TextOptionField }) {
               </option>
             ))}
           </select>
-        ) : markdown ? (
+        ) : (
           <textarea
             {...a}
             rows={4}
             maxLength={STUDY_LIMITS.maxTextLength}
-            value={value}
-            onChange={(e) => setField(field, e.target.value)}
-          />
-        ) : (
-          <input
-            {...a}
-            type="text"
-            inputMode={option.input === 'number' ? 'numeric' : 'text'}
-            autoComplete="off"
-            spellCheck={false}
             value={value}
             onChange={(e) => setField(field, e.target.value)}
           />
