@@ -170,6 +170,21 @@ describe('POST /api/sessions', () => {
     expect(t.access.state('crossed')).toMatchObject({ issued: 6, next_participant: 5 });
   });
 
+  it('requests arriving together (batched in one transaction) get distinct numbers; one participant id, one session', async () => {
+    const t = setup();
+    await t.register(CROSSED, 'issued');
+    const answers = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => t.start({ study_id: 'crossed' }, `192.0.2.${i + 1}`)),
+      t.start({ study_id: 'crossed', participant_id: 'twice' }, '192.0.2.50'),
+      t.start({ study_id: 'crossed', participant_id: 'twice' }, '192.0.2.51'),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array<number>(11).fill(201), 200].sort());
+    const numbers = answers.map((a) => a.json.participant as number);
+    expect(new Set(numbers.slice(0, 11))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
+    expect(answers[10]!.json.session_id).toBe(answers[11]!.json.session_id);
+    expect(t.access.state('crossed')).toMatchObject({ issued: 11, next_participant: 11 });
+  });
+
   it('refuses with a message the participant understands: unknown, closed, full, bad requests', async () => {
     const t = setup();
     await t.register(CROSSED, 'issued');
