@@ -1,5 +1,5 @@
 /**
- * The study definition: every setting a researcher chooses in the designer (issue 9), as one
+ * The study definition: every setting a researcher chooses in the designer, as one
  * plain JSON-able value. The participant link carries it (link.ts), the scheduler reads it
  * (schedule.ts). `checkStudyDefinition` is the one place that says what a valid study is; it
  * takes `unknown` because a definition also arrives from a link, where nothing can be trusted.

@@ -53,6 +53,8 @@ const arbitraryStudy: fc.Arbitrary<StudyDefinition> = fc
       [{ kind: 'http' as const, url: 'https://x.org/rows' }],
       [{ kind: 'server' as const }],
       [{ kind: 'jatos' as const }, { kind: 'server' as const }],
+      [{ kind: 'download' as const, instructions: 'E-mail the file to lab@example.org — *thank you*.' }],
+      [{ kind: 'server' as const }, { kind: 'download' as const, instructions: 'Upload it to the course page.' }],
     ),
   })
   .map(({ lists, ...rest }) => {
@@ -127,6 +129,13 @@ describe('study links', () => {
     const server = withDefaults({ sinks: [{ kind: 'server' }] });
     expect(encodeStudyLink(server)).toMatch(/^s1\./);
     expect(decodeStudyLink(encodeStudyLink(server))).toEqual({ ok: true, definition: server });
+    // So is "participants send me the file" (the download sink with its instructions).
+    const download = withDefaults({ sinks: [{ kind: 'download', instructions: 'Send it to lab@example.org.' }] });
+    expect(encodeStudyLink(download)).toMatch(/^s1\./);
+    expect(decodeStudyLink(encodeStudyLink(download))).toEqual({ ok: true, definition: download });
+    // An old link that relied on the default consent text now shows the truthful default.
+    const decoded = decodeStudyLink('s1.q64FAA.f43af818');
+    expect(decoded.ok && decoded.definition.consentText).toMatch(/What is recorded: your answers/);
   });
 
   it('detect any single-character change', () => {

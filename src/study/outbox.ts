@@ -1,5 +1,5 @@
 /**
- * The outbox: what makes "nothing lost" true on the participant's side (issue 9).
+ * The outbox: what makes "nothing lost" true on the participant's side.
  *
  * - A trial's row is committed to durable storage (IndexedDB in the browser) before the next
  *   trial renders: `put` resolves only after the write. Rows are keyed by (session_id,
