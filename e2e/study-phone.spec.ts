@@ -122,6 +122,11 @@ test.describe('on a phone', () => {
         if (cond === 'drawing') await expect(page.getByTestId('facts-drawing')).toBeVisible();
         if (practice) {
           await p.answer();
+          // The practice feedback: Enter continues (the focus is on its heading, not the button).
+          expect(await p.screen()).toBe('feedback');
+          const feedback = await p.signature();
+          await page.keyboard.press('Enter');
+          await p.leaves(feedback);
           continue;
         }
         main++;
@@ -193,6 +198,10 @@ test.describe('on a phone', () => {
     await expect(declined).toBeVisible();
     await expect(p.consentAccept).toHaveCount(0);
     await expect(p.story).toHaveCount(0);
+    expect(Object.values(await indexedDbRecords(page)).flat()).toEqual([]);
+    // Changing one's mind: the consent again, and still nothing stored until it is given.
+    await page.getByTestId('declined-reconsider').click();
+    expect(await p.screen()).toBe('consent');
     expect(Object.values(await indexedDbRecords(page)).flat()).toEqual([]);
     // Leaving the page (pagehide hands pending rows to sendBeacon) sends nothing either.
     await page.goto('about:blank');
