@@ -335,6 +335,17 @@ describe('POST /api/rows with issued sessions', () => {
       rows: rowsOf(withDefaults({ studyId: 'old' }), grant, 1),
     });
     expect(noSecret.status).toBe(403);
+    // What the definition alone fixes is checked for browser-made sessions too.
+    for (const [change, pattern] of [
+      [{ k: 9 }, /^rows\.0\.k: 9 is not a k of study "old" \(2, 3, 4\)$/],
+      [{ task: 3 }, /^rows\.0\.task: 3 is not a task/],
+      [{ time_limit_s: 20 }, /^rows\.0\.time_limit_s: 20 is not the time limit of condition "untimed" \(null\)$/],
+      [{ strict: false }, /^rows\.0\.strict/],
+    ] as const) {
+      const res = await t.post('/api/rows', { sessions: [], rows: [makeRow('old', 'browser-1', 2, change)] });
+      expect(res.status, JSON.stringify(change)).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(pattern);
+    }
     // Closed: sessions under way finish, a new browser-made session is refused with the participant's message.
     t.access.update('old', { closed: true });
     expect((await t.post('/api/rows', { sessions: [], rows: [makeRow('old', 'browser-1', 1)] })).status).toBe(200);

@@ -371,7 +371,9 @@ export class StudyAccess {
             fresh.add(r.session_id);
           }
         }
-        return undefined;
+        // A browser-made session has no schedule here; what the definition alone fixes is checked.
+        const problem = 'trial_index' in r ? this.definitionProblem(r) : undefined;
+        return problem === undefined ? undefined : { status: 400, reason: 'invalid', message: `${where}.${problem}` };
       }
       const secret = secrets.get(r.session_id);
       if (secret === undefined || !sameSecret(secret, issued.secret)) {
@@ -415,6 +417,27 @@ export class StudyAccess {
     if (this.schedules.size >= 10_000) this.schedules.delete(this.schedules.keys().next().value!);
     this.schedules.set(issued.session_id, schedule);
     return schedule;
+  }
+
+  /**
+   * What is wrong with a row of a browser-made session by the study's definition alone: the
+   * condition's time limit, k and task among the study's, strictness. (Its puzzle and trial count
+   * need the schedule, which only an issued session has.)
+   */
+  private definitionProblem(row: ResultRow): string | undefined {
+    const { def } = this.definition(row.study_id)!;
+    const condition = def.conditions.find((c) => c.id === row.condition);
+    // An unknown condition is the store's 400 (it names the study's conditions).
+    if (!condition) return undefined;
+    if (row.time_limit_s !== condition.perPuzzleLimitS) {
+      return `time_limit_s: ${JSON.stringify(row.time_limit_s)} is not the time limit of condition "${condition.id}" (${JSON.stringify(condition.perPuzzleLimitS)})`;
+    }
+    if (!def.k.includes(row.k)) return `k: ${row.k} is not a k of study "${def.studyId}" (${def.k.join(', ')})`;
+    if (!def.tasks.includes(row.task)) {
+      return `task: ${row.task} is not a task of study "${def.studyId}" (${def.tasks.join(', ')})`;
+    }
+    if (row.strict !== def.strict) return `strict: the study's puzzles are ${def.strict ? '' : 'not '}strict`;
+    return undefined;
   }
 
   /** What is wrong with a row of an issued session (`<field>: <problem>`), or undefined. */
