@@ -97,7 +97,8 @@ Open it as <app address>/?study=<token>; add &preview=1 for a run that records n
 Studies are strict by default (only puzzles solvable with the sound rules); --no-strict turns
 that off. A study that cannot run is refused with exit status 2 and "<setting>: <problem>".
 
-Where results go: ${SINK_KINDS.map((k) => `${SINKS[k].cliUsage} (${SINKS[k].label})`).join(', ')}.
+Where results go (one or more):
+${SINK_KINDS.map((k) => `  ${SINKS[k].cliUsage.padEnd(42)} ${SINKS[k].label}`).join('\n')}
 Without any of them the link still works, but results stay in the participants' browsers (each
 can download their own file at the end) and a warning says so on stderr.
 
