@@ -6,8 +6,8 @@
  *
  * CLUTRR_EXPORT_TEST_MB sets the database's size (default 1024; 0 skips the test).
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -110,6 +110,33 @@ describe.skipIf(TARGET_MB <= 0)(`an export of a ${TARGET_MB} MB database`, () =>
     console.log(`results export: ${mb(size)} CSV in ${seconds.toFixed(1)} s, peak RSS ${mb(rss)}`);
     expect(rss).toBeLessThan(PEAK_LIMIT_MB * MB);
   }, 900_000);
+
+  it('never leaves a truncated file at --out when results export is SIGKILLed', async () => {
+    const out = path.join(dir, 'kept.csv');
+    writeFileSync(out, 'the previous export\n');
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'scripts', 'cli.mjs'), 'results', 'export', '--data', data, '--out', out, '--force'],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
+    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // Kill once the temporary file has grown past 1 MB: the export is under way.
+    const partial = () => readdirSync(dir).find((f) => f.startsWith('.kept.csv.') && f.endsWith('.partial'));
+    const deadline = Date.now() + 120_000;
+    let seen: string | undefined;
+    while (Date.now() < deadline) {
+      seen = partial();
+      if (seen && statSync(path.join(dir, seen)).size > MB) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    child.kill('SIGKILL');
+    await gone;
+    expect(seen, 'the export never started writing').toBeDefined();
+    expect(child.signalCode).toBe('SIGKILL');
+    // The old file stands whole; what was being written is only the temporary file.
+    expect(readFileSync(out, 'utf8')).toBe('the previous export\n');
+    rmSync(path.join(dir, seen!), { force: true });
+  }, 300_000);
 
   it('is streamed by the server in bounded memory', async () => {
     const server = await startServer(data);
