@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import type { StudyCondition, StudyDefinition } from '../src/study/definition';
 import { encodedLink, normalise, Participant, PHONE } from './fixtures/study';
@@ -66,6 +67,10 @@ async function onScreenAtTop(page: Page, locator: Locator): Promise<string> {
     : `scrollY ${scrollY}, box ${JSON.stringify(box)} in ${view.width}×${view.height}`;
 }
 
+/** What axe finds wrong on the page (nothing, we hope). */
+const axeViolations = async (page: Page) =>
+  (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.help}`);
+
 /** Every record in every IndexedDB database of the page's origin, by database. */
 function indexedDbRecords(page: Page): Promise<Record<string, string[]>> {
   return page.evaluate(async () => {
@@ -110,7 +115,10 @@ test.describe('on a phone', () => {
       expect(await p.screen()).toBe('consent');
       // The destinations are listed before agreeing, the HTTP sink by its host.
       await expect(page.getByTestId('consent-destinations').locator('li')).toHaveText([SINK_HOST]);
-      if (cond === 'text') await page.screenshot({ path: `${SHOTS}/phone-consent.png`, fullPage: true });
+      if (cond === 'text') {
+        await page.screenshot({ path: `${SHOTS}/phone-consent.png`, fullPage: true });
+        expect(await axeViolations(page)).toEqual([]);
+      }
       let main = 0;
       for (;;) {
         const seen = await p.runUntil((s) => s === 'trial' || s === 'completion');
@@ -189,6 +197,7 @@ test.describe('on a phone', () => {
     await expect(declined).not.toContainText(/completion code:/i);
     await expect(p.completionCode).toHaveCount(0);
     await page.screenshot({ path: `${SHOTS}/phone-declined.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
     const records = await indexedDbRecords(page);
     // The study's database was opened (so this check can see into it), and holds nothing.
     expect(Object.keys(records)).toContain('clutrr-lab-study');
@@ -256,6 +265,7 @@ test.describe('on a phone', () => {
     await expect(notice).toBeVisible();
     await expect(p.download).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/phone-download-only-after.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
     await page.reload();
     expect(await p.screen()).toBe('completion');
     await expect(p.completionCode).toHaveText('DL-77');
@@ -312,4 +322,36 @@ test.describe('each condition at each size', () => {
     await page.setViewportSize(DESKTOP);
     await eachCondition(page, 'desktop');
   });
+});
+
+test('at 1280×800: consent, declined and the download-only completion', async ({ page, context }) => {
+  await page.setViewportSize(DESKTOP);
+  const sink = await interceptSink(context);
+  const p = new Participant(page);
+  await page.goto(`/${encodedLink(TIMED, { PROLIFIC_PID: 'desk' })}`);
+  expect(await p.screen()).toBe('consent');
+  await expect(page.getByTestId('consent-destinations')).toContainText(SINK_HOST);
+  await page.screenshot({ path: `${SHOTS}/desktop-consent.png` });
+  await page.getByTestId('consent-decline').click();
+  await expect(page.getByTestId('declined')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/desktop-declined.png` });
+  expect(sink.count()).toBe(0);
+
+  await page.goto(
+    `/${encodedLink({
+      ...TIMED,
+      studyId: 'dl-desk',
+      practice: 0,
+      completionCode: 'DL-DESK',
+      conditions: [condition('untimed', {})],
+      sinks: [{ kind: 'download', instructions: 'Upload the file at the address in the Prolific study description.' }],
+    })}`,
+  );
+  await p.runUntil('completion');
+  await expect(page.getByTestId('download-only-notice')).toBeVisible();
+  await expect(p.completionCode).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/desktop-download-only-before.png` });
+  await p.downloadText(p.downloadJson);
+  await expect(p.completionCode).toHaveText('DL-DESK');
+  await page.screenshot({ path: `${SHOTS}/desktop-download-only-after.png` });
 });

@@ -5,9 +5,9 @@ import { Heading } from './Heading';
 import { Markdown } from './Markdown';
 
 /**
- * The consent screen: the researcher's text, then what the page itself knows to be true — where
- * the answers go (one item per destination of the run's effective sinks) and what each answer
- * records — before the participant agrees or declines.
+ * The consent screen: the researcher's text (whose default says what is recorded), then what the
+ * page itself knows to be true — where the answers go, one item per destination of the run's
+ * effective sinks — before the participant agrees or declines.
  */
 export function ConsentScreen({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (e: unknown) => void }) {
   const destinations = consentDestinations(env.def.sinks, env.pageUrl);
@@ -24,13 +24,6 @@ export function ConsentScreen({ run, env, onError }: { run: StudyRun; env: RunEn
             </li>
           ))}
         </ul>
-        <h2>What is recorded</h2>
-        <p>
-          For each puzzle: the puzzle, your answer and difficulty rating, when you started and answered, how often you
-          changed your answer and how long this page was hidden. Once per session:{' '}
-          {env.prolific ? 'your Prolific ids, ' : ''}your browser’s name and version and your screen size. Notes you
-          type in a notes box are never recorded.
-        </p>
       </div>
       <div className="study-consent-actions">
         <button
