@@ -155,8 +155,10 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
     address = forwarded?.split(',').at(-1)?.trim() || undefined;
   }
   if (address === undefined) {
-    const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-    address = env?.incoming?.socket?.remoteAddress;
+    // As @hono/node-server's getConnInfo reads it (the bindings may sit under `server`).
+    type Bindings = { incoming?: { socket?: { remoteAddress?: string } } };
+    const env = c.env as (Bindings & { server?: Bindings }) | undefined;
+    address = (env?.server ?? env)?.incoming?.socket?.remoteAddress;
   }
   if (address === undefined || address === '') return 'unknown';
   if (address.startsWith('::ffff:')) return address.slice(7);
