@@ -19,7 +19,8 @@
  * with session ids the browser made, as before issue 20). Studies registered before this schema
  * step are `browser`; a new registration takes the mode it is given, else NEW_STUDY_SESSIONS.
  * `study open --issued-only` switches a study. Rows of an issued session are checked (secret,
- * schedule) in both modes.
+ * schedule) in both modes; rows of a browser-made session against what the definition alone
+ * fixes (the condition's time limit, k, task, strictness).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
