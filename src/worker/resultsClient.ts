@@ -1,10 +1,10 @@
-import type { ReadResultsResult, ResultsCommands, ResultsSource } from './resultsProtocol';
+import type { ReadResultsBody, ReadResultsResult, ResultsCommands } from './resultsProtocol';
 import { RpcClient, type WorkerLike } from './rpc';
 
 /**
  * The dashboard's side of the results worker: `read` sends every file the dashboard holds (Blobs
- * are handles; their bytes are not copied on the page) and resolves with the merged rows and a
- * line per file. A newer `read` supersedes an older one (its promise rejects with
+ * are handles; their bytes are not copied on the page) and the view, and resolves with a line
+ * per file, the merged rows (when the page does not have them yet) and the figures. A newer `read` supersedes an older one (its promise rejects with
  * CancelledError). A worker that crashes (e.g. out of memory) rejects with a WorkerError named
  * `WorkerCrash`; the next read starts a fresh worker, which reads every listed file again.
  */
@@ -19,12 +19,9 @@ export class ResultsFilesClient {
     this.client = new RpcClient<ResultsCommands>(spawn, 'results file reader');
   }
 
-  read(
-    sources: readonly ResultsSource[],
-    onProgress?: (done: number, total: number) => void,
-  ): Promise<ReadResultsResult> {
+  read(body: ReadResultsBody, onProgress?: (done: number, total: number) => void): Promise<ReadResultsResult> {
     if (this.current !== null) this.client.cancel(this.current);
-    const { id, promise } = this.client.request('read', { sources }, { onProgress });
+    const { id, promise } = this.client.request('read', body, { onProgress });
     this.current = id;
     return promise;
   }

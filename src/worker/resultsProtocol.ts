@@ -1,9 +1,11 @@
+import type { GroupBy, GroupRow, ItemRow, ParticipantRow } from '../study/figures';
 import type { MergedResults } from '../study/resultsFile';
 
 /**
  * Messages of the results worker (`results.worker.ts`), served through `rpc.ts`: one command,
- * `read`, that reads result files (CSV or JSON, streamed from their Blobs) and merges them, so
- * the page receives only the merged rows and a line per file.
+ * `read`, that reads result files (CSV or JSON, streamed from their Blobs), merges them and
+ * computes the dashboard's figures (`src/study/figures.ts`: the bootstraps, the participants,
+ * the items), so the page receives results to show, not work to do.
  *
  * A request always lists every file the dashboard holds, in order; the worker re-reads only
  * those it has not read under the same `stamp` (so a worker that was restarted after a crash
@@ -18,8 +20,24 @@ export interface ResultsSource {
   readonly stamp: number;
 }
 
+/** What the figures are computed for: the grouping and whether flagged participants are left out. */
+export interface DashboardView {
+  readonly by: GroupBy;
+  readonly excludeFlagged: boolean;
+}
+
 export interface ReadResultsBody {
   readonly sources: readonly ResultsSource[];
+  readonly view: DashboardView;
+  /** The `key` of the merged rows the page holds already: they are not sent again while it stands. */
+  readonly have: string | null;
+}
+
+/** The figures of one view. */
+export interface DashboardFigures {
+  readonly view: DashboardView;
+  readonly groups: readonly GroupRow[];
+  readonly items: readonly ItemRow[];
 }
 
 /** A file that could not be read: where and why (a ResultsFileError's parts). */
@@ -45,8 +63,13 @@ export type FileOutcome =
 export interface ReadResultsResult {
   /** In the order of the request's sources. */
   readonly files: readonly FileOutcome[];
-  /** The files read merged (`mergeResults`): one row per (session_id, trial_index). */
-  readonly merged: MergedResults;
+  /** Names the merged rows below (the listed files and their stamps, in order). */
+  readonly key: string;
+  /** The files read merged (`mergeResults`): one row per (session_id, trial_index); null when the page has them (`have`). */
+  readonly merged: MergedResults | null;
+  /** One line per session (`participants`), flags included; null with `merged`. */
+  readonly participants: readonly ParticipantRow[] | null;
+  readonly figures: DashboardFigures;
 }
 
 export type ResultsCommands = {

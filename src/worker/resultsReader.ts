@@ -1,12 +1,27 @@
-import { mergeResults, ResultsFileError, ResultsFileReader, type ResultsFile } from '../study/resultsFile';
-import type { FileOutcome, FileProblem, ReadResultsBody, ReadResultsResult, ResultsSource } from './resultsProtocol';
+import { aggregate, items, participants, type ParticipantRow } from '../study/figures';
+import {
+  mergeResults,
+  ResultsFileError,
+  ResultsFileReader,
+  type MergedResults,
+  type ResultsFile,
+} from '../study/resultsFile';
+import type {
+  DashboardFigures,
+  DashboardView,
+  FileOutcome,
+  FileProblem,
+  ReadResultsBody,
+  ReadResultsResult,
+  ResultsSource,
+} from './resultsProtocol';
 import type { ServeContext } from './rpc';
 
 /**
  * What the results worker does, as plain functions (the worker file only installs them; the
  * tests run them in Node): each file streamed from its Blob through `ResultsFileReader` (so a
- * CSV is never one string, and no file's text is held whole but a JSON file's), then the good
- * files merged.
+ * CSV is never one string, and no file's text is held whole but a JSON file's), the good files
+ * merged, and the dashboard's figures computed from the merged rows (`src/study/figures.ts`).
  */
 
 type Read = { readonly ok: true; readonly file: ResultsFile } | { readonly ok: false; readonly problem: FileProblem };
@@ -55,12 +70,26 @@ const outcome = (name: string, read: Read): FileOutcome =>
     ? { name, ok: true, format: read.file.format, rows: read.file.rows.length, sessions: read.file.sessions.length }
     : { name, ok: false, problem: read.problem };
 
+/** The figures of one view of merged rows: by grouping, flagged participants left out or not. */
+export function dashboardFigures(
+  rows: MergedResults['rows'],
+  people: readonly ParticipantRow[],
+  view: DashboardView,
+): DashboardFigures {
+  const flagged = view.excludeFlagged
+    ? new Set(people.flatMap((p) => (p.flags.length ? [p.session_id] : [])))
+    : undefined;
+  return { view, groups: aggregate(rows, view.by, flagged), items: items(rows, flagged) };
+}
+
 /**
- * The `read` command with its memory of files already read (by name and stamp): reads the new
- * ones, forgets those no longer listed, merges the good ones in the listed order.
+ * The `read` command with its memory of files already read (by name and stamp) and of the last
+ * merge: reads the new files, forgets those no longer listed, merges the good ones in the listed
+ * order (again only when the list changed), and computes the figures of the requested view.
  */
 export function createResultsReader() {
   const known = new Map<string, { stamp: number; read: Read }>();
+  let last: { key: string; merged: MergedResults; people: ParticipantRow[] } | null = null;
   return async function read(body: ReadResultsBody, ctx: ServeContext<never>): Promise<ReadResultsResult> {
     const listed = new Set(body.sources.map((s) => s.name));
     for (const name of [...known.keys()]) if (!listed.has(name)) known.delete(name);
@@ -76,9 +105,18 @@ export function createResultsReader() {
     }
     ctx.progress(total, total);
     const reads = body.sources.map((s) => known.get(s.name)!.read);
+    const key = body.sources.map((s) => s.stamp).join(',');
+    if (last?.key !== key) {
+      const merged = mergeResults(reads.flatMap((r) => (r.ok ? [r.file] : [])));
+      last = { key, merged, people: participants(merged.rows) };
+    }
+    const send = body.have !== key;
     return {
       files: body.sources.map((s, i) => outcome(s.name, reads[i]!)),
-      merged: mergeResults(reads.flatMap((r) => (r.ok ? [r.file] : []))),
+      key,
+      merged: send ? last.merged : null,
+      participants: send ? last.people : null,
+      figures: dashboardFigures(last.merged.rows, last.people, body.view),
     };
   };
 }

@@ -2,16 +2,14 @@ import { saveFile } from '../../ui/saveFile';
 import { useId, useMemo } from 'react';
 import { formatCount } from '../../core/util/format';
 import {
-  aggregate,
   GROUP_BY_LABEL,
   INTERVAL_METHODS,
-  participants,
   SCALE,
   tableToCsv,
   type Figure,
   type GroupBy,
   type GroupRow,
-} from './aggregate';
+} from '../../study/figures';
 import { fixed, range } from './format';
 import { IntervalChart, SERIES_STYLES, type ChartPoint } from './IntervalChart';
 import { useResults } from './store';
@@ -67,18 +65,15 @@ function FigureCell({ f, digits, testId }: { f: Figure; digits: number; testId: 
 export function Figures() {
   const id = useId();
   const rows = useResults((s) => s.merged.rows);
-  const by = useResults((s) => s.groupBy);
+  // The select follows the choice at once; the figures, their own view once the worker has them.
+  const chosen = useResults((s) => s.groupBy);
+  const { groups, view } = useResults((s) => s.figures);
+  const by = view.by;
   const setGroupBy = useResults((s) => s.setGroupBy);
   const excludeFlagged = useResults((s) => s.excludeFlagged);
   const setExcludeFlagged = useResults((s) => s.setExcludeFlagged);
-  const flagged = useMemo(
-    () => new Set(participants(rows).flatMap((p) => (p.flags.length ? [p.session_id] : []))),
-    [rows],
-  );
-  const groups = useMemo(
-    () => aggregate(rows, by, excludeFlagged ? flagged : undefined),
-    [rows, by, excludeFlagged, flagged],
-  );
+  const people = useResults((s) => s.participants);
+  const flaggedCount = useMemo(() => people.filter((p) => p.flags.length > 0).length, [people]);
   if (rows.length === 0) return null;
   const withPaper = by === 'k' || by === 'condition-k';
   const paperBy = (pick: (g: GroupRow) => number | undefined) =>
@@ -93,7 +88,13 @@ export function Figures() {
   const axis = by === 'condition-k' ? GROUP_BY_LABEL.k : label;
 
   return (
-    <section className="rs-figures" aria-labelledby={`${id}-h`} data-testid="results-figures" data-group-by={by}>
+    <section
+      className="rs-figures"
+      aria-labelledby={`${id}-h`}
+      data-testid="results-figures"
+      data-group-by={by}
+      data-exclude-flagged={view.excludeFlagged}
+    >
       <h2 id={`${id}-h`}>Accuracy, response time and difficulty</h2>
       <div className="rs-controls">
         <div className="rs-field">
@@ -101,7 +102,7 @@ export function Figures() {
           <select
             id={`${id}-by`}
             data-testid="results-group-by"
-            value={by}
+            value={chosen}
             onChange={(e) => setGroupBy(e.target.value as GroupBy)}
           >
             {GROUPINGS.map((g) => (
@@ -118,7 +119,7 @@ export function Figures() {
             checked={excludeFlagged}
             onChange={(e) => setExcludeFlagged(e.target.checked)}
           />
-          Leave out flagged participants ({formatCount(flagged.size)})
+          Leave out flagged participants ({formatCount(flaggedCount)})
         </label>
         <button
           type="button"

@@ -1,19 +1,13 @@
-import { useId, useMemo } from 'react';
-import { items, participants } from './aggregate';
+import { useId } from 'react';
 import { fixed, range } from './format';
 import { useResults } from './store';
 
 /** One line per puzzle: how many answered it, accuracy with its Wilson interval, the usual wrong answer. */
 export function ItemsTable() {
   const id = useId();
-  const rows = useResults((s) => s.merged.rows);
-  const excludeFlagged = useResults((s) => s.excludeFlagged);
-  const list = useMemo(() => {
-    const flagged = excludeFlagged
-      ? new Set(participants(rows).flatMap((p) => (p.flags.length ? [p.session_id] : [])))
-      : undefined;
-    return items(rows, flagged);
-  }, [rows, excludeFlagged]);
+  // Computed in the results worker with the figures (flagged participants left out with them).
+  const list = useResults((s) => s.figures.items);
+  const excludeFlagged = useResults((s) => s.figures.view.excludeFlagged);
   if (list.length === 0) return null;
   return (
     <section className="rs-items" aria-labelledby={`${id}-h`} data-testid="results-items">

@@ -1,6 +1,6 @@
 import { useId, useMemo } from 'react';
 import { fixed } from './format';
-import { mainRows, participants } from './aggregate';
+import { mainRows } from '../../study/figures';
 import { answeredItems, compareByK, type ModelItemAnswer } from './modelItems';
 import { useResults } from './store';
 import { useCompare } from './useCompare';
@@ -16,6 +16,7 @@ export function ModelsCompare() {
   const id = useId();
   const rows = useResults((s) => s.merged.rows);
   const excludeFlagged = useResults((s) => s.excludeFlagged);
+  const people = useResults((s) => s.participants);
   const status = useCompare((s) => s.status);
   const progress = useCompare((s) => s.progress);
   const message = useCompare((s) => s.message);
@@ -26,11 +27,9 @@ export function ModelsCompare() {
   const cancel = useCompare((s) => s.cancel);
 
   const items = useMemo(() => {
-    const flagged = excludeFlagged
-      ? new Set(participants(rows).flatMap((p) => (p.flags.length ? [p.session_id] : [])))
-      : undefined;
+    const flagged = excludeFlagged ? new Set(people.flatMap((p) => (p.flags.length ? [p.session_id] : []))) : undefined;
     return answeredItems(mainRows(rows, flagged));
-  }, [rows, excludeFlagged]);
+  }, [rows, people, excludeFlagged]);
   const answerMaps = useMemo(
     () =>
       new Map(

@@ -1,14 +1,14 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useState } from 'react';
 import { formatCount } from '../../core/util/format';
-import { FLAG_RULES, FLAG_TEXT, participants } from './aggregate';
+import { FLAG_RULES, FLAG_TEXT } from '../../study/figures';
 import { fixed } from './format';
 import { useResults } from './store';
 
 /** One line per participant (session), flagged ones marked; a filter shows the flagged only. */
 export function ParticipantsTable() {
   const id = useId();
-  const rows = useResults((s) => s.merged.rows);
-  const list = useMemo(() => participants(rows), [rows]);
+  // Computed in the results worker when the files were merged.
+  const list = useResults((s) => s.participants);
   const [flaggedOnly, setFlaggedOnly] = useState(false);
   if (list.length === 0) return null;
   const flagged = list.filter((p) => p.flags.length > 0);

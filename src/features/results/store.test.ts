@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ResultsFilesClient } from '../../worker/resultsClient';
 import type { ResultsCommands } from '../../worker/resultsProtocol';
 import { createResultsReader } from '../../worker/resultsReader';
@@ -55,6 +55,7 @@ describe('the dashboard store reads files in the worker', () => {
     crashing = false;
     setResultsReader(new ResultsFilesClient(() => inProcessWorker(() => crashing)));
     useResults.getState().clear();
+    useResults.setState({ groupBy: 'k', excludeFlagged: false });
   });
 
   it('loads files: rows merged, a line per file, the reading line gone, a second load keeps the first', async () => {
@@ -69,8 +70,18 @@ describe('the dashboard store reads files in the worker', () => {
     expect(s.merged.sessions).toHaveLength(50);
     expect(s.merged.duplicates).toBe(5 * 55);
     expect(s.files.map((f) => f.name)).toEqual(['results-a.csv', 'results-b.json']);
+    expect(s.participants).toHaveLength(50);
+    expect(s.figures.view).toEqual({ by: 'k', excludeFlagged: false });
+    expect(s.figures.groups.map((g) => g.key)).toEqual(['2', '3', '4', '5', '6']);
+    // Another grouping: computed in the worker from the rows it holds; the rows are not sent again.
+    const rows = s.merged.rows;
+    s.setGroupBy('condition');
+    await vi.waitFor(() => expect(useResults.getState().figures.view.by).toBe('condition'));
+    expect(useResults.getState().figures.groups.map((g) => g.key)).toEqual(['timed-90', 'untimed']);
+    expect(useResults.getState().merged.rows).toBe(rows);
     await s.remove('results-a.csv');
     expect(useResults.getState().merged.sessions).toHaveLength(25);
+    expect(useResults.getState().participants).toHaveLength(25);
   });
 
   it('a hostile session_id ends "Reading…" with the file, row and field named', async () => {

@@ -1,10 +1,16 @@
 import { create } from 'zustand';
 import type { MergedResults } from '../../study/resultsFile';
 import { ResultsFilesClient } from '../../worker/resultsClient';
-import type { FileOutcome, FileProblem, ReadResultsResult, ResultsSource } from '../../worker/resultsProtocol';
+import type {
+  DashboardFigures,
+  FileOutcome,
+  FileProblem,
+  ReadResultsResult,
+  ResultsSource,
+} from '../../worker/resultsProtocol';
 import { isCancelled } from '../../worker/rpc';
 import { formatBytes } from '../../core/util/format';
-import type { GroupBy } from './aggregate';
+import type { GroupBy, ParticipantRow } from '../../study/figures';
 
 export type { FileProblem };
 
@@ -18,6 +24,14 @@ export interface ResultsState {
   readonly files: readonly LoadedFile[];
   /** The good files merged: one row per (session_id, trial_index). */
   readonly merged: MergedResults;
+  /** Names `merged` for the worker (which then does not send it again). */
+  readonly mergedKey: string | null;
+  /** One line per session, with its flags (computed in the worker). */
+  readonly participants: readonly ParticipantRow[];
+  /** The figures of the last view computed (its grouping may lag `groupBy` while the worker works). */
+  readonly figures: DashboardFigures;
+  /** A failure of the reader that no file's line can carry (e.g. while regrouping). */
+  readonly readError: string | null;
   /** Names being read now. */
   readonly reading: readonly string[];
   /** Bytes read of the files being read. */
@@ -42,6 +56,7 @@ export interface ResultsActions {
 }
 
 const EMPTY: MergedResults = { rows: [], sessions: [], duplicates: 0, conflicts: [] };
+const NO_FIGURES: DashboardFigures = { view: { by: 'k', excludeFlagged: false }, groups: [], items: [] };
 
 /** Replaces entries of the same name, keeping the rest in their order. */
 function withSources(sources: readonly ResultsSource[], added: readonly ResultsSource[]): ResultsSource[] {
@@ -87,18 +102,22 @@ export function exportUrl(server: string, study: string): string {
 }
 
 /**
- * The dashboard's state, feature-local. Result files are read and merged in a worker
- * (`src/worker/results.worker.ts`): the page holds the files' Blobs and receives the merged rows
- * and a line per file. Every read ends the "Reading…" line, with the rows or with a message.
+ * The dashboard's state, feature-local. Result files are read and merged, and the figures
+ * computed, in a worker (`src/worker/results.worker.ts`): the page holds the files' Blobs and
+ * receives a line per file, the merged rows (once per set of files), the participants and the
+ * figures of the chosen view. Every read ends the "Reading…" line, with figures or a message.
  */
 export const useResults = create<ResultsState & ResultsActions>()((set, get) => {
   /** Reads the given list of files (all the dashboard holds) and puts the outcome in the state. */
   async function load(sources: readonly ResultsSource[], names: readonly string[]): Promise<void> {
     set({ sources, reading: names, progress: null });
     const started = performance.now();
+    const { groupBy: by, excludeFlagged, mergedKey: have } = get();
     let result: ReadResultsResult;
     try {
-      result = await theReader().read(sources, (done, total) => set({ progress: { done, total } }));
+      result = await theReader().read({ sources, view: { by, excludeFlagged }, have }, (done, total) =>
+        set({ progress: { done, total } }),
+      );
     } catch (e) {
       if (isCancelled(e)) return; // a newer read took over, and will end the reading line
       // The worker failed (crashed, out of memory, could not start): the files just added are
@@ -115,6 +134,7 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
         files: [...get().files.filter((f) => !names.includes(f.name)), ...added.map((s) => unread(s, why))],
         reading: [],
         progress: null,
+        readError: added.length ? null : `The figures could not be computed: ${why}`,
       });
       return;
     }
@@ -122,7 +142,11 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
     const listed = new Set(sources.map((s) => s.name));
     set({
       files: [...result.files, ...get().files.filter((f) => !f.ok && !listed.has(f.name))],
-      merged: result.merged,
+      ...(result.merged && result.participants
+        ? { merged: result.merged, participants: result.participants, mergedKey: result.key }
+        : {}),
+      figures: result.figures,
+      readError: null,
       reading: [],
       progress: null,
       lastLoadMs: performance.now() - started,
@@ -133,6 +157,10 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
     sources: [],
     files: [],
     merged: EMPTY,
+    mergedKey: null,
+    participants: [],
+    figures: NO_FIGURES,
+    readError: null,
     reading: [],
     progress: null,
     lastLoadMs: null,
@@ -205,8 +233,15 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
       });
     },
 
-    setGroupBy: (groupBy) => set({ groupBy }),
-    setExcludeFlagged: (excludeFlagged) => set({ excludeFlagged }),
+    // A new view: the worker computes its figures from the rows it holds (nothing is read again).
+    setGroupBy(groupBy) {
+      set({ groupBy });
+      void load(get().sources, get().reading);
+    },
+    setExcludeFlagged(excludeFlagged) {
+      set({ excludeFlagged });
+      void load(get().sources, get().reading);
+    },
     async remove(name) {
       set({ files: get().files.filter((f) => f.name !== name) });
       await load(
@@ -215,7 +250,16 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
       );
     },
     clear() {
-      set({ files: [], merged: EMPTY, lastLoadMs: null, server: { status: 'idle', message: '' } });
+      set({
+        files: [],
+        merged: EMPTY,
+        mergedKey: null,
+        participants: [],
+        figures: NO_FIGURES,
+        readError: null,
+        lastLoadMs: null,
+        server: { status: 'idle', message: '' },
+      });
       // The worker forgets the files too (and a read under way is superseded).
       void load([], []);
     },

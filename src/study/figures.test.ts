@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../core/formats/csv';
-import type { ResultRow } from '../../study/results';
-import { boundedMeanT, geometricMeanT, meanT, wilson } from '../../study/stats';
+import { parseCsv } from '../core/formats/csv';
+import type { ResultRow } from './results';
+import { boundedMeanT, geometricMeanT, meanT, wilson } from './stats';
 import {
   aggregate,
   FLAG_RULES,
@@ -12,7 +12,7 @@ import {
   tableToCsv,
   TABLE_CSV_COLUMNS,
   type GroupRow,
-} from './aggregate';
+} from './figures';
 
 let trial = 0;
 /** A main trial of session `s`; `over` changes fields. */

@@ -1,5 +1,6 @@
 /**
- * The dashboard's figures, pure: accuracy, response time and difficulty per group (k, task or
+ * The results dashboard's figures (`src/features/results`), pure, so the results worker computes
+ * them off the page's thread: accuracy, response time and difficulty per group (k, task or
  * condition) with trial-level and participant-clustered 95% intervals, per-participant summaries
  * with flags, per-item summaries, and the aggregated table as CSV.
  *
@@ -13,9 +14,9 @@
  * time), difficulty in [1, 5] (t interval on the logit of the mean's place on the scale); the
  * participant bootstrap resamples on the same scales, so it cannot leave them either.
  */
-import { writeCsv } from '../../core/formats/csv';
-import { createRng } from '../../core/random/rng';
-import { spreadsheetSafe, type ResultRow } from '../../study/results';
+import { writeCsv } from '../core/formats/csv';
+import { createRng } from '../core/random/rng';
+import { spreadsheetSafe, type ResultRow } from './results';
 import {
   boundedMeanT,
   clusterBootstrap,
@@ -28,7 +29,7 @@ import {
   MIN_RT_S,
   wilson,
   type Interval,
-} from '../../study/stats';
+} from './stats';
 import { PAPER_TABLE3 } from './paper';
 
 export type GroupBy = 'k' | 'task' | 'condition' | 'condition-k';
