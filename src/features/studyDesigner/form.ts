@@ -80,8 +80,6 @@ const write = <F extends StudyOptionField>(field: F, def: StudyDefinition): stri
 
 /** The form showing a (valid) definition. */
 export function formFromDefinition(def: StudyDefinition): StudyForm {
-  const http = def.sinks.flatMap((s) => (s.kind === 'http' ? [s.url] : []));
-  const download = def.sinks.find((s) => s.kind === 'download');
   return {
     ...(Object.fromEntries(TEXT_OPTION_FIELDS.map((f) => [f, write(f, def)])) as {
       [F in TextOptionField]: string;
@@ -90,19 +88,21 @@ export function formFromDefinition(def: StudyDefinition): StudyForm {
     orderMode: def.order.mode,
     orderLists: def.order.mode === 'counterbalanced' ? String(def.order.lists) : '2',
     conditions: def.conditions.map(conditionForm),
-    jatos: def.sinks.some((s) => s.kind === 'jatos'),
-    server: def.sinks.some((s) => s.kind === 'server'),
-    http: http.length > 0,
-    httpSinks: http,
-    download: download !== undefined,
-    sendInstructions: download?.instructions ?? '',
+    ...destinationsOf(def.sinks),
   };
 }
 
-/** The defaults; where results go is not chosen. */
-export const DEFAULT_FORM: StudyForm = formFromDefinition(DEFAULT_STUDY);
-
 const readLimit = (value: string): number | null => (value.trim() === '' ? null : readNumber(value));
+
+/** What the form knows of one sink kind. */
+interface Destination<K extends SinkKind> {
+  /** The sinks of this kind the inputs describe. */
+  sinks(f: DestinationInputs): Extract<StudySink, { kind: K }>[];
+  /** The inputs that show a definition's sinks of this kind. */
+  inputs(sinks: Extract<StudySink, { kind: K }>[]): Partial<DestinationInputs>;
+  /** The input of the n-th sink of this kind; `sub` follows `sinks.N` in a problem's field. */
+  input(n: number, sub: string): string;
+}
 
 /**
  * Each destination box: the sinks it adds, and the input that shows the problems of its N-th
@@ -110,29 +110,46 @@ const readLimit = (value: string): number | null => (value.trim() === '' ? null 
  * cannot be left out of the form.
  */
 const DESTINATIONS = {
-  jatos: { sinks: (f) => (f.jatos ? [{ kind: 'jatos' }] : []), input: () => 'jatos' },
-  server: { sinks: (f) => (f.server ? [{ kind: 'server' }] : []), input: () => 'server' },
+  jatos: {
+    sinks: (f) => (f.jatos ? [{ kind: 'jatos' }] : []),
+    inputs: (sinks) => ({ jatos: sinks.length > 0 }),
+    input: () => 'jatos',
+  },
+  server: {
+    sinks: (f) => (f.server ? [{ kind: 'server' }] : []),
+    inputs: (sinks) => ({ server: sinks.length > 0 }),
+    input: () => 'server',
+  },
   http: {
     sinks: (f) => (f.http ? f.httpSinks.map((url) => ({ kind: 'http', url: url.trim() })) : []),
+    inputs: (sinks) => ({ http: sinks.length > 0, httpSinks: sinks.map((s) => s.url) }),
     input: (n) => `httpSinks.${n}`,
   },
   download: {
     sinks: (f) => (f.download ? [{ kind: 'download', instructions: f.sendInstructions.trim() }] : []),
+    inputs: (sinks) => ({ download: sinks.length > 0, sendInstructions: sinks[0]?.instructions ?? '' }),
     input: (_n, sub) => (sub === '.instructions' ? 'sendInstructions' : 'download'),
   },
-} satisfies {
-  readonly [K in SinkKind]: {
-    sinks(f: DestinationInputs): Extract<StudySink, { kind: K }>[];
-    /** The input of the n-th sink of this kind. */
-    input(n: number, sub: string): string;
-  };
-};
+} satisfies { readonly [K in SinkKind]: Destination<K> };
+
+const DESTINATION_TABLE: { readonly [K in SinkKind]: Destination<K> } = DESTINATIONS;
 
 const DESTINATION_KINDS = Object.keys(DESTINATIONS) as SinkKind[];
 
+/** The destination inputs showing a definition's sinks. */
+function destinationsOf(sinks: readonly StudySink[]): DestinationInputs {
+  const inputs = <K extends SinkKind>(kind: K): Partial<DestinationInputs> => {
+    return DESTINATION_TABLE[kind].inputs(sinks.filter((s): s is Extract<StudySink, { kind: K }> => s.kind === kind));
+  };
+  return Object.assign({}, ...DESTINATION_KINDS.map(inputs)) as DestinationInputs;
+}
+
+/** The defaults; where results go is not chosen. */
+export const DEFAULT_FORM: StudyForm = formFromDefinition(DEFAULT_STUDY);
+
 /** The sinks the destination boxes describe, in the sink table's order (the CLI's too). */
 const sinksFromForm = (f: DestinationInputs): StudySink[] =>
-  DESTINATION_KINDS.flatMap((k): StudySink[] => DESTINATIONS[k].sinks(f));
+  DESTINATION_KINDS.flatMap((k): StudySink[] => DESTINATION_TABLE[k].sinks(f));
 
 /** The definition the form describes: unchecked (it may hold NaN and bad words). */
 export function definitionFromForm(f: StudyForm): StudyDefinition {
@@ -172,7 +189,7 @@ export function inputForProblem(field: string, f: DestinationInputs): string {
     const kind = sinks[at]?.kind;
     if (kind === undefined) return 'sinks';
     const n = sinks.slice(0, at).filter((s) => s.kind === kind).length;
-    return DESTINATIONS[kind].input(n, sink[2] ?? '');
+    return DESTINATION_TABLE[kind].input(n, sink[2] ?? '');
   }
   return field;
 }
