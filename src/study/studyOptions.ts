@@ -84,7 +84,7 @@ export const isWhole = (v: unknown, lo: number, hi: number): v is number =>
  */
 export const readNumber = (text: string): number => (/^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN);
 /** Comma-separated numbers; an empty text is an empty list. */
-export const readList = (text: string): number[] => (text.trim() === '' ? [] : text.split(',').map(readNumber));
+const readList = (text: string): number[] => (text.trim() === '' ? [] : text.split(',').map(readNumber));
 
 const mainItems = (def: Readonly<Record<string, unknown>>): number =>
   Array.isArray(def.k) && Array.isArray(def.tasks) && typeof def.itemsPerK === 'number'
@@ -390,11 +390,6 @@ export function studyOption<F extends StudyOptionField>(field: F): StudyOption<F
 /** Runs one option's check, reporting its problems under its field (or the dotted field it names). */
 export function checkOption(field: StudyOptionField, def: Readonly<Record<string, unknown>>, fail: Fail): void {
   STUDY_OPTIONS[field].check(def[field], def, (at, message) => fail(at === '' ? field : at, message));
-}
-
-/** The option's value as typed, for a definition's value (the designer's inputs, the CLI line). */
-export function writeOption<F extends StudyOptionField>(field: F, value: StudyDefinition[F]): string {
-  return studyOption(field).write(value);
 }
 
 // ---- conditions on the command line ----

@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useContext, useId } from 'react';
+import type { SinkKind } from '../../study/sinks';
 import { STUDY_LIMITS, STUDY_OPTIONS } from '../../study/studyOptions';
 import type { TextOptionField } from './form';
 import { useStudyDesigner } from './store';
@@ -124,7 +125,7 @@ export function OptionInput({ field }: { field: TextOptionField }) {
 }
 
 /** A checkbox field of the form (strict, and one per destination). */
-export type CheckField = 'strict' | 'jatos' | 'server' | 'http' | 'download';
+export type CheckField = 'strict' | SinkKind;
 
 export function Check(props: { field: CheckField; label: string; hint: string; onChange?: (on: boolean) => void }) {
   const id = useId();
