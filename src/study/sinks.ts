@@ -132,7 +132,8 @@ const SINK_TABLE = {
     destination: (s) => hostOf(s.url),
     cliArgs: (s) => ['--http-sink', s.url],
     summary: (s) => s.url,
-    fromCli: (v) => v.httpSinks.map((url) => ({ kind: 'http', url })),
+    // Trimmed as the designer trims what is typed, so both make the same token.
+    fromCli: (v) => v.httpSinks.map((url) => ({ kind: 'http', url: url.trim() })),
   },
   download: {
     label: 'Participants send me the file',
@@ -158,7 +159,7 @@ const SINK_TABLE = {
     cliArgs: (s) => ['--sink', 'download', '--send-instructions', s.instructions],
     fromCli: (v) =>
       v.sink.includes('download') || v.sendInstructions !== undefined
-        ? [{ kind: 'download', instructions: v.sendInstructions ?? '' }]
+        ? [{ kind: 'download', instructions: (v.sendInstructions ?? '').trim() }]
         : [],
   },
 } satisfies { readonly [K in SinkKind]: SinkSpec<K> };
