@@ -1,11 +1,12 @@
-import type { GroupBy, GroupRow, ItemRow, ParticipantRow } from '../study/figures';
-import type { MergedResults } from '../study/resultsFile';
+import type { AnsweredItem, GroupBy, GroupRow, ItemRow, ParticipantRow } from '../study/figures';
+import type { RowConflict } from '../study/resultsFile';
 
 /**
  * Messages of the results worker (`results.worker.ts`), served through `rpc.ts`: one command,
  * `read`, that reads result files (CSV or JSON, streamed from their Blobs), merges them and
  * computes the dashboard's figures (`src/study/figures.ts`: the bootstraps, the participants,
- * the items), so the page receives results to show, not work to do.
+ * the items), so the page receives results to show, not work to do. The merged rows stay in the
+ * worker: the page gets their counts, and the items people answered for asking the models.
  *
  * A request always lists every file the dashboard holds, in order; the worker re-reads only
  * those it has not read under the same `stamp` (so a worker that was restarted after a crash
@@ -29,7 +30,7 @@ export interface DashboardView {
 export interface ReadResultsBody {
   readonly sources: readonly ResultsSource[];
   readonly view: DashboardView;
-  /** The `key` of the merged rows the page holds already: they are not sent again while it stands. */
+  /** The `key` of the participants the page holds already: they are not sent again while it stands. */
   readonly have: string | null;
 }
 
@@ -38,6 +39,19 @@ export interface DashboardFigures {
   readonly view: DashboardView;
   readonly groups: readonly GroupRow[];
   readonly items: readonly ItemRow[];
+  /** The main items people answered, for the models' comparison. */
+  readonly answered: readonly AnsweredItem[];
+}
+
+/** The merge in numbers (`MergedResults` without its rows). */
+export interface MergedSummary {
+  readonly rows: number;
+  readonly sessions: number;
+  /** Rows met again with the same content. */
+  readonly duplicates: number;
+  /** Rows met again with different content, and the first few of them. */
+  readonly conflicts: number;
+  readonly firstConflicts: readonly RowConflict[];
 }
 
 /** A file that could not be read: where and why (a ResultsFileError's parts). */
@@ -63,11 +77,11 @@ export type FileOutcome =
 export interface ReadResultsResult {
   /** In the order of the request's sources. */
   readonly files: readonly FileOutcome[];
-  /** Names the merged rows below (the listed files and their stamps, in order). */
+  /** Names the merge (the listed files and their stamps, in order). */
   readonly key: string;
-  /** The files read merged (`mergeResults`): one row per (session_id, trial_index); null when the page has them (`have`). */
-  readonly merged: MergedResults | null;
-  /** One line per session (`participants`), flags included; null with `merged`. */
+  /** The files read merged (`mergeResults`): one row per (session_id, trial_index). */
+  readonly summary: MergedSummary;
+  /** One line per session (`participants`), flags included; null when the page has them (`have`). */
   readonly participants: readonly ParticipantRow[] | null;
   readonly figures: DashboardFigures;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { aggregate, items, participants } from '../study/figures';
+import { aggregate, answeredItems, items, mainRows, participants } from '../study/figures';
 import { mergeResults, readResultsFile } from '../study/resultsFile';
 import type { DashboardView, ReadResultsResult, ResultsCommands, ResultsSource } from './resultsProtocol';
 import { createResultsReader } from './resultsReader';
@@ -32,25 +32,26 @@ let stamp = 0;
 const source = (name: string, text: string): ResultsSource => ({ name, data: new Blob([text]), stamp: ++stamp });
 
 describe('the results worker', () => {
-  it('computes the figures of another view without sending the rows the page holds again', async () => {
+  it('computes the figures of another view from the rows it holds, reading nothing, sending the participants once', async () => {
     const read = worker();
     const sources = [source('results-a.csv', csv), source('results-b.json', json)];
     const first = await read({ sources });
     const view = { by: 'condition', excludeFlagged: true } as const;
     const again = await read({ sources }, view, first.result.key);
-    expect(again.result.merged).toBeNull();
     expect(again.result.participants).toBeNull();
+    expect(again.result.summary).toEqual(first.result.summary);
     expect(again.progress.at(-1)).toEqual([1, 1]); // nothing read
-    const rows = first.result.merged!.rows;
+    const { rows } = mergeResults([readResultsFile('a', csv), readResultsFile('b', json)]);
     const flagged = new Set(first.result.participants!.flatMap((p) => (p.flags.length ? [p.session_id] : [])));
     expect(flagged.size).toBeGreaterThan(0);
     expect(again.result.figures).toEqual({
       view,
       groups: aggregate(rows, 'condition', flagged),
       items: items(rows, flagged),
+      answered: answeredItems(mainRows(rows, flagged)),
     });
-    // A page without the rows (another key) gets them.
-    expect((await read({ sources }, view, 'other')).result.merged).toEqual(first.result.merged);
+    // A page without them (another key) gets the participants.
+    expect((await read({ sources }, view, 'other')).result.participants).toEqual(first.result.participants);
   });
 
   it('reads and merges as the main thread did, files in order, the last progress the total', async () => {
@@ -59,13 +60,20 @@ describe('the results worker', () => {
     const b = source('results-b.json', json);
     const { result, progress } = await read({ sources: [a, b] });
     const expected = mergeResults([readResultsFile('results-a.csv', csv), readResultsFile('results-b.json', json)]);
-    expect(result.merged).toEqual(expected);
+    expect(result.summary).toEqual({
+      rows: expected.rows.length,
+      sessions: 50,
+      duplicates: 5 * 55,
+      conflicts: 0,
+      firstConflicts: [],
+    });
     // The figures are the pure functions' over the merged rows.
     expect(result.participants).toEqual(participants(expected.rows));
     expect(result.figures).toEqual({
       view: { by: 'k', excludeFlagged: false },
       groups: aggregate(expected.rows, 'k'),
       items: items(expected.rows),
+      answered: answeredItems(mainRows(expected.rows)),
     });
     expect(result.files).toEqual([
       { name: 'results-a.csv', ok: true, format: 'csv', rows: 30 * 55, sessions: 30 },
@@ -85,7 +93,7 @@ describe('the results worker', () => {
     expect(second.progress.at(-1)).toEqual([b.data.size, b.data.size]);
     // a removed, then listed again under a new stamp: read again.
     const third = await read({ sources: [b] });
-    expect(third.result.merged!.sessions).toHaveLength(25);
+    expect(third.result.summary.sessions).toBe(25);
     const a2 = { ...a, stamp: ++stamp };
     const fourth = await read({ sources: [b, a2] });
     expect(fourth.progress.at(-1)).toEqual([a.data.size, a.data.size]);
@@ -111,7 +119,7 @@ describe('the results worker', () => {
           'hostile.json (row 5, field session_id): {"toString":1,"id":"x"} is an object, not a session id (text)',
       },
     });
-    expect(result.merged!.sessions).toHaveLength(30);
+    expect(result.summary.sessions).toBe(30);
   });
 
   it('a stream that fails mid-file is a problem naming the file, not a rejected request', async () => {
@@ -127,7 +135,7 @@ describe('the results worker', () => {
       ok: false,
       problem: { file: 'gone.csv', message: 'gone.csv: could not be read: the file changed on disk' },
     });
-    expect(result.merged!.rows).toEqual([]);
+    expect(result.summary.rows).toBe(0);
   });
 
   it('an empty file is called empty', async () => {

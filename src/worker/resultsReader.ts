@@ -1,4 +1,4 @@
-import { aggregate, items, participants, type ParticipantRow } from '../study/figures';
+import { aggregate, answeredItems, items, mainRows, participants, type ParticipantRow } from '../study/figures';
 import {
   mergeResults,
   ResultsFileError,
@@ -70,6 +70,9 @@ const outcome = (name: string, read: Read): FileOutcome =>
     ? { name, ok: true, format: read.file.format, rows: read.file.rows.length, sessions: read.file.sessions.length }
     : { name, ok: false, problem: read.problem };
 
+/** How many conflicting rows are sent to the page to show (it shows the first; all are counted). */
+const FIRST_CONFLICTS = 10;
+
 /** The figures of one view of merged rows: by grouping, flagged participants left out or not. */
 export function dashboardFigures(
   rows: MergedResults['rows'],
@@ -79,7 +82,12 @@ export function dashboardFigures(
   const flagged = view.excludeFlagged
     ? new Set(people.flatMap((p) => (p.flags.length ? [p.session_id] : [])))
     : undefined;
-  return { view, groups: aggregate(rows, view.by, flagged), items: items(rows, flagged) };
+  return {
+    view,
+    groups: aggregate(rows, view.by, flagged),
+    items: items(rows, flagged),
+    answered: answeredItems(mainRows(rows, flagged)),
+  };
 }
 
 /**
@@ -110,12 +118,18 @@ export function createResultsReader() {
       const merged = mergeResults(reads.flatMap((r) => (r.ok ? [r.file] : [])));
       last = { key, merged, people: participants(merged.rows) };
     }
-    const send = body.have !== key;
+    const { merged, people } = last;
     return {
       files: body.sources.map((s, i) => outcome(s.name, reads[i]!)),
       key,
-      merged: send ? last.merged : null,
-      participants: send ? last.people : null,
+      summary: {
+        rows: merged.rows.length,
+        sessions: new Set(merged.rows.map((r) => r.session_id)).size,
+        duplicates: merged.duplicates,
+        conflicts: merged.conflicts.length,
+        firstConflicts: merged.conflicts.slice(0, FIRST_CONFLICTS),
+      },
+      participants: body.have !== key ? people : null,
       figures: dashboardFigures(last.merged.rows, last.people, body.view),
     };
   };

@@ -74,7 +74,7 @@ export function Figures() {
   const setExcludeFlagged = useResults((s) => s.setExcludeFlagged);
   const people = useResults((s) => s.participants);
   const flaggedCount = useMemo(() => people.filter((p) => p.flags.length > 0).length, [people]);
-  if (rows.length === 0) return null;
+  if (rows === 0) return null;
   const withPaper = by === 'k' || by === 'condition-k';
   const paperBy = (pick: (g: GroupRow) => number | undefined) =>
     withPaper ? new Map(groups.flatMap((g) => (g.paper ? [[g.band, pick(g)!] as const] : []))) : undefined;

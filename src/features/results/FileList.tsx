@@ -10,7 +10,7 @@ export function FileList() {
   const clear = useResults((s) => s.clear);
   if (files.length === 0) return null;
   const good = files.filter((f) => f.ok);
-  const sessions = new Set(merged.rows.map((r) => r.session_id)).size;
+  const { sessions } = merged;
   return (
     <section className="rs-files" aria-labelledby="rs-files-h">
       <h2 id="rs-files-h">Files</h2>
@@ -54,25 +54,25 @@ export function FileList() {
         className="rs-hint"
         data-testid="results-summary"
         data-sessions={sessions}
-        data-rows={merged.rows.length}
+        data-rows={merged.rows}
         data-duplicates={merged.duplicates}
-        data-conflicts={merged.conflicts.length}
+        data-conflicts={merged.conflicts}
       >
-        {formatCount(sessions)} sessions, {formatCount(merged.rows.length)} rows after merging
+        {formatCount(sessions)} sessions, {formatCount(merged.rows)} rows after merging
         {merged.duplicates > 0
           ? `; ${formatCount(merged.duplicates)} duplicate rows (same session and trial) counted once`
           : ''}
         {lastLoadMs !== null ? ` (read and merged in ${Math.round(lastLoadMs)} ms, off the page's thread)` : ''}.
       </p>
-      {merged.conflicts.length > 0 && (
+      {merged.conflicts > 0 && (
         <div className="rs-alert" role="alert" data-testid="results-conflicts">
           <p>
-            {formatCount(merged.conflicts.length)} rows appear in two files with different content; the first
-            file&apos;s row is used. First:{' '}
+            {formatCount(merged.conflicts)} rows appear in two files with different content; the first file&apos;s row
+            is used. First:{' '}
             <span className="rs-mono">
-              session {merged.conflicts[0]!.session_id}, trial {merged.conflicts[0]!.trial_index} (
-              {merged.conflicts[0]!.column} differs; kept {merged.conflicts[0]!.kept}, dropped{' '}
-              {merged.conflicts[0]!.dropped})
+              session {merged.firstConflicts[0]!.session_id}, trial {merged.firstConflicts[0]!.trial_index} (
+              {merged.firstConflicts[0]!.column} differs; kept {merged.firstConflicts[0]!.kept}, dropped{' '}
+              {merged.firstConflicts[0]!.dropped})
             </span>
           </p>
         </div>

@@ -1,7 +1,6 @@
 import { useId, useMemo } from 'react';
 import { fixed } from './format';
-import { mainRows } from '../../study/figures';
-import { answeredItems, compareByK, type ModelItemAnswer } from './modelItems';
+import { compareByK, type ModelItemAnswer } from './modelItems';
 import { useResults } from './store';
 import { useCompare } from './useCompare';
 
@@ -14,9 +13,8 @@ const pct = (correct: number, n: number) => (n > 0 ? `${correct}/${n}` : '');
  */
 export function ModelsCompare() {
   const id = useId();
-  const rows = useResults((s) => s.merged.rows);
-  const excludeFlagged = useResults((s) => s.excludeFlagged);
-  const people = useResults((s) => s.participants);
+  // The main items people answered (flagged participants left out with the figures), from the results worker.
+  const items = useResults((s) => s.figures.answered);
   const status = useCompare((s) => s.status);
   const progress = useCompare((s) => s.progress);
   const message = useCompare((s) => s.message);
@@ -26,10 +24,6 @@ export function ModelsCompare() {
   const ask = useCompare((s) => s.ask);
   const cancel = useCompare((s) => s.cancel);
 
-  const items = useMemo(() => {
-    const flagged = excludeFlagged ? new Set(people.flatMap((p) => (p.flags.length ? [p.session_id] : []))) : undefined;
-    return answeredItems(mainRows(rows, flagged));
-  }, [rows, people, excludeFlagged]);
   const answerMaps = useMemo(
     () =>
       new Map(

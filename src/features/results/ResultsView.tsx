@@ -14,7 +14,7 @@ import './results.css';
  * participants (flagged ones marked) and the items.
  */
 export function ResultsView() {
-  const hasRows = useResults((s) => s.merged.rows.length > 0);
+  const hasRows = useResults((s) => s.merged.rows > 0);
   return (
     <div className="rs" data-testid="results-view">
       <header>

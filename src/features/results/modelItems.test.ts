@@ -4,15 +4,14 @@ import { unbracket } from '../../core/text/render';
 import { CLASSES, NUM_CLASSES } from '../../ml/encoding';
 import { rowsToCsv, type ResultRow } from '../../study/results';
 import { handlers } from '../../worker/handlers';
+import { answeredItems, type AnsweredItem } from '../../study/figures';
 import {
-  answeredItems,
   bracketNames,
   compareByK,
   modelItemAnswer,
   rebuildItem,
   storyRequestFor,
   STUDY_TEXT_SPLITS,
-  type AnsweredItem,
   type ModelItemAnswer,
 } from './modelItems';
 

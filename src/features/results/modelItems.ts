@@ -17,64 +17,9 @@ import type { PuzzleRecord } from '../../core/puzzle/puzzle';
 import { unbracket, type RenderedStory } from '../../core/text/render';
 import { classIndex, CLASSES, questionFromPuzzle } from '../../ml/encoding';
 import { bestClass, type ModelQuestion } from '../../ml/model';
-import type { ResultRow } from '../../study/results';
+import type { AnsweredItem } from '../../study/figures';
 import type { StudyDefinition } from '../../study/definition';
 import { studyText, type StudyStoryRequest } from '../../study/trialContent';
-
-/** A main item people answered: the puzzle as recorded, and how people did on it. */
-export interface AnsweredItem {
-  /** `puzzle_id|seed|k|task|strict`: one puzzle as shown (ids repeat across studies). */
-  readonly key: string;
-  readonly puzzle_id: string;
-  readonly seed: number;
-  readonly k: number;
-  readonly task: ResultRow['task'];
-  readonly strict: boolean;
-  readonly query_a: string;
-  readonly query_b: string;
-  readonly gold: string;
-  /** The story as the person read it (no brackets). */
-  readonly story: string;
-  /** People's answers (trials, timeouts counted wrong) and how many were right. */
-  readonly answers: number;
-  readonly correct: number;
-}
-
-export const itemKey = (r: Pick<ResultRow, 'puzzle_id' | 'seed' | 'k' | 'task' | 'strict'>): string =>
-  `${r.puzzle_id}|${r.seed}|${r.k}|${r.task}|${r.strict}`;
-
-/**
- * The main items of `rows` (practice and attention checks left out: a check's gold is the word
- * its instruction asks for, not the puzzle's answer), by k, then puzzle id.
- */
-export function answeredItems(rows: readonly ResultRow[]): AnsweredItem[] {
-  const by = new Map<string, { first: ResultRow; answers: number; correct: number }>();
-  for (const r of rows) {
-    if (r.phase !== 'main') continue;
-    const key = itemKey(r);
-    const g = by.get(key);
-    if (g) {
-      g.answers++;
-      if (r.correct) g.correct++;
-    } else by.set(key, { first: r, answers: 1, correct: r.correct ? 1 : 0 });
-  }
-  return [...by.entries()]
-    .map(([key, { first: r, answers, correct }]) => ({
-      key,
-      puzzle_id: r.puzzle_id,
-      seed: r.seed,
-      k: r.k,
-      task: r.task,
-      strict: r.strict,
-      query_a: r.query_a,
-      query_b: r.query_b,
-      gold: r.gold,
-      story: r.story,
-      answers,
-      correct,
-    }))
-    .sort((a, b) => a.k - b.k || (a.puzzle_id < b.puzzle_id ? -1 : a.puzzle_id > b.puzzle_id ? 1 : 0));
-}
 
 /** A study's possible text settings, the default (`all`) first. */
 export const STUDY_TEXT_SPLITS: readonly StudyDefinition['templateSplit'][] = ['all', 'train', 'test'];

@@ -3,7 +3,7 @@ import { CLASSES, classIndex, NUM_CLASSES } from '../../ml/encoding';
 import type { ModelQuestion } from '../../ml/model';
 import { readResultsFile } from '../../study/resultsFile';
 import { handlers } from '../../worker/handlers';
-import { answeredItems } from './modelItems';
+import { answeredItems } from '../../study/figures';
 import { createCompareStore, type CompareClient, type StoryMaker } from './modelsStore';
 import { readFileSync } from 'node:fs';
 

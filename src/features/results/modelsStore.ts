@@ -3,12 +3,12 @@ import type { ModelIndexEntry } from '../../ml/model';
 import { createGeneratorClient } from '../../worker/generatorClient';
 import type { ModelsClient } from '../../worker/modelsClient';
 import { isCancelled } from '../../worker/rpc';
+import type { AnsweredItem } from '../../study/figures';
 import {
   modelItemAnswer,
   rebuildItem,
   storyRequestFor,
   STUDY_TEXT_SPLITS,
-  type AnsweredItem,
   type ModelItemAnswer,
   type RebuiltItem,
 } from './modelItems';

@@ -67,20 +67,21 @@ describe('the dashboard store reads files in the worker', () => {
     ]);
     await importFiles([new File([json], 'results-b.json')]);
     const s = useResults.getState();
-    expect(s.merged.sessions).toHaveLength(50);
+    expect(s.merged.sessions).toBe(50);
     expect(s.merged.duplicates).toBe(5 * 55);
     expect(s.files.map((f) => f.name)).toEqual(['results-a.csv', 'results-b.json']);
     expect(s.participants).toHaveLength(50);
     expect(s.figures.view).toEqual({ by: 'k', excludeFlagged: false });
     expect(s.figures.groups.map((g) => g.key)).toEqual(['2', '3', '4', '5', '6']);
-    // Another grouping: computed in the worker from the rows it holds; the rows are not sent again.
-    const rows = s.merged.rows;
+    expect(s.figures.answered).toHaveLength(50);
+    // Another grouping: computed in the worker from the rows it holds.
+    const people = s.participants;
     s.setGroupBy('condition');
     await vi.waitFor(() => expect(useResults.getState().figures.view.by).toBe('condition'));
     expect(useResults.getState().figures.groups.map((g) => g.key)).toEqual(['timed-90', 'untimed']);
-    expect(useResults.getState().merged.rows).toBe(rows);
+    expect(useResults.getState().participants).toBe(people); // not sent again
     await s.remove('results-a.csv');
-    expect(useResults.getState().merged.sessions).toHaveLength(25);
+    expect(useResults.getState().merged.sessions).toBe(25);
     expect(useResults.getState().participants).toHaveLength(25);
   });
 
@@ -94,7 +95,7 @@ describe('the dashboard store reads files in the worker', () => {
       ok: false,
       problem: { file: 'hostile.json', row: 1, column: 'session_id' },
     });
-    expect(s.merged.rows).toEqual([]);
+    expect(s.merged.rows).toBe(0);
   });
 
   it('a worker that crashes ends "Reading…": the new file refused by name and size, the others kept and read again', async () => {
@@ -109,12 +110,12 @@ describe('the dashboard store reads files in the worker', () => {
     expect(refused!.ok ? '' : refused!.problem.message).toMatch(
       /^huge\.json: could not be read \(\d+(\.\d+)? (kB|MB)\): the file reader stopped \(Uncaught RangeError: Array buffer allocation failed\); the browser may have run out of memory$/,
     );
-    expect(s.merged.sessions).toHaveLength(30);
+    expect(s.merged.sessions).toBe(30);
     // The next read starts a fresh worker, which reads the file kept before again.
     crashing = false;
     await importFiles([new File([json], 'results-b.json')]);
     s = useResults.getState();
-    expect(s.merged.sessions).toHaveLength(50);
+    expect(s.merged.sessions).toBe(50);
     expect(s.files.map((f) => [f.name, f.ok])).toEqual([
       ['results-a.csv', true],
       ['results-b.json', true],
@@ -127,6 +128,6 @@ describe('the dashboard store reads files in the worker', () => {
   it('the server fetch path (text in memory) goes through the worker too', async () => {
     const entry = await useResults.getState().addText('host study x.json', json);
     expect(entry).toMatchObject({ ok: true, rows: 25 * 55 });
-    expect(useResults.getState().merged.sessions).toHaveLength(25);
+    expect(useResults.getState().merged.sessions).toBe(25);
   });
 });

@@ -1,10 +1,10 @@
 import { create } from 'zustand';
-import type { MergedResults } from '../../study/resultsFile';
 import { ResultsFilesClient } from '../../worker/resultsClient';
 import type {
   DashboardFigures,
   FileOutcome,
   FileProblem,
+  MergedSummary,
   ReadResultsResult,
   ResultsSource,
 } from '../../worker/resultsProtocol';
@@ -22,9 +22,9 @@ export interface ResultsState {
   readonly sources: readonly ResultsSource[];
   /** Every file loaded (or refused), in the order loaded; a name loaded again replaces its entry. */
   readonly files: readonly LoadedFile[];
-  /** The good files merged: one row per (session_id, trial_index). */
-  readonly merged: MergedResults;
-  /** Names `merged` for the worker (which then does not send it again). */
+  /** The good files merged (one row per session_id and trial_index), in numbers: the rows stay in the worker. */
+  readonly merged: MergedSummary;
+  /** Names the merge for the worker (which then does not send the participants again). */
   readonly mergedKey: string | null;
   /** One line per session, with its flags (computed in the worker). */
   readonly participants: readonly ParticipantRow[];
@@ -55,8 +55,8 @@ export interface ResultsActions {
   clear(): void;
 }
 
-const EMPTY: MergedResults = { rows: [], sessions: [], duplicates: 0, conflicts: [] };
-const NO_FIGURES: DashboardFigures = { view: { by: 'k', excludeFlagged: false }, groups: [], items: [] };
+const EMPTY: MergedSummary = { rows: 0, sessions: 0, duplicates: 0, conflicts: 0, firstConflicts: [] };
+const NO_FIGURES: DashboardFigures = { view: { by: 'k', excludeFlagged: false }, groups: [], items: [], answered: [] };
 
 /** Replaces entries of the same name, keeping the rest in their order. */
 function withSources(sources: readonly ResultsSource[], added: readonly ResultsSource[]): ResultsSource[] {
@@ -104,8 +104,8 @@ export function exportUrl(server: string, study: string): string {
 /**
  * The dashboard's state, feature-local. Result files are read and merged, and the figures
  * computed, in a worker (`src/worker/results.worker.ts`): the page holds the files' Blobs and
- * receives a line per file, the merged rows (once per set of files), the participants and the
- * figures of the chosen view. Every read ends the "Reading…" line, with figures or a message.
+ * receives a line per file, the merge's counts, the participants (once per set of files) and the
+ * figures of the chosen view; the rows themselves stay in the worker. Every read ends the "Reading…" line, with figures or a message.
  */
 export const useResults = create<ResultsState & ResultsActions>()((set, get) => {
   /** Reads the given list of files (all the dashboard holds) and puts the outcome in the state. */
@@ -142,9 +142,8 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
     const listed = new Set(sources.map((s) => s.name));
     set({
       files: [...result.files, ...get().files.filter((f) => !f.ok && !listed.has(f.name))],
-      ...(result.merged && result.participants
-        ? { merged: result.merged, participants: result.participants, mergedKey: result.key }
-        : {}),
+      merged: result.summary,
+      ...(result.participants ? { participants: result.participants, mergedKey: result.key } : {}),
       figures: result.figures,
       readError: null,
       reading: [],
