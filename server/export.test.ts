@@ -2,10 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withDefaults } from '../src/study/definition';
 import { encodeStudyLink } from '../src/study/link';
 import { rowsToCsv, rowsToJson } from '../src/study/results';
+import { createApp, DEFAULT_MAX_BODY_BYTES } from './app';
 import { ExportReader, exportStream, type ExportFormat } from './export';
 import { OutputExistsError, writeFileAtomically } from './files';
 import { ResultStore } from './store';
@@ -104,6 +107,54 @@ describe('streamed exports', () => {
     reader.close();
     store.close();
   });
+});
+
+describe('an export over HTTP', () => {
+  it('holds its snapshot while it streams and lets go of it when the client goes away', async () => {
+    const store = sampleStore(tempDir());
+    // Enough rows that the response is still streaming when the client aborts.
+    for (let s = 0; s < 20; s++) {
+      const rows = Array.from({ length: 50 }, (_, t) => makeRow('lab', `big-${s}`, t, { story: 'x'.repeat(19_000) }));
+      expect(store.ingest({ sessions: [], rows }).status).toBe('stored');
+    }
+    const token = 'researcher-token-0123456789abcdef';
+    const app = createApp({
+      store,
+      token,
+      distDir: null,
+      allowedOrigins: [],
+      maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+      rate: { perSecond: 1000, burst: 1000 },
+      log: () => {},
+    });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port } = server.address() as AddressInfo;
+      // A checkpoint that must wait for a reader says whether an export's snapshot is still open
+      // (without waiting: no busy timeout on the store's connection here).
+      store.db.pragma('busy_timeout = 0');
+      const checkpointBusy = () => (store.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]!.busy;
+      for (let i = 0; i < 3; i++) {
+        const abort = new AbortController();
+        const res = await fetch(`http://127.0.0.1:${port}/api/results.csv`, {
+          headers: { authorization: `Bearer ${token}` },
+          signal: abort.signal,
+        });
+        const body = res.body!.getReader();
+        expect((await body.read()).done).toBe(false);
+        expect(store.ingest({ sessions: [], rows: [makeRow('lab', `late-${i}`, 0)] }).status).toBe('stored');
+        expect(checkpointBusy()).toBe(1);
+        abort.abort();
+        await expect.poll(checkpointBusy, { timeout: 10_000 }).toBe(0);
+      }
+    } finally {
+      const closed = new Promise((resolve) => server.close(resolve));
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await closed;
+      store.close();
+    }
+  }, 60_000);
 });
 
 describe('writeFileAtomically', () => {
