@@ -226,6 +226,9 @@ describe('results export (the CLI)', () => {
     expect(cli(['results', 'export', '--data', data, '--out', jsonOut, '--study', 'lab']).status).toBe(0);
     expect(readFileSync(jsonOut, 'utf8')).toBe(json);
     expect(existsSync(path.join(dir, 'lab.json'))).toBe(true);
+    const nowhere = cli(['results', 'export', '--data', data, '--out', path.join(dir, 'missing', 'r.csv')]);
+    expect(nowhere.status).not.toBe(0);
+    expect(nowhere.out).toContain(`out: the folder ${path.join(dir, 'missing')} does not exist`);
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   }, 180_000);
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ExportReader } from '../../server/export';
 import { OutputExistsError, writeFileAtomically } from '../../server/files';
@@ -44,6 +45,8 @@ export async function resultsCommand(argv: string[]): Promise<number> {
   if (format !== '.csv' && format !== '.json') {
     throw new UsageError(`--out must end in .csv or .json (got "${flags.out}")`);
   }
+  const folder = path.dirname(path.resolve(flags.out));
+  if (!existsSync(folder)) throw new CliError(`out: the folder ${folder} does not exist`);
   const file = path.resolve(String(flags.data), DATABASE_FILE);
   let store: ResultStore;
   try {
