@@ -1,13 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Puzzle } from '../../core/puzzle/puzzle';
-import { layoutStatedFacts } from '../../graph/layout/statedFacts';
 import { QUERY_RING_GAP } from '../../graph/layout/sizes';
-
-/** Below this viewport width the drawing spans the phone's column; above, half of a wide screen. */
-const NARROW_QUERY = '(max-width: 599px)';
-/** The layout's width (px) for each: about the drawing's width on screen, so names are drawn near 13 px. */
-const NARROW_WIDTH = 340;
-const WIDE_WIDTH = 520;
+import { drawingLayout, drawingWidth, NARROW_QUERY } from './drawingLayout';
 
 function useNarrow(): boolean {
   const [narrow, setNarrow] = useState(() => window.matchMedia(NARROW_QUERY).matches);
@@ -30,10 +24,7 @@ function useNarrow(): boolean {
  */
 export function FactsDrawing({ puzzle, queryA, queryB }: { puzzle: Puzzle; queryA: string; queryB: string }) {
   const narrow = useNarrow();
-  const layout = useMemo(
-    () => layoutStatedFacts(puzzle, { width: narrow ? NARROW_WIDTH : WIDE_WIDTH }),
-    [puzzle, narrow],
-  );
+  const layout = useMemo(() => drawingLayout(puzzle, drawingWidth(narrow)), [puzzle, narrow]);
   const { x0, y0, x1, y1 } = layout.bounds;
   return (
     <figure className="study-drawing">

@@ -18,6 +18,7 @@ import { StudyRun, type DeclineMemo } from '../../study/run';
 import { transportsFor } from '../../study/sinks';
 import type { FetchLike } from '../../study/transports';
 import { storyRequest, trialContent } from '../../study/trialContent';
+import { warmDrawing } from './drawingLayout';
 
 /** The IndexedDB databases: real runs and previews never share rows, locks or sessions. */
 export const STUDY_DB = 'clutrr-lab-study';
@@ -172,6 +173,8 @@ async function boot(): Promise<Boot> {
     makeTrial: async (trial) => {
       const { puzzle, story } = await generator.request('story', storyRequest(def, trial.item)).promise;
       puzzles.set(trial.trialIndex, puzzle);
+      // The drawing's layout now, while "Preparing puzzles" shows, not when the trial appears.
+      if (run.condition?.display === 'text+drawing') warmDrawing(puzzle);
       return trialContent(puzzle, story, trial.item);
     },
   });
