@@ -158,20 +158,20 @@ describe('an export over HTTP', () => {
 });
 
 describe('writeFileAtomically', () => {
-  it('writes mode 600, refuses an existing file without force, replaces it with force, leaves no temporary file', () => {
+  it('writes mode 600, refuses an existing file without force, replaces it with force, leaves no temporary file', async () => {
     const dir = tempDir();
     const out = path.join(dir, 'r.csv');
-    expect(writeFileAtomically(out, ['a', 'b'], { force: false })).toBe(2);
+    expect(await writeFileAtomically(out, ['a', 'b'], { force: false })).toBe(2);
     expect(readFileSync(out, 'utf8')).toBe('ab');
     expect(statSync(out).mode & 0o777).toBe(0o600);
-    expect(() => writeFileAtomically(out, ['c'], { force: false })).toThrow(OutputExistsError);
+    await expect(writeFileAtomically(out, ['c'], { force: false })).rejects.toThrow(OutputExistsError);
     expect(readFileSync(out, 'utf8')).toBe('ab');
-    writeFileAtomically(out, ['c'], { force: true });
+    await writeFileAtomically(out, ['c'], { force: true });
     expect(readFileSync(out, 'utf8')).toBe('c');
     expect(readdirSync(dir)).toEqual(['r.csv']);
   });
 
-  it('leaves the old file and no temporary file when the text fails half way', () => {
+  it('leaves the old file and no temporary file when the text fails half way', async () => {
     const dir = tempDir();
     const out = path.join(dir, 'r.csv');
     writeFileSync(out, 'old');
@@ -179,7 +179,7 @@ describe('writeFileAtomically', () => {
       yield 'new';
       throw new Error('the cursor broke');
     }
-    expect(() => writeFileAtomically(out, failing(), { force: true })).toThrow('the cursor broke');
+    await expect(writeFileAtomically(out, failing(), { force: true })).rejects.toThrow('the cursor broke');
     expect(readFileSync(out, 'utf8')).toBe('old');
     expect(readdirSync(dir)).toEqual(['r.csv']);
   });

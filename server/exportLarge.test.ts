@@ -111,7 +111,8 @@ describe.skipIf(TARGET_MB <= 0)(`an export of a ${TARGET_MB} MB database`, () =>
     expect(rss).toBeLessThan(PEAK_LIMIT_MB * MB);
   }, 900_000);
 
-  it('never leaves a truncated file at --out when results export is SIGKILLed', async () => {
+  /** Starts `results export --force` over `kept.csv` and sends `signal` once its temporary file passes 1 MB. */
+  async function interruptedExport(signal: NodeJS.Signals) {
     const out = path.join(dir, 'kept.csv');
     writeFileSync(out, 'the previous export\n');
     const child = spawn(
@@ -120,7 +121,6 @@ describe.skipIf(TARGET_MB <= 0)(`an export of a ${TARGET_MB} MB database`, () =>
       { cwd: ROOT, stdio: 'ignore' },
     );
     const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    // Kill once the temporary file has grown past 1 MB: the export is under way.
     const partial = () => readdirSync(dir).find((f) => f.startsWith('.kept.csv.') && f.endsWith('.partial'));
     const deadline = Date.now() + 120_000;
     let seen: string | undefined;
@@ -129,13 +129,26 @@ describe.skipIf(TARGET_MB <= 0)(`an export of a ${TARGET_MB} MB database`, () =>
       if (seen && statSync(path.join(dir, seen)).size > MB) break;
       await new Promise((r) => setTimeout(r, 5));
     }
-    child.kill('SIGKILL');
+    child.kill(signal);
     await gone;
     expect(seen, 'the export never started writing').toBeDefined();
-    expect(child.signalCode).toBe('SIGKILL');
-    // The old file stands whole; what was being written is only the temporary file.
+    // The old file stands whole, whatever the signal.
     expect(readFileSync(out, 'utf8')).toBe('the previous export\n');
-    rmSync(path.join(dir, seen!), { force: true });
+    return { child, leftover: partial() };
+  }
+
+  it('never leaves a truncated file at --out when results export is SIGKILLed', async () => {
+    const { child, leftover } = await interruptedExport('SIGKILL');
+    expect(child.signalCode).toBe('SIGKILL');
+    // What was being written is only the temporary file.
+    expect(leftover).toBeDefined();
+    rmSync(path.join(dir, leftover!), { force: true });
+  }, 300_000);
+
+  it('removes its temporary file when results export is stopped with SIGTERM', async () => {
+    const { child, leftover } = await interruptedExport('SIGTERM');
+    expect(child.exitCode).toBe(143);
+    expect(leftover).toBeUndefined();
   }, 300_000);
 
   it('is streamed by the server in bounded memory', async () => {

@@ -70,14 +70,23 @@ export class OutputExistsError extends Error {
   override name = 'OutputExistsError';
 }
 
+/** The signals that end a command-line export early; its temporary file goes with it. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
  * Writes `chunks` to `out` with mode 600, all or nothing: into a temporary file beside it
  * (`.<name>.<pid>.<random>.partial`), synced, then moved into place. Without `force` an
  * existing `out` is refused (also one that appears while writing: the move is a hard link,
- * which never replaces a file). A killed process leaves at most the temporary file, never a
- * truncated `out`. Returns the bytes written.
+ * which never replaces a file). The event loop turns after each megabyte, so SIGINT, SIGTERM or
+ * SIGHUP during the write remove the temporary file and end the process (exit 128 + signal); a
+ * SIGKILL leaves at most the temporary file, never a truncated `out`. Resolves with the bytes
+ * written.
  */
-export function writeFileAtomically(out: string, chunks: Iterable<string>, options: { force: boolean }): number {
+export async function writeFileAtomically(
+  out: string,
+  chunks: Iterable<string>,
+  options: { force: boolean },
+): Promise<number> {
   const target = path.resolve(out);
   if (!options.force && existsSync(target)) {
     throw new OutputExistsError(`${out} exists; give --force to replace it`);
@@ -85,46 +94,73 @@ export function writeFileAtomically(out: string, chunks: Iterable<string>, optio
   const dir = path.dirname(target);
   const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.partial`);
   const fd = openSync(temp, 'wx', PRIVATE_FILE_MODE);
-  let bytes = 0;
-  try {
-    chmodSync(temp, PRIVATE_FILE_MODE);
-    for (const chunk of chunks) {
-      const buffer = Buffer.from(chunk, 'utf8');
-      for (let at = 0; at < buffer.length;) at += writeSync(fd, buffer, at, buffer.length - at);
-      bytes += buffer.length;
-    }
-    fsyncSync(fd);
-    closeSync(fd);
-  } catch (e) {
+  const onSignal = (signal: NodeJS.Signals) => {
     try {
       closeSync(fd);
     } catch {
       // already closed
     }
-    unlinkSync(temp);
-    throw e;
-  }
+    if (existsSync(temp)) unlinkSync(temp);
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  };
+  for (const s of STOP_SIGNALS) process.on(s, onSignal);
+  let bytes = 0;
   try {
-    if (options.force) renameSync(temp, target);
-    else {
+    try {
+      chmodSync(temp, PRIVATE_FILE_MODE);
+      let sinceTurn = 0;
+      for (const chunk of chunks) {
+        const buffer = Buffer.from(chunk, 'utf8');
+        for (let at = 0; at < buffer.length;) at += writeSync(fd, buffer, at, buffer.length - at);
+        bytes += buffer.length;
+        sinceTurn += buffer.length;
+        if (sinceTurn >= 1024 * 1024) {
+          sinceTurn = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      fsyncSync(fd);
+      closeSync(fd);
+    } catch (e) {
       try {
-        linkSync(temp, target);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') throw new OutputExistsError(`${out} appeared while writing; give --force to replace it`);
-        // A file system without hard links: check again and rename (a narrow race, no truncation).
-        if (existsSync(target)) throw new OutputExistsError(`${out} exists; give --force to replace it`);
-        renameSync(temp, target);
-        return bytes;
+        closeSync(fd);
+      } catch {
+        // already closed
       }
       unlinkSync(temp);
+      throw e;
     }
+    moveIntoPlace(temp, target, out, options.force);
+  } finally {
+    for (const s of STOP_SIGNALS) process.off(s, onSignal);
+  }
+  syncDir(dir);
+  return bytes;
+}
+
+/** Moves the finished temporary file to `target`: rename with `force`, else a hard link that never replaces a file. */
+function moveIntoPlace(temp: string, target: string, out: string, force: boolean): void {
+  try {
+    if (force) {
+      renameSync(temp, target);
+      return;
+    }
+    try {
+      linkSync(temp, target);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new OutputExistsError(`${out} appeared while writing; give --force to replace it`);
+      }
+      // A file system without hard links: check again and rename (a narrow race, no truncation).
+      if (existsSync(target)) throw new OutputExistsError(`${out} exists; give --force to replace it`);
+      renameSync(temp, target);
+      return;
+    }
+    unlinkSync(temp);
   } catch (e) {
     if (existsSync(temp)) unlinkSync(temp);
     throw e;
   }
-  syncDir(dir);
-  return bytes;
 }
 
 /** Makes a rename durable (best effort: some systems cannot open a folder for sync). */

@@ -23,7 +23,7 @@ const HELP = helpText(
 CSV cells that a spreadsheet would run as formulas are escaped; JSON keeps values as recorded.
 The rows stream from the database, so memory stays small whatever its size. The file (mode 600)
 is written beside --out under a temporary name and renamed when complete: an interrupted export
-never leaves a truncated file. The last line is "sessions=<n> rows=<n>".`,
+never leaves a truncated file (Ctrl-C removes the temporary one). The last line is "sessions=<n> rows=<n>".`,
   FLAGS,
 );
 
@@ -65,7 +65,7 @@ export async function resultsCommand(argv: string[]): Promise<number> {
     const count = reader.sessionCount(study);
     const counted = { rows: 0 };
     try {
-      writeFileAtomically(flags.out, reader.chunks(format === '.csv' ? 'csv' : 'json', study, counted), {
+      await writeFileAtomically(flags.out, reader.chunks(format === '.csv' ? 'csv' : 'json', study, counted), {
         force: flags.force === true,
       });
     } catch (e) {
