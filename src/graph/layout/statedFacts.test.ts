@@ -36,7 +36,7 @@ describe('layoutStatedFacts', () => {
   });
 
   it('draws every story person once and every stated fact once, and marks the question’s pair', () => {
-    for (const p of puzzles(20, [2, 5, 10], [1, 3, 4])) {
+    for (const p of puzzles(8, [2, 5, 10], [1, 3, 4])) {
       const l = layoutStatedFacts(p, { width: PHONE_WIDTH });
       expect(l.nodes.map((n) => n.entity)).toEqual(p.entities.map((e) => e.index));
       expect(l.nodes.map((n) => n.name)).toEqual(p.entities.map((e) => e.name));
@@ -50,7 +50,7 @@ describe('layoutStatedFacts', () => {
     'at width %d, k up to 10: people inside the width and the box, no two people overlap, labels clear of people and each other',
     (width) => {
       let labelsChecked = 0;
-      for (const p of puzzles(15, [2, 4, 6, 8, 10], [1, 2, 3, 4])) {
+      for (const p of puzzles(6, [2, 4, 6, 8, 10], [1, 2, 3, 4, 5, 6, 7])) {
         const l = layoutStatedFacts(p, { width });
         const where = `seed ${p.seed} k ${p.k} task ${p.task}`;
         const people = l.nodes.map((n) => nodeBox(n));
