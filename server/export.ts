@@ -175,8 +175,9 @@ function* arrayElements(items: Iterable<object>): Generator<string> {
 
 /**
  * The export as a web stream of UTF-8 bytes for an HTTP response: one chunk per pull, so a slow
- * client slows the reading (backpressure), and the event loop turns between chunks. The reader
- * is closed at the end, on an error and when the client goes away.
+ * client slows the reading (backpressure), and the event loop turns before every chunk, so
+ * participants' requests are answered while an export runs. The reader is closed at the end, on
+ * an error and when the client goes away.
  */
 export function exportStream(
   store: ResultStore,
@@ -186,9 +187,15 @@ export function exportStream(
   const reader = ExportReader.open(store);
   const chunks = reader.chunks(format, studyId);
   const encoder = new TextEncoder();
+  let cancelled = false;
   return new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
+      async pull(controller) {
+        // A turn of the event loop before each chunk: on loopback a socket takes every write at
+        // once (no 'drain' to wait for), so without this the whole export would run as one chain
+        // of microtasks and hold every other request until it ends.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (cancelled) return;
         try {
           const next = chunks.next();
           if (next.done) {
@@ -202,6 +209,7 @@ export function exportStream(
         }
       },
       cancel() {
+        cancelled = true;
         chunks.return();
         reader.close();
       },
