@@ -16,8 +16,9 @@ mkdirSync(ARTIFACTS, { recursive: true });
 /** Extra copies of the screenshots for whoever runs the spec (E2E_SHOTS, e.g. /work/tmp/shots-c). */
 const SHOTS = process.env.E2E_SHOTS;
 if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+/** A viewport screenshot to the artifacts (and SHOTS); a full-page one only to SHOTS (too big to keep). */
 async function shoot(page: Page, name: string, fullPage = false) {
-  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage });
+  if (!fullPage) await page.screenshot({ path: `${ARTIFACTS}/${name}.png` });
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
 }
 

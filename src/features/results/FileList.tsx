@@ -8,6 +8,7 @@ export function FileList() {
   const lastLoadMs = useResults((s) => s.lastLoadMs);
   const remove = useResults((s) => s.remove);
   const clear = useResults((s) => s.clear);
+  const readError = useResults((s) => s.readError);
   if (files.length === 0) return null;
   const good = files.filter((f) => f.ok);
   const { sessions } = merged;
@@ -34,6 +35,11 @@ export function FileList() {
             <p className="rs-mono">{f.problem.message}</p>
           </div>
         ),
+      )}
+      {readError !== null && (
+        <div className="rs-alert" role="alert" data-testid="results-read-error">
+          <p>{readError}</p>
+        </div>
       )}
       {good.length > 0 && (
         <ul className="rs-file-list">
@@ -62,7 +68,10 @@ export function FileList() {
         {merged.duplicates > 0
           ? `; ${formatCount(merged.duplicates)} duplicate rows (same session and trial) counted once`
           : ''}
-        {lastLoadMs !== null ? ` (read and merged in ${Math.round(lastLoadMs)} ms, off the page's thread)` : ''}.
+        {lastLoadMs !== null
+          ? ` (read, merged and summarised in ${lastLoadMs < 10_000 ? `${Math.round(lastLoadMs)} ms` : `${(lastLoadMs / 1000).toFixed(1)} s`}, off the page's thread)`
+          : ''}
+        .
       </p>
       {merged.conflicts > 0 && (
         <div className="rs-alert" role="alert" data-testid="results-conflicts">

@@ -125,6 +125,21 @@ describe('the dashboard store reads files in the worker', () => {
     expect(useResults.getState().files).toHaveLength(2);
   });
 
+  it('a crash while regrouping ends the work with a message; the figures of the last view stay', async () => {
+    await useResults.getState().importFiles([new File([csv], 'results-a.csv')]);
+    crashing = true;
+    useResults.getState().setGroupBy('task');
+    await vi.waitFor(() => expect(useResults.getState().computing).toBe(false));
+    const s = useResults.getState();
+    expect(s.readError).toMatch(/^The figures could not be computed: the file reader stopped \(Uncaught RangeError/);
+    expect(s.figures.view.by).toBe('k');
+    expect(s.files).toHaveLength(1);
+    crashing = false;
+    useResults.getState().setGroupBy('condition');
+    await vi.waitFor(() => expect(useResults.getState().figures.view.by).toBe('condition'));
+    expect(useResults.getState().readError).toBeNull();
+  });
+
   it('the server fetch path (text in memory) goes through the worker too', async () => {
     const entry = await useResults.getState().addText('host study x.json', json);
     expect(entry).toMatchObject({ ok: true, rows: 25 * 55 });

@@ -36,6 +36,8 @@ export interface ResultsState {
   readonly reading: readonly string[];
   /** Bytes read of the files being read. */
   readonly progress: { readonly done: number; readonly total: number } | null;
+  /** The worker is reading, merging or computing figures (for a large study, regrouping takes a while too). */
+  readonly computing: boolean;
   /** How long the last load took to read and merge, ms (shown, so large files can be judged). */
   readonly lastLoadMs: number | null;
   readonly groupBy: GroupBy;
@@ -110,7 +112,7 @@ export function exportUrl(server: string, study: string): string {
 export const useResults = create<ResultsState & ResultsActions>()((set, get) => {
   /** Reads the given list of files (all the dashboard holds) and puts the outcome in the state. */
   async function load(sources: readonly ResultsSource[], names: readonly string[]): Promise<void> {
-    set({ sources, reading: names, progress: null });
+    set({ sources, reading: names, progress: null, computing: true });
     const started = performance.now();
     const { groupBy: by, excludeFlagged, mergedKey: have } = get();
     let result: ReadResultsResult;
@@ -134,6 +136,7 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
         files: [...get().files.filter((f) => !names.includes(f.name)), ...added.map((s) => unread(s, why))],
         reading: [],
         progress: null,
+        computing: false,
         readError: added.length ? null : `The figures could not be computed: ${why}`,
       });
       return;
@@ -148,6 +151,7 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
       readError: null,
       reading: [],
       progress: null,
+      computing: false,
       lastLoadMs: performance.now() - started,
     });
   }
@@ -162,6 +166,7 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
     readError: null,
     reading: [],
     progress: null,
+    computing: false,
     lastLoadMs: null,
     groupBy: 'k',
     excludeFlagged: false,
