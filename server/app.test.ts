@@ -116,7 +116,7 @@ describe('the API', () => {
   });
 
   it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'])(
-    'refuses the key %s anywhere in a POST api/studies body, and in rows',
+    'refuses the key %s anywhere in a POST api/studies body, and in sessions and rows',
     async (key) => {
       const t = setup();
       const definition = JSON.stringify(withDefaults({ studyId: 'keys' }));
@@ -130,6 +130,9 @@ describe('the API', () => {
       }
       expect(t.store.studies()).toEqual([]);
       expect((await t.register(tokenA)).status).toBe(201);
+      const session = await t.post('/api/sessions', `{"study_id":"${STUDY}","${key}":1}`, { token: null });
+      expect(session.status).toBe(400);
+      expect(((await session.json()) as { error: string }).error).toContain(`the key "${key}" is not allowed`);
       const row = JSON.stringify(makeRow(STUDY, 'k', 0)).replace('{', `{"${key}":1,`);
       const res = await t.rows(`{"sessions":[],"rows":[${row}]}`);
       expect(res.status).toBe(400);

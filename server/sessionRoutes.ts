@@ -9,6 +9,7 @@
  * then the issued-session checks (`StudyAccess.checkIngest`).
  */
 import type { Context, Hono } from 'hono';
+import { parseClientJson } from './json';
 import { AccessLimiter, clientAddress, type LimitHit } from './limits';
 import type { IngestBody } from './schema';
 import type { IssueOutcome, Refusal, StudyAccess } from './sessions';
@@ -46,12 +47,10 @@ export function installSessionRoutes(app: Hono, d: SessionRouteDeps): void {
     if (text === undefined) {
       return c.json({ error: `the request is larger than ${MAX_SESSION_BODY} bytes`, reason: 'invalid' }, 413);
     }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return c.json({ error: 'the body is not JSON', reason: 'invalid' }, 400);
-    }
+    // Built-in key names refused, lone surrogates made U+FFFD, as for rows (json.ts).
+    const parsed = parseClientJson(text);
+    if (!parsed.ok) return c.json({ error: parsed.message, reason: 'invalid' }, 400);
+    const body = parsed.value;
     const address = clientAddress(c, d.trustProxy);
     const outcome = await batch.issue(body, (studyId): Refusal | undefined => {
       const hit = d.limiter.newSession(address, studyId);
