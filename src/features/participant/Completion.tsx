@@ -96,8 +96,13 @@ export function Completion({
             <strong>Your answers have not been sent anywhere.</strong> This study collects them only as a file: download
             it below and send it to the researcher. Without the file your answers are lost.
           </p>
-          <p className="study-download-notice__how">How to send the file:</p>
-          <Markdown text={downloadInstructions(def.sinks)} />
+          {/* A study without any sink has no instructions of its own (only a default that says the above again). */}
+          {def.sinks.some((s) => s.kind === 'download') && (
+            <>
+              <p className="study-download-notice__how">How to send the file:</p>
+              <Markdown text={downloadInstructions(def.sinks)} />
+            </>
+          )}
         </div>
       )}
       {def.completionCode !== '' &&
