@@ -233,6 +233,35 @@ test.describe('on a phone', () => {
     await page.screenshot({ path: `${SHOTS}/phone-warning.png` });
   });
 
+  test('the scratchpad keeps its keys: Enter is a new line and digits are text; Ctrl+Enter submits from it', async ({
+    page,
+  }) => {
+    const p = new Participant(page);
+    await page.goto(
+      `/${encodedLink({ ...TIMED, sinks: [], practice: 0, conditions: [condition('pad', { scratchpad: true })] })}`,
+    );
+    await p.runUntil('trial');
+    await p.pick('aunt', 2);
+    const pad = page.getByTestId('scratchpad');
+    await pad.click();
+    await page.keyboard.type('Ann 4');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('x');
+    await expect(pad).toHaveValue('Ann 4\nx');
+    // Still this trial, still rated 2 (the 4 was typed, not a rating).
+    await expect(page.locator('[data-testid="difficulty-option"][aria-pressed="true"]')).toHaveAttribute(
+      'data-value',
+      '2',
+    );
+    const before = await p.signature();
+    expect(before.startsWith('trial|')).toBe(true);
+    await page.keyboard.press('Control+Enter');
+    await p.leaves(before);
+    await p.runUntil('completion');
+    const { rows } = await p.results();
+    expect(rows[0]).toMatchObject({ response: 'aunt', difficulty: '2', ended_on: 'response' });
+  });
+
   test('download-only: the notice says how to send the file; the code shows only after a download, also after a reload', async ({
     page,
   }) => {
