@@ -130,6 +130,7 @@ async function expectIntervalsOnScale(page: Page) {
     ['results-accuracy', 0, 1],
     ['results-rt', 0, Infinity],
     ['results-difficulty', 1, 5],
+    ['results-item-accuracy', 0, 1],
   ];
   let seen = 0;
   for (const [testId, min, max] of scales) {

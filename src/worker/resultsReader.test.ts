@@ -138,6 +138,29 @@ describe('the results worker', () => {
     expect(result.summary.rows).toBe(0);
   });
 
+  it('a request made while a file is being read waits for that reading instead of reading it again', async () => {
+    const read = worker();
+    const blob = new Blob([csv]);
+    let streams = 0;
+    const counted = {
+      size: blob.size,
+      stream: () => {
+        streams++;
+        return blob.stream();
+      },
+    } as unknown as Blob;
+    const a = { name: 'results-a.csv', data: counted, stamp: ++stamp };
+    const [first, second] = await Promise.all([
+      read({ sources: [a] }),
+      read({ sources: [a] }, { by: 'task', excludeFlagged: false }),
+    ]);
+    expect(streams).toBe(1);
+    expect(first.result.summary).toEqual(second.result.summary);
+    expect(second.result.figures.groups.map((g) => g.key)).toEqual(['1', '2']);
+    // The second request reported the shared reading's progress to the end.
+    expect(second.progress.at(-1)).toEqual([blob.size, blob.size]);
+  });
+
   it('an empty file is called empty', async () => {
     const { result } = await worker()({ sources: [source('empty.csv', '')] });
     expect(result.files[0]).toMatchObject({ ok: false, problem: { message: 'empty.csv: the file is empty' } });

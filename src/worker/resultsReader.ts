@@ -90,29 +90,80 @@ export function dashboardFigures(
   };
 }
 
+/** A file read or being read: its outcome to come, and its bytes read so far for progress. */
+interface Entry {
+  readonly stamp: number;
+  readonly size: number;
+  bytes: number;
+  settled: boolean;
+  readonly read: Promise<Read>;
+  readonly watchers: Set<() => void>;
+}
+
 /**
- * The `read` command with its memory of files already read (by name and stamp) and of the last
- * merge: reads the new files, forgets those no longer listed, merges the good ones in the listed
- * order (again only when the list changed), and computes the figures of the requested view.
+ * The `read` command with its memory of files read or being read (by name and stamp) and of the
+ * last merge: reads the new files, forgets those no longer listed, merges the good ones in the
+ * listed order (again only when the list changed), and computes the figures of the requested
+ * view. Files are read one at a time, in the order asked; a request made while a file is still
+ * being read (a regrouping during a long read) waits for that reading instead of starting another,
+ * so a big file is never held twice.
  */
 export function createResultsReader() {
-  const known = new Map<string, { stamp: number; read: Read }>();
+  const known = new Map<string, Entry>();
+  let queue: Promise<unknown> = Promise.resolve();
   let last: { key: string; merged: MergedResults; people: ParticipantRow[] } | null = null;
+
+  function start(source: ResultsSource): Entry {
+    const entry: Entry = {
+      stamp: source.stamp,
+      size: source.data.size,
+      bytes: 0,
+      settled: false,
+      watchers: new Set(),
+      read: (queue = queue.then(() =>
+        readSource(source, (bytes) => {
+          entry.bytes = bytes;
+          for (const w of entry.watchers) w();
+        }),
+      )) as Promise<Read>,
+    };
+    void entry.read.then(() => {
+      entry.settled = true;
+      entry.bytes = entry.size;
+    });
+    return entry;
+  }
+
   return async function read(body: ReadResultsBody, ctx: ServeContext<never>): Promise<ReadResultsResult> {
     const listed = new Set(body.sources.map((s) => s.name));
     for (const name of [...known.keys()]) if (!listed.has(name)) known.delete(name);
-    const fresh = body.sources.filter((s) => known.get(s.name)?.stamp !== s.stamp);
+    const entries = body.sources.map((s) => {
+      let e = known.get(s.name);
+      if (e?.stamp !== s.stamp) known.set(s.name, (e = start(s)));
+      return e!;
+    });
+    // Progress over the files not read yet, whoever started them.
+    const pending = entries.filter((e) => !e.settled);
     const total = Math.max(
       1,
-      fresh.reduce((n, s) => n + s.data.size, 0),
+      pending.reduce((n, e) => n + e.size, 0),
     );
-    let before = 0;
-    for (const s of fresh) {
-      known.set(s.name, { stamp: s.stamp, read: await readSource(s, (b) => ctx.progress(before + b, total)) });
-      before += s.data.size;
+    const watch = () =>
+      ctx.progress(
+        Math.min(
+          total - 1,
+          pending.reduce((n, e) => n + e.bytes, 0),
+        ),
+        total,
+      );
+    for (const e of pending) e.watchers.add(watch);
+    let reads: Read[];
+    try {
+      reads = await Promise.all(entries.map((e) => e.read));
+    } finally {
+      for (const e of pending) e.watchers.delete(watch);
     }
     ctx.progress(total, total);
-    const reads = body.sources.map((s) => known.get(s.name)!.read);
     const key = body.sources.map((s) => s.stamp).join(',');
     if (last?.key !== key) {
       const merged = mergeResults(reads.flatMap((r) => (r.ok ? [r.file] : [])));

@@ -14,7 +14,8 @@ export function ItemsTable() {
       <h2 id={`${id}-h`}>Items</h2>
       <p className="rs-hint">
         Main items by k, hardest first; attention checks at the end. Practice items are left out
-        {excludeFlagged ? ', and so are flagged participants' : ''}.
+        {excludeFlagged ? ', and so are flagged participants' : ''}. Accuracy with its 95% Wilson interval; time and
+        difficulty are plain means of the item&apos;s answers, without an interval.
       </p>
       <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
         <table className="rs-table">
@@ -26,9 +27,9 @@ export function ItemsTable() {
               <th scope="col">Task</th>
               <th scope="col">Answer</th>
               <th scope="col">Answers</th>
-              <th scope="col">Accuracy [95%]</th>
-              <th scope="col">Mean time (s)</th>
-              <th scope="col">Difficulty</th>
+              <th scope="col">Accuracy [95% Wilson]</th>
+              <th scope="col">Mean time (s, arithmetic)</th>
+              <th scope="col">Mean difficulty</th>
               <th scope="col">Most common wrong answer</th>
             </tr>
           </thead>
@@ -42,7 +43,7 @@ export function ItemsTable() {
                 <td>{it.task}</td>
                 <td>{it.gold}</td>
                 <td>{it.n}</td>
-                <td>
+                <td data-testid="results-item-accuracy">
                   {fixed(it.accuracy.estimate, 3)}{' '}
                   <span className="rs-ci">{range(it.accuracy.lo, it.accuracy.hi, 3)}</span>
                 </td>
