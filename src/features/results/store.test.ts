@@ -141,7 +141,7 @@ describe('the dashboard store reads files in the worker', () => {
   });
 
   it('the server fetch path (text in memory) goes through the worker too', async () => {
-    const entry = await useResults.getState().addText('host study x.json', json);
+    const entry = await useResults.getState().addBlob('host study x.json', new Blob([json]));
     expect(entry).toMatchObject({ ok: true, rows: 25 * 55 });
     expect(useResults.getState().merged.sessions).toBe(25);
   });

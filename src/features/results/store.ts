@@ -48,8 +48,8 @@ export interface ResultsState {
 
 export interface ResultsActions {
   importFiles(files: readonly File[]): Promise<void>;
-  /** Adds a file from text already in memory (the server fetch); resolves with its line. */
-  addText(name: string, text: string): Promise<LoadedFile | undefined>;
+  /** Adds a file already in memory (the server's reply); resolves with its line. */
+  addBlob(name: string, data: Blob): Promise<LoadedFile | undefined>;
   fetchFromServer(server: string, token: string, study: string): Promise<void>;
   setGroupBy(by: GroupBy): void;
   setExcludeFlagged(on: boolean): void;
@@ -85,10 +85,14 @@ function unread(source: ResultsSource, why: string): LoadedFile {
   return { name: source.name, ok: false, problem: { file: source.name, row: null, column: null, line: null, message } };
 }
 
+/** An export with no rows is a few hundred bytes; anything longer is left to the worker. */
+const EMPTY_EXPORT_MAX_BYTES = 16_384;
+
 /** A JSON export with no rows (a study nobody has taken yet): a state to report, not a bad file. */
-function emptyExport(text: string): boolean {
+async function emptyExport(data: Blob): Promise<boolean> {
+  if (data.size > EMPTY_EXPORT_MAX_BYTES) return false;
   try {
-    const doc = JSON.parse(text) as { rows?: unknown };
+    const doc = JSON.parse(await data.text()) as { rows?: unknown };
     return Array.isArray(doc.rows) && doc.rows.length === 0;
   } catch {
     return false;
@@ -178,8 +182,8 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
       await load(withSources(get().sources, added), [...new Set([...get().reading, ...list.map((f) => f.name)])]);
     },
 
-    async addText(name, text) {
-      await load(withSources(get().sources, [sourceOf(name, new Blob([text]))]), [...get().reading, name]);
+    async addBlob(name, data) {
+      await load(withSources(get().sources, [sourceOf(name, data)]), [...get().reading, name]);
       return get().files.find((f) => f.name === name);
     },
 
@@ -215,8 +219,9 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
         set({ server: { status: 'error', message: `The server answered ${res.status}${reason}${hint}` } });
         return;
       }
-      const text = await res.text();
-      if (emptyExport(text)) {
+      // A Blob: the reply's bytes go to the worker without becoming a string on this thread.
+      const data = await res.blob();
+      if (await emptyExport(data)) {
         set({
           server: {
             status: 'done',
@@ -226,7 +231,7 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
         return;
       }
       const name = `${new URL(url).host} ${study.trim() ? `study ${study.trim()}` : 'all studies'}.json`;
-      const entry = await get().addText(name, text);
+      const entry = await get().addBlob(name, data);
       set({
         server: entry?.ok
           ? { status: 'done', message: `Fetched ${entry.rows} rows from ${url}` }
