@@ -188,6 +188,8 @@ export default tseslint.config(
     ignores: [
       'dist',
       'dist-cli',
+      'dist-*',
+      'test-results-*',
       'dist-server',
       'node_modules',
       'test-results',
