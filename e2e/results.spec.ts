@@ -375,6 +375,28 @@ test('a result file whose session_id is an object: the error names file, row and
   await shoot(page, 'results-hostile');
 });
 
+test('a study of 150 participants: the participants table shows 100 a page', async ({ page }) => {
+  // results-a.csv five times over, each copy's session ids made unique (session_id is the 2nd column).
+  const [header, ...lines] = csvText.split('\r\n').filter((l) => l !== '');
+  const copies = [0, 1, 2, 3, 4].flatMap((c) =>
+    lines.map((line) => {
+      const a = line.indexOf(',');
+      const b = line.indexOf(',', a + 1);
+      return `${line.slice(0, b)}-c${c}${line.slice(b)}`;
+    }),
+  );
+  const rp = new ResultsPage(page);
+  await rp.goto();
+  await rp.load(upload('many.csv', `${[header, ...copies].join('\r\n')}\r\n`));
+  await expect(rp.summary()).toHaveAttribute('data-sessions', '150');
+  await expect(page.getByTestId('results-participant')).toHaveCount(100);
+  const pager = page.getByRole('navigation', { name: 'Participant pages' });
+  await expect(pager).toContainText('1 of 2');
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByTestId('results-participant')).toHaveCount(50);
+  await expectIntervalsOnScale(page);
+});
+
 test('rows fetched from a results server with the researcher token', async ({ page }) => {
   const seen: { auth: string | undefined; study: string | null }[] = [];
   await page.route('**/api/results.json*', async (route) => {

@@ -2,7 +2,11 @@ import { useId, useState } from 'react';
 import { formatCount } from '../../core/util/format';
 import { FLAG_RULES, FLAG_TEXT } from '../../study/figures';
 import { fixed } from './format';
+import { Pager, pageWindow } from '../../ui/Pager';
 import { useResults } from './store';
+
+/** Lines per page: a study of thousands is not drawn all at once. */
+const PAGE = 100;
 
 /** One line per participant (session), flagged ones marked; a filter shows the flagged only. */
 export function ParticipantsTable() {
@@ -10,9 +14,11 @@ export function ParticipantsTable() {
   // Computed in the results worker when the files were merged.
   const list = useResults((s) => s.participants);
   const [flaggedOnly, setFlaggedOnly] = useState(false);
+  const [page, setPage] = useState(0);
   if (list.length === 0) return null;
   const flagged = list.filter((p) => p.flags.length > 0);
   const shown = flaggedOnly ? flagged : list;
+  const win = pageWindow(shown.length, page, PAGE);
   return (
     <section className="rs-participants" aria-labelledby={`${id}-h`} data-testid="results-participants">
       <h2 id={`${id}-h`}>Participants</h2>
@@ -25,7 +31,10 @@ export function ParticipantsTable() {
         <input
           type="checkbox"
           checked={flaggedOnly}
-          onChange={(e) => setFlaggedOnly(e.target.checked)}
+          onChange={(e) => {
+            setFlaggedOnly(e.target.checked);
+            setPage(0);
+          }}
           data-testid="results-flagged-only"
         />
         Show flagged participants only
@@ -51,7 +60,7 @@ export function ParticipantsTable() {
             </tr>
           </thead>
           <tbody>
-            {shown.map((p) => (
+            {shown.slice(win.start, win.start + PAGE).map((p) => (
               <tr
                 key={p.session_id}
                 data-testid="results-participant"
@@ -93,6 +102,7 @@ export function ParticipantsTable() {
           </tbody>
         </table>
       </div>
+      <Pager page={win.page} pages={win.pages} onPage={setPage} label="Participant pages" />
     </section>
   );
 }
