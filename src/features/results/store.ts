@@ -156,7 +156,8 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
       reading: [],
       progress: null,
       computing: false,
-      lastLoadMs: performance.now() - started,
+      // The time shown is a load's (reading new files), not a regrouping's.
+      ...(names.length > 0 ? { lastLoadMs: performance.now() - started } : {}),
     });
   }
 
