@@ -453,5 +453,7 @@ test('narrow screen (390 px) and accessibility', async ({ page }) => {
   await shoot(page, 'results-narrow');
   await page.getByTestId('results-table').scrollIntoViewIfNeeded();
   await shoot(page, 'results-narrow-table');
+  await page.getByTestId('results-interval-note').scrollIntoViewIfNeeded();
+  await shoot(page, 'results-narrow-note');
   await shoot(page, 'results-narrow-full', true);
 });
