@@ -85,6 +85,15 @@ async function storedRows(url: string, token: string): Promise<number> {
   return body.sessions.reduce((n, s) => n + s.rows, 0);
 }
 
+/** The sessions the server holds (GET /api/sessions with the token). */
+async function listSessions(url: string, token: string): Promise<{ session_id: string; rows: number }[]> {
+  const res = await fetch(`${url}/api/sessions`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(5_000),
+  });
+  return ((await res.json()) as { sessions: { session_id: string; rows: number }[] }).sessions;
+}
+
 /** Main and check trials done, as the progress bar says. */
 const progressNow = async (p: Participant) => Number(await p.progress.first().getAttribute('aria-valuenow'));
 
@@ -130,9 +139,10 @@ test('SIGKILL of the results server mid-study: the outbox keeps the rows; the ex
     data,
   ]);
   expect(made).toContain('results server: registered in');
-  // The last line is the short link ?s=fault; until the participant boot resolves short links
-  // (src/study/serverSession.ts: readShortStudyRef, resolveShortLink), the run opens the full one.
+  // The last line is the short link, and the participant opens it: the page asks the server for
+  // the study's token (GET api/studies/fault/link), then for a session after consent.
   expect(lastLine(made)).toBe('?s=fault');
+  expect(lastLine(made).length).toBeLessThanOrEqual(100);
   const link = (made.split('\n').find((l) => l.startsWith('full link: ')) ?? '').slice('full link: '.length);
   const def = definitionOf(link);
   expect(def.sinks).toEqual([{ kind: 'server' }]);
@@ -148,8 +158,14 @@ test('SIGKILL of the results server mid-study: the outbox keeps the rows; the ex
   const page: Page = await context.newPage();
   const p = new Participant(page);
   try {
-    await page.goto(`${server.url}/${link}`);
+    const sessionRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/sessions')) sessionRequests.push(r.postData() ?? '');
+    });
+    await page.goto(`${server.url}/${lastLine(made)}`);
     expect(await p.screen()).toBe('consent');
+    // Nothing asked before consent.
+    expect(sessionRequests).toEqual([]);
 
     // The practice trial and two main ones, and the server has stored them.
     await answerUntil(p, 2);
@@ -185,6 +201,11 @@ test('SIGKILL of the results server mid-study: the outbox keeps the rows; the ex
     const downloaded = await p.results();
     expect(downloaded.rows).toHaveLength(trials);
     expect(await storedRows(server.url, token)).toBe(trials);
+    // One session asked for, by the short link's study id; the rows carry the issued session's id.
+    expect(sessionRequests).toHaveLength(1);
+    expect(JSON.parse(sessionRequests[0]!)).toEqual({ study_id: 'fault' });
+    const issued = await listSessions(server.url, token);
+    expect(issued.map((s) => s.session_id)).toEqual([downloaded.rows[0]!.session_id]);
   } finally {
     await context.close();
   }

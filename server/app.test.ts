@@ -50,6 +50,8 @@ function setup(options: Partial<AppOptions> = {}) {
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     rate: { perSecond: 1000, burst: 1000 },
     log: (e) => events.push(e),
+    // These tests post rows of sessions they make up (browser-made); issued sessions are sessions.test.ts's.
+    newStudySessions: 'browser',
     ...options,
   });
   const request = (p: string, init: Init = {}) => {

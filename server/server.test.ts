@@ -32,8 +32,9 @@ const api = async (s: RunningServer, p: string, init: RequestInit & { token?: st
   if (token !== null) headers.set('authorization', `Bearer ${token}`);
   return fetch(`${s.url}${p}`, { ...rest, headers, signal: AbortSignal.timeout(10_000) });
 };
+// Browser-made sessions: these tests post rows of sessions they make up (issued ones: sessions.test.ts, diskFill.test.ts).
 const register = (s: RunningServer, token: string, researcher = s.token) =>
-  api(s, '/api/studies', { method: 'POST', body: JSON.stringify({ token }), token: researcher });
+  api(s, '/api/studies', { method: 'POST', body: JSON.stringify({ token, sessions: 'browser' }), token: researcher });
 const exported = async (s: RunningServer) =>
   (await (await api(s, '/api/results.json')).json()) as { rows: ResultRow[]; sessions: SessionInfo[] };
 

@@ -41,11 +41,12 @@ export type SessionMode = 'issued' | 'browser';
 export const SESSION_MODES: readonly SessionMode[] = ['issued', 'browser'];
 
 /**
- * The mode of a study registered without one. `browser` while the participant's page does not yet
- * ask for sessions (the run still makes its own ids); a study that must refuse them is registered
- * with `issued` (`POST api/studies` `"sessions": "issued"`, `study open --issued-only`).
+ * The mode of a study registered without one: `issued`, since the participant's page asks for a
+ * session after consent (src/study/run.ts, `issueSession`). Studies registered before keep their
+ * mode (`browser` for those of schema step 2); `--new-study-sessions browser` or `study open
+ * --browser-sessions` opts out.
  */
-export const NEW_STUDY_SESSIONS: SessionMode = 'browser';
+export const NEW_STUDY_SESSIONS: SessionMode = 'issued';
 
 export interface AccessState {
   readonly study_id: string;

@@ -14,16 +14,25 @@
  *   pending rows. A beacon is not an acknowledgement: the rows stay pending and are sent again.
  * - Only one tab records a session: `claim` takes a per-session lock (a lease in storage, or
  *   the Web Locks API), and `put` refuses rows of a session this outbox does not hold.
+ * - A sink that refuses rows for good (`SinkRefusedError`: a 4xx no retry can fix) gets them no
+ *   more: the refusal is stored with each row (`refused[sinkId]`, with the sink's sentence), so a
+ *   reload does not send them again either. A multi-row batch refused is sent again one row at a
+ *   time, so that only the rows the sink objects to are marked. Other sinks are not affected.
+ * - Secrets of sessions the results server issued (`putSecret`) are kept beside the rows
+ *   (`secret/<session>`) and handed to every send and beacon; a transport decides whether its
+ *   body carries them (only the results server's does).
  */
 import { realTimer, type LockHandle, type SessionLock, type Timer } from './lock';
 import type { ResultRow, SessionInfo } from './results';
 import type { OutboxStorage } from './storage';
-import { sinkBody, type Transport } from './transports';
+import { SinkRefusedError, sinkBody, type SecretOf, type Transport } from './transports';
 
 interface StoredRow {
   row: ResultRow;
   /** Ids of the transports that acknowledged the row. */
   acked: string[];
+  /** Transports that refused the row for good, with what they said: never sent there again. */
+  refused?: Record<string, string>;
 }
 
 const isStoredRow = (v: unknown): v is StoredRow =>
@@ -35,6 +44,21 @@ export const rowKey = (sessionId: string, trialIndex: number) =>
 const startedKey = (sessionId: string, trialIndex: number) =>
   `started/${encodeURIComponent(sessionId)}/${String(trialIndex).padStart(6, '0')}`;
 const sessionKey = (sessionId: string) => `session/${encodeURIComponent(sessionId)}`;
+const secretKey = (sessionId: string) => `secret/${encodeURIComponent(sessionId)}`;
+
+const refusedBy = (stored: StoredRow, transportId: string) =>
+  stored.refused !== undefined && Object.prototype.hasOwnProperty.call(stored.refused, transportId);
+
+/** Where one transport stands with the stored rows (the completion screen's `sink-status`). */
+export interface SinkReport {
+  readonly id: string;
+  /** Rows still to be acknowledged (sending, or waiting for a retry). */
+  readonly waiting: number;
+  /** Rows it refused for good. */
+  readonly refused: number;
+  /** What it said when it last refused a row, or null. */
+  readonly refusal: string | null;
+}
 
 /** `put` for a session this outbox has not claimed (another tab records it, or claim was not called). */
 export class SessionNotClaimedError extends Error {
@@ -65,22 +89,32 @@ export class Outbox {
   /** Rows some transport has not acknowledged, by key (mirrors storage, for the beacon). */
   private readonly pending = new Map<string, StoredRow>();
   private readonly sessions = new Map<string, SessionInfo>();
+  /** Rows some transport refused for good, by key (for the reports; they may be pending elsewhere too). */
+  private readonly refusedRows = new Map<string, StoredRow>();
+  private readonly secrets = new Map<string, string>();
   private readonly claims = new Map<string, LockHandle>();
-  private readonly state = new Map<string, { busy: boolean; failures: number; retry: unknown }>();
+  private readonly state = new Map<string, { busy: boolean; failures: number; retry: unknown; isolate: boolean }>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly timer: Timer;
   private stopped = false;
 
   private constructor(private readonly options: OutboxOptions) {
     this.timer = options.timer ?? realTimer;
-    for (const t of options.transports) this.state.set(t.id, { busy: false, failures: 0, retry: undefined });
+    for (const t of options.transports)
+      this.state.set(t.id, { busy: false, failures: 0, retry: undefined, isolate: false });
   }
 
   /** Opens the outbox on its storage: loads what is still pending (rows of earlier sessions too) and starts sending it. */
   static async open(options: OutboxOptions): Promise<Outbox> {
     const outbox = new Outbox(options);
     for (const [key, value] of await options.storage.list('row/')) {
-      if (isStoredRow(value) && outbox.unackedBy(value).length > 0) outbox.pending.set(key, value);
+      if (!isStoredRow(value)) continue;
+      if (outbox.unackedBy(value).length > 0) outbox.pending.set(key, value);
+      if (value.refused !== undefined && Object.keys(value.refused).length > 0) outbox.refusedRows.set(key, value);
+    }
+    for (const [, value] of await options.storage.list('secret/')) {
+      const s = value as { session_id?: unknown; secret?: unknown };
+      if (typeof s.session_id === 'string' && typeof s.secret === 'string') outbox.secrets.set(s.session_id, s.secret);
     }
     for (const [, value] of await options.storage.list('session/')) {
       const info = value as SessionInfo;
@@ -119,6 +153,21 @@ export class Outbox {
     await this.options.storage.update(sessionKey(info.session_id), (old) => (old === undefined ? info : undefined));
     if (!this.sessions.has(info.session_id)) this.sessions.set(info.session_id, info);
   }
+
+  /**
+   * Records the secret the results server issued with a session; it goes with every row of the
+   * session to that server (and by beacon), across reloads. The first secret stored stands.
+   */
+  async putSecret(sessionId: string, secret: string): Promise<void> {
+    await this.assertClaimed(sessionId);
+    const after = (await this.options.storage.update(secretKey(sessionId), (old) =>
+      old === undefined ? { session_id: sessionId, secret } : undefined,
+    )) as { secret: string };
+    this.secrets.set(sessionId, after.secret);
+  }
+
+  /** The issued session's secret, if one was stored. */
+  readonly secretOf: SecretOf = (sessionId) => this.secrets.get(sessionId);
 
   /** The session's stored facts, if any (to resume: its start time). */
   async getSession(sessionId: string): Promise<SessionInfo | undefined> {
@@ -176,13 +225,52 @@ export class Outbox {
     return this.pending.size;
   }
 
-  /** Every stored row has been acknowledged by every transport (the completion redirect waits for this). */
+  /** Every stored row has been acknowledged by every transport, or refused for good by it (nothing left to send). */
   allAcknowledged(): boolean {
     return this.pending.size === 0;
   }
 
+  /** True when no transport refused any stored row. */
+  noRefusals(): boolean {
+    return this.refusedRows.size === 0;
+  }
+
+  /** The ids of the transports, in the order they were given. */
+  transportIds(): string[] {
+    return this.options.transports.map((t) => t.id);
+  }
+
+  /**
+   * True when the transport `id` acknowledged every stored row (none waiting, none refused): the
+   * completion redirect waits for this of the study's primary destination only.
+   */
+  hasAll(id: string): boolean {
+    for (const v of this.pending.values()) if (!v.acked.includes(id)) return false;
+    for (const v of this.refusedRows.values()) if (refusedBy(v, id)) return false;
+    return true;
+  }
+
+  /** Per transport: rows waiting, rows refused and what it said. */
+  sinkReports(): SinkReport[] {
+    return this.options.transports.map((t) => {
+      let waiting = 0;
+      let refused = 0;
+      let refusal: string | null = null;
+      for (const v of this.pending.values()) if (!v.acked.includes(t.id) && !refusedBy(v, t.id)) waiting++;
+      for (const v of this.refusedRows.values()) {
+        if (refusedBy(v, t.id)) {
+          refused++;
+          refusal = v.refused![t.id]!;
+        }
+      }
+      return { id: t.id, waiting, refused, refusal };
+    });
+  }
+
   private unackedBy(stored: StoredRow): string[] {
-    return this.options.transports.filter((t) => !stored.acked.includes(t.id)).map((t) => t.id);
+    return this.options.transports
+      .filter((t) => !stored.acked.includes(t.id) && !refusedBy(stored, t.id))
+      .map((t) => t.id);
   }
 
   /** Starts a send to every transport that is neither busy nor waiting for a retry. */
@@ -204,13 +292,23 @@ export class Outbox {
       for (;;) {
         if (this.stopped) return;
         const batch = [...this.pending.entries()]
-          .filter(([, v]) => !v.acked.includes(t.id))
-          .slice(0, t.batchSize ?? 50);
-        if (batch.length === 0) return;
+          .filter(([, v]) => !v.acked.includes(t.id) && !refusedBy(v, t.id))
+          .slice(0, s.isolate ? 1 : (t.batchSize ?? 50));
+        if (batch.length === 0) {
+          s.isolate = false;
+          return;
+        }
         const rows = batch.map(([, v]) => v.row);
         try {
-          await t.send(rows, this.sessionsOf(rows));
-        } catch {
+          await t.send(rows, this.sessionsOf(rows), this.secretOf);
+        } catch (e) {
+          if (e instanceof SinkRefusedError) {
+            // One request is all or nothing: find the rows it objects to, one at a time.
+            if (batch.length > 1) s.isolate = true;
+            else await this.refuse(batch[0]![0], t.id, e.message);
+            this.options.onChange?.();
+            continue;
+          }
           s.failures++;
           const delay = Math.min(
             this.options.maxDelayMs ?? 60_000,
@@ -231,12 +329,25 @@ export class Outbox {
     }
   }
 
+  private async refuse(key: string, transportId: string, message: string): Promise<void> {
+    const after = await this.options.storage.update(key, (old) =>
+      isStoredRow(old) && !old.acked.includes(transportId) && !refusedBy(old, transportId)
+        ? { ...old, refused: { ...old.refused, [transportId]: message } }
+        : undefined,
+    );
+    if (!isStoredRow(after)) return;
+    if (refusedBy(after, transportId)) this.refusedRows.set(key, after);
+    if (this.unackedBy(after).length > 0) this.pending.set(key, after);
+    else this.pending.delete(key);
+  }
+
   private async acknowledge(key: string, transportId: string): Promise<void> {
     const after = await this.options.storage.update(key, (old) =>
       isStoredRow(old) && !old.acked.includes(transportId) ? { ...old, acked: [...old.acked, transportId] } : undefined,
     );
     if (isStoredRow(after) && this.unackedBy(after).length > 0) this.pending.set(key, after);
     else this.pending.delete(key);
+    if (isStoredRow(after) && this.refusedRows.has(key)) this.refusedRows.set(key, after);
   }
 
   private sessionsOf(rows: readonly ResultRow[]): SessionInfo[] {
@@ -271,11 +382,15 @@ export class Outbox {
     let queued = 0;
     for (const t of this.options.transports) {
       if (!t.beaconUrl) continue;
-      const rows = [...this.pending.values()].filter((v) => !v.acked.includes(t.id)).map((v) => v.row);
+      // The transport's own body (the results server's carries secrets), else `{ sessions, rows }`.
+      const body = t.beaconBody?.bind(t) ?? sinkBody;
+      const rows = [...this.pending.values()]
+        .filter((v) => !v.acked.includes(t.id) && !refusedBy(v, t.id))
+        .map((v) => v.row);
       let batch: ResultRow[] = [];
       let bytes = 0;
       const send = () => {
-        if (batch.length > 0 && sendBeacon(t.beaconUrl!, sinkBody(batch, this.sessionsOf(batch))))
+        if (batch.length > 0 && sendBeacon(t.beaconUrl!, body(batch, this.sessionsOf(batch), this.secretOf)))
           queued += batch.length;
         batch = [];
         bytes = 0;
@@ -283,7 +398,13 @@ export class Outbox {
       for (const row of rows) {
         // Each row's own size plus its session's, an upper bound of what it adds to the body.
         const info = this.sessions.get(row.session_id);
-        const size = byteLength(JSON.stringify(row)) + (info ? byteLength(JSON.stringify(info)) : 0) + 2;
+        // (and its session's secret, at most once per session, counted per row to stay an upper bound)
+        const secret = this.secrets.get(row.session_id);
+        const size =
+          byteLength(JSON.stringify(row)) +
+          (info ? byteLength(JSON.stringify(info)) : 0) +
+          (secret === undefined ? 0 : byteLength(row.session_id) + byteLength(secret) + 40) +
+          2;
         if (batch.length > 0 && bytes + size > BEACON_BYTES) send();
         batch.push(row);
         bytes += size;

@@ -2,12 +2,16 @@
  * The participant's URL: one contract for the designer, the CLI (`study link`) and the run.
  *
  *   ?study=<token>[&condition=<id>][&participant=<n>][&preview=1][&PROLIFIC_PID=…&STUDY_ID=…&SESSION_ID=…]
+ *   ?s=<study id>[&…the same…]   a short link: the results server that serves the page holds the
+ *                                token (`resolveShortLink` in serverSession.ts); issue 20
  *
  * The token sits in the query, not in the hash: Prolific and other recruiters append their
  * parameters to the end of the URL, which would land inside a hash. Parameters are read from the
  * query and, for links a recruiter mangled, from a `?…` after the hash as well. The path is
  * relative to the app's root (the folder its index.html is served from).
  */
+
+import { readShortStudyRef, SHORT_STUDY_PARAM } from './serverSession';
 
 /** The query parameter that carries the study token; its presence makes the page a participant run. */
 export const STUDY_PARAM = 'study';
@@ -20,8 +24,10 @@ export function participantPath(token: string, extra: Readonly<Record<string, st
 
 /** What a participant URL says; strings are empty (or null) when absent. */
 export interface ParticipantParams {
-  /** The study token, or null when the URL is not a participant run. */
+  /** The study token, or null when the URL carries none. */
   readonly token: string | null;
+  /** A short link's study id (`?s=<id>`), or null; the token wins when a URL has both. */
+  readonly shortStudyId: string | null;
   /** `condition=<id>`: forces a condition (also for studies assigned by URL). */
   readonly condition: string | null;
   /** `participant=<n>`: the balanced counter's value when the recruiter numbers participants. */
@@ -44,6 +50,7 @@ export function readParticipantParams(search: string, hash = ''): ParticipantPar
   const n = text('participant');
   return {
     token: params.has(STUDY_PARAM) ? text(STUDY_PARAM) : null,
+    shortStudyId: params.has(STUDY_PARAM) ? null : readShortStudyRef(search, hash),
     condition: params.has('condition') ? text('condition') : null,
     participantNumber: /^\d{1,9}$/.test(n) ? Number(n) : null,
     preview: text('preview') === '1',
@@ -63,8 +70,19 @@ export function isJatosPath(pathname: string): boolean {
 
 /**
  * True when the page was opened as a participant run (the entry loads the run, not the
- * explorer): a `?study=` link, or any page inside JATOS.
+ * explorer): a `?study=` link, a short link `?s=<study id>`, or any page inside JATOS. A `?s=`
+ * whose value is not a study id is a participant URL too, so the participant sees why it fails
+ * rather than the explorer.
  */
 export function isParticipantUrl(search: string, hash = '', pathname = ''): boolean {
-  return readParticipantParams(search, hash).token !== null || isJatosPath(pathname);
+  return readParticipantParams(search, hash).token !== null || hasShortParam(search, hash) || isJatosPath(pathname);
+}
+
+/** The URL has `s=` (a short link, its value valid or not), in the query or after the hash. */
+export function hasShortParam(search: string, hash = ''): boolean {
+  const q = hash.indexOf('?');
+  return (
+    new URLSearchParams(search).has(SHORT_STUDY_PARAM) ||
+    (q >= 0 && new URLSearchParams(hash.slice(q + 1)).has(SHORT_STUDY_PARAM))
+  );
 }

@@ -19,6 +19,16 @@
  * check trials. When it runs out, the trial on screen is recorded as `timeout` and every trial
  * not yet answered as `skipped` (response "", difficulty null, rt 0, started_at = answered_at = the
  * moment of the skip), so a session's file always has one row per trial; then completion.
+ *
+ * Issued sessions (issue 20): when `deps.issuer` is given (the study sends to the results server,
+ * not a preview), the session id, the participant number and the secret come from the server.
+ * Until consent the run works under a provisional id (its lock, the puzzles: every participant
+ * has the same items, so the contents are kept by puzzle id and survive the reschedule). After
+ * consent, and before the instructions, `requestSession` is asked (`connecting` while it tries,
+ * with backoff; a retry button after a while); a refusal shows `refused` and records nothing; a
+ * grant is stored in the session pointer (with the secret beside the rows, `outbox.putSecret`),
+ * so a reload resumes the same session without asking again. Ids the server would refuse are
+ * caught in `open`, before consent.
  */
 import type { RelationWord } from '../core/kinship/relations';
 import { hashSeed } from '../core/random/rng';
@@ -37,6 +47,14 @@ import {
   type Trial,
 } from './schedule';
 import type { TrialContent } from './trialContent';
+import {
+  sessionRequestOf,
+  sessionRequestProblem,
+  type SessionAnswer,
+  type SessionGrant,
+  type SessionRequest,
+} from './serverSession';
+import { primarySinkId } from './sinks';
 
 /** Who is taking part, from the URL (or JATOS). */
 export interface RunIdentity {
@@ -70,11 +88,32 @@ export interface RunDeps {
   /** Performance marks and measures (`performance` in the browser and in Node). */
   readonly perf?: Pick<Performance, 'mark' | 'measure' | 'now'>;
   /**
+   * Asks the results server for a session (issue 20); absent for studies without the `server`
+   * sink, previews, and tests of browser-made sessions.
+   */
+  readonly issuer?: SessionIssuer;
+  /** Waits before a retry of the session request (setTimeout in the browser, a fake clock in tests). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /**
    * Remembers, outside the study's storage, that consent was declined (the page's
    * sessionStorage), so a reload shows the declined page again without recording anything.
    */
   readonly declines?: DeclineMemo;
 }
+
+/** The results server's session requests, as the run needs them (`requestSession` bound to fetch and the page). */
+export interface SessionIssuer {
+  /** How the request names the study: by id (a short link) or by its token (a full link). */
+  readonly study: { readonly studyId: string } | { readonly token: string };
+  request(request: SessionRequest): Promise<SessionAnswer>;
+}
+
+/** Automatic tries of the session request before the run waits for the participant's "Try again". */
+export const CONNECT_ATTEMPTS = 6;
+/** From this many failed tries on, the connecting screen says what is wrong and offers "Try again". */
+export const CONNECT_PATIENCE = 3;
+/** Backoff between tries: 1 s, 2 s, 4 s… at most this (or the server's Retry-After, bounded too). */
+export const CONNECT_MAX_DELAY_MS = 15_000;
 
 /** Where a decline is remembered: never the outbox storage, never a sink. */
 export interface DeclineMemo {
@@ -83,7 +122,13 @@ export interface DeclineMemo {
   delete(key: string): void;
 }
 
-export type SinkState = 'none' | 'sending' | 'sent' | 'failed';
+/**
+ * Where the sinks stand on the completion screen: `sent` every row everywhere; `partly-sent` the
+ * primary destination has every row and a copy is still on its way elsewhere; `refused` a sink
+ * refused rows for good; `failed` rows still unsent after the patience; `sending`; `none` nothing
+ * is sent (download-only).
+ */
+export type SinkState = 'none' | 'sending' | 'sent' | 'partly-sent' | 'failed' | 'refused';
 
 export interface TrialScreen {
   readonly kind: 'trial';
@@ -104,6 +149,19 @@ export type RunScreen =
   | { readonly kind: 'blocked'; readonly reason: string }
   | { readonly kind: 'preparing'; readonly done: number; readonly total: number }
   | { readonly kind: 'consent' }
+  /**
+   * Consent given; asking the results server for a session. `attempt` counts the tries so far;
+   * `problem` (from CONNECT_PATIENCE failed tries on) says what is wrong and the page offers
+   * "Try again"; `waiting` is false once the automatic tries are spent.
+   */
+  | {
+      readonly kind: 'connecting';
+      readonly attempt: number;
+      readonly problem: string | null;
+      readonly waiting: boolean;
+    }
+  /** The results server refused the session (closed, full, unknown study, ids): nothing was recorded. */
+  | { readonly kind: 'refused'; readonly message: string }
   /** Consent was declined: nothing was recorded and nothing will be. */
   | { readonly kind: 'declined' }
   | { readonly kind: 'instructions' }
@@ -140,16 +198,30 @@ function hashHex(text: string): string {
 /** Set once the participant downloaded the session's answers from its completion screen. */
 const downloadedKey = (sessionId: string) => `downloaded/${sessionId}`;
 
+/** A session the results server issued, as the pointer keeps it. */
+interface IssuedSession {
+  readonly session_id: string;
+  readonly secret: string;
+  readonly participant: number;
+  readonly condition: string | null;
+}
+
 interface Pointer {
   readonly base: string;
   readonly restarts: number;
+  /** The issued session (issue 20); absent for browser-made sessions. */
+  readonly issued?: IssuedSession;
 }
 
 const whoOf = (identity: RunIdentity) => (identity.participantId === '' ? 'browser' : `pid:${identity.participantId}`);
-const idOfPointer = (p: Pointer) => (p.restarts === 0 ? p.base : `${p.base}-r${p.restarts}`);
+const idOfPointer = (p: Pointer) => p.issued?.session_id ?? (p.restarts === 0 ? p.base : `${p.base}-r${p.restarts}`);
 const samePointer = (a: unknown, b: Pointer | undefined) =>
   a === b ||
-  (a !== undefined && b !== undefined && (a as Pointer).base === b.base && (a as Pointer).restarts === b.restarts);
+  (a !== undefined &&
+    b !== undefined &&
+    (a as Pointer).base === b.base &&
+    (a as Pointer).restarts === b.restarts &&
+    (a as Pointer).issued?.session_id === b.issued?.session_id);
 
 /** A new session pointer for (token, participant): derived from the participant's id, or random. */
 function freshPointer(deps: Pick<RunDeps, 'token' | 'identity' | 'newId'>): Pointer {
@@ -184,6 +256,8 @@ export function participantNumberOf(sessionId: string): number {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export class StudyRun {
   state: RunScreen = { kind: 'loading' };
   sessionId = '';
@@ -192,7 +266,8 @@ export class StudyRun {
   storageProblem: string | null = null;
 
   private readonly listeners = new Set<() => void>();
-  private contents: TrialContent[] = [];
+  /** Trial contents by puzzle id (every participant has the same items; only the order differs). */
+  private contents = new Map<string, TrialContent>();
   private answered = new Set<number>();
   private session: SessionInfo | null = null;
   private stepIndex = 0;
@@ -209,6 +284,10 @@ export class StudyRun {
   private storedPointer: Pointer | undefined = undefined;
   /** The pointer to write when consent is given (null: the stored one already names this session). */
   private pendingPointer: Pointer | null = null;
+  /** Consent must be followed by a session request (issued sessions, none stored yet). */
+  private needsIssue = false;
+  /** Ends the wait between two session requests ("Try again"). */
+  private retryNow: (() => void) | null = null;
 
   constructor(readonly deps: RunDeps) {}
 
@@ -242,11 +321,22 @@ export class StudyRun {
    */
   async open(): Promise<boolean> {
     const { deps } = this;
+    if (deps.issuer) {
+      // Ids the server would refuse: said now, before consent, rather than after it.
+      const problem = sessionRequestProblem(sessionRequestOf(deps.issuer.study, deps.identity));
+      if (problem) {
+        this.set({ kind: 'error', message: `This link cannot be used: ${problem}` });
+        return false;
+      }
+    }
     // Read only: a new session's pointer is written when consent is given (acceptConsent).
     this.storedPointer = (await deps.storage.get(this.pointerKey)) as Pointer | undefined;
     let pointer = this.storedPointer ?? freshPointer(deps);
     this.pendingPointer = this.storedPointer ? null : pointer;
     let sessionId = idOfPointer(pointer);
+    // A new session, or a pointer written (browser-made) before the study asked for sessions but
+    // without a session record yet: consent is asked, then the server.
+    this.needsIssue = deps.issuer !== undefined && pointer.issued === undefined;
     if (!(await deps.outbox.claim(sessionId))) {
       this.set({
         kind: 'blocked',
@@ -274,12 +364,15 @@ export class StudyRun {
         await deps.outbox.release(sessionId);
         pointer = { base: pointer.base, restarts: pointer.restarts + 1 };
         this.pendingPointer = pointer;
+        this.needsIssue = deps.issuer !== undefined;
         sessionId = idOfPointer(pointer);
         if (!(await deps.outbox.claim(sessionId))) return this.block('This study is already open in another tab.');
         info = undefined;
         rows = [];
       }
     }
+    // A browser-made session already under way (begun before the study asked for sessions) goes on as it was.
+    if (info && pointer.issued === undefined) this.needsIssue = false;
     this.sessionId = sessionId;
     if (!info && deps.declines?.has(this.declineKey)) {
       // Declined before (a reload of the declined page): still nothing to record.
@@ -287,19 +380,7 @@ export class StudyRun {
       this.set({ kind: 'declined' });
       return false;
     }
-    try {
-      this.schedule = scheduleParticipant(deps.def, {
-        participantNumber: deps.identity.participantNumber ?? participantNumberOf(sessionId),
-        sessionSeed: sessionId,
-        forcedCondition: deps.identity.forcedCondition ?? undefined,
-      });
-    } catch (e) {
-      if (e instanceof StudyScheduleError) {
-        this.set({ kind: 'error', message: e.message });
-        return false;
-      }
-      throw e;
-    }
+    if (!this.reschedule(sessionId, pointer.issued)) return false;
     if (info) {
       this.session = info;
       this.resumedRun = true;
@@ -317,13 +398,35 @@ export class StudyRun {
     return `clutrr-lab-declined/${hashHex(this.deps.token)}/${encodeURIComponent(whoOf(this.deps.identity))}`;
   }
 
+  /** Who the schedule is for: the issued session's number and condition, else the link's (or a hash). */
+  private participantInput(sessionId: string, issued: IssuedSession | undefined) {
+    const { identity } = this.deps;
+    return {
+      participantNumber: issued ? issued.participant : (identity.participantNumber ?? participantNumberOf(sessionId)),
+      sessionSeed: sessionId,
+      forcedCondition:
+        (issued ? (issued.condition ?? identity.forcedCondition) : identity.forcedCondition) ?? undefined,
+    };
+  }
+
+  /** Schedules the participant (a provisional schedule until a session is issued); false after showing the error. */
+  private reschedule(sessionId: string, issued: IssuedSession | undefined): boolean {
+    try {
+      this.schedule = scheduleParticipant(this.deps.def, this.participantInput(sessionId, issued));
+      return true;
+    } catch (e) {
+      if (e instanceof StudyScheduleError) {
+        this.set({ kind: 'error', message: e.message });
+        return false;
+      }
+      throw e;
+    }
+  }
+
   private trialCount(sessionId: string): number {
     try {
-      return scheduleParticipant(this.deps.def, {
-        participantNumber: this.deps.identity.participantNumber ?? participantNumberOf(sessionId),
-        sessionSeed: sessionId,
-        forcedCondition: this.deps.identity.forcedCondition ?? undefined,
-      }).trials.length;
+      return scheduleParticipant(this.deps.def, this.participantInput(sessionId, this.storedPointer?.issued)).trials
+        .length;
     } catch {
       return -1;
     }
@@ -337,10 +440,10 @@ export class StudyRun {
   /** Generates every trial's puzzle (progress on screen), then shows consent, or carries on a resumed run. */
   async prepare(): Promise<void> {
     const trials = this.schedule!.trials;
-    this.contents = [];
+    this.contents = new Map();
     for (const trial of trials) {
-      this.set({ kind: 'preparing', done: this.contents.length, total: trials.length });
-      this.contents.push(await this.deps.makeTrial(trial));
+      this.set({ kind: 'preparing', done: this.contents.size, total: trials.length });
+      this.contents.set(trial.item.puzzleId, await this.deps.makeTrial(trial));
     }
     if (this.resumedRun) await this.goToResumePoint();
     else this.set({ kind: 'consent' });
@@ -355,6 +458,13 @@ export class StudyRun {
     if (this.state.kind !== 'consent' || this.busy) return;
     this.busy = true;
     try {
+      if (this.needsIssue) {
+        // The pointer is written with the issued session (nothing if the server refuses).
+        this.deps.declines?.delete(this.declineKey);
+        this.set({ kind: 'connecting', attempt: 0, problem: null, waiting: true });
+        await this.issueSession();
+        return;
+      }
       const pending = this.pendingPointer;
       if (pending) {
         const expected = this.storedPointer;
@@ -374,6 +484,108 @@ export class StudyRun {
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * After consent, for a study with issued sessions: asks the server until it answers (backoff,
+   * CONNECT_ATTEMPTS tries, then "Try again"). Refused: the `refused` screen, the provisional
+   * lock let go, nothing written. Granted: the session's lock, the pointer with the grant (only
+   * if the stored pointer is still the one this run read), the secret; then the instructions, or
+   * the resume point when this browser already has rows of that session.
+   */
+  private async issueSession(): Promise<void> {
+    const { deps } = this;
+    const issuer = deps.issuer!;
+    const request = sessionRequestOf(issuer.study, deps.identity);
+    let grant: SessionGrant | null = null;
+    for (let attempt = 1; grant === null; attempt++) {
+      const answer = await issuer.request(request).catch((e: unknown): SessionAnswer => ({
+        ok: false,
+        kind: 'unavailable',
+        message: e instanceof Error ? e.message : String(e),
+      }));
+      if (answer.ok) {
+        grant = answer.grant;
+        break;
+      }
+      if (answer.kind === 'refused') {
+        await deps.outbox.release(this.sessionId);
+        this.set({ kind: 'refused', message: answer.message });
+        return;
+      }
+      const waiting = attempt < CONNECT_ATTEMPTS;
+      this.set({
+        kind: 'connecting',
+        attempt,
+        problem: attempt >= CONNECT_PATIENCE || !waiting ? answer.message : null,
+        waiting,
+      });
+      const backoff = Math.min(CONNECT_MAX_DELAY_MS, 1000 * 2 ** (attempt - 1));
+      const delay =
+        answer.retryAfterS === undefined ? backoff : Math.min(CONNECT_MAX_DELAY_MS, answer.retryAfterS * 1000);
+      await this.waitForRetry(waiting ? delay : null);
+      if (!waiting) attempt = 0;
+      this.set({ kind: 'connecting', attempt, problem: null, waiting: true });
+    }
+
+    const provisional = this.sessionId;
+    if (grant.session_id !== provisional && !(await deps.outbox.claim(grant.session_id))) {
+      await deps.outbox.release(provisional);
+      this.block('This study is already open in another tab or window of this browser. Carry on there.');
+      return;
+    }
+    const issued: IssuedSession = {
+      session_id: grant.session_id,
+      secret: grant.secret,
+      participant: grant.participant,
+      condition: grant.condition,
+    };
+    const base = this.pendingPointer ?? this.storedPointer ?? freshPointer(deps);
+    const pointer: Pointer = { base: base.base, restarts: base.restarts, issued };
+    const expected = this.storedPointer;
+    const after = await deps.storage.update(this.pointerKey, (old) =>
+      samePointer(old, expected) ? pointer : undefined,
+    );
+    if (!samePointer(after, pointer)) {
+      await deps.outbox.release(grant.session_id);
+      if (grant.session_id !== provisional) await deps.outbox.release(provisional);
+      this.block('This study was started in another tab or window of this browser. Carry on there.');
+      return;
+    }
+    if (grant.session_id !== provisional) await deps.outbox.release(provisional);
+    this.storedPointer = pointer;
+    this.pendingPointer = null;
+    this.needsIssue = false;
+    await deps.outbox.putSecret(grant.session_id, grant.secret);
+    this.sessionId = grant.session_id;
+    if (!this.reschedule(grant.session_id, issued)) return;
+    // The server gave back a session this browser already has rows of (the same participant id
+    // after a restart): carry on with it.
+    const info = await deps.outbox.getSession(grant.session_id);
+    if (info) {
+      this.session = info;
+      this.resumedRun = true;
+      for (const row of await deps.outbox.rows(grant.session_id)) this.answered.add(row.trial_index);
+      return this.goToResumePoint();
+    }
+    this.set({ kind: 'instructions' });
+  }
+
+  /** Waits `ms` (null: until "Try again"), or less when the participant presses "Try again". */
+  private waitForRetry(ms: number | null): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        if (this.retryNow === done) this.retryNow = null;
+        resolve();
+      };
+      this.retryNow = done;
+      if (ms !== null) void (this.deps.sleep ?? realSleep)(ms).then(done);
+    });
+  }
+
+  /** "Try again" on the connecting screen: the next session request goes now. */
+  retryConnection(): void {
+    if (this.state.kind === 'connecting') this.retryNow?.();
   }
 
   /**
@@ -472,7 +684,7 @@ export class StudyRun {
     this.set({
       kind: 'trial',
       trial,
-      content: this.contents[trial.trialIndex]!,
+      content: this.contents.get(trial.item.puzzleId)!,
       picked: null,
       difficulty: null,
       deadline: condition.perPuzzleLimitS === null ? null : firstShown + condition.perPuzzleLimitS * 1000,
@@ -608,7 +820,7 @@ export class StudyRun {
       await this.put(this.row(s, 'timeout', startedAt, now));
       for (const trial of this.schedule!.trials) {
         if (this.answered.has(trial.trialIndex)) continue;
-        const content = this.contents[trial.trialIndex]!;
+        const content = this.contents.get(trial.item.puzzleId)!;
         const screen: TrialScreen = { ...s, trial, content, picked: null, difficulty: null, resumed: false };
         await this.put(this.row(screen, 'skipped', iso(now), now));
       }
@@ -642,10 +854,28 @@ export class StudyRun {
     return isDownloadOnly(this.deps.def.sinks);
   }
 
+  /** The transport id of the study's primary destination (`primarySinkId`), or null when nothing is sent. */
+  get primarySink(): string | null {
+    return primarySinkId(this.deps.def.sinks, this.deps.outbox.transportIds());
+  }
+
+  /**
+   * True when the participant may be sent on (the completion redirect, JATOS's end): the primary
+   * destination acknowledged every row (other sinks may still be sending, or have refused);
+   * without one, every transport has settled.
+   */
+  primaryHasAll(): boolean {
+    const primary = this.primarySink;
+    return primary === null ? this.deps.outbox.allAcknowledged() : this.deps.outbox.hasAll(primary);
+  }
+
   /** Where the sinks stand: `failed` once `sendingSinceMs` has waited more than `patienceMs` without every acknowledgement. */
   sinkState(sendingSinceMs: number, patienceMs = 15_000): SinkState {
     if (this.downloadOnly) return 'none';
-    if (this.deps.outbox.allAcknowledged()) return 'sent';
+    const { outbox } = this.deps;
+    if (!outbox.noRefusals()) return 'refused';
+    if (outbox.allAcknowledged()) return 'sent';
+    if (this.primarySink !== null && this.primaryHasAll()) return 'partly-sent';
     return this.deps.now() - sendingSinceMs > patienceMs ? 'failed' : 'sending';
   }
 }

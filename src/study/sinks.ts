@@ -110,7 +110,8 @@ const SINK_TABLE = {
     transports: (_s, means) => {
       // Without it the rows would silently go nowhere: a caller's mistake, not a participant's.
       if (means.pageUrl === undefined) throw new Error("the results server sink needs the page's address");
-      return [httpTransport('server', new URL('api/rows', means.pageUrl).href, means.fetch)];
+      // The only transport that carries issued sessions' secrets: they were issued by this server.
+      return [httpTransport('server', new URL('api/rows', means.pageUrl).href, means.fetch, { withSecrets: true })];
     },
     destination: (_s, pageUrl) => `this website (${hostOf(pageUrl)})`,
     cliArgs: () => ['--sink', 'server'],
@@ -190,6 +191,33 @@ export function sinkId(sink: StudySink): string {
  */
 export function transportsFor(sinks: readonly StudySink[], means: TransportMeans): Transport[] {
   return sinks.flatMap(<K extends SinkKind>(s: SinkOf<K>) => sinkSpec<K>(s.kind as K).transports(s, means));
+}
+
+/**
+ * The study's primary destination among the transports a run has (`available`, the outbox's
+ * transport ids): the first sink that sends, in the sink table's order (JATOS, the results
+ * server, then HTTP addresses in the order the study lists them). The completion redirect waits
+ * for this one to hold every row; the others keep receiving copies while the page is open (and
+ * by beacon when it closes), and a refusal or silence of theirs does not keep a participant from
+ * Prolific. Null when no transport sends (download-only studies, previews, JATOS outside JATOS).
+ */
+export function primarySinkId(sinks: readonly StudySink[], available: readonly string[]): string | null {
+  const ranked = sinks
+    .map((s, i) => ({ s, i, rank: SINK_KINDS.indexOf(s.kind) }))
+    .filter(({ s }) => sinkSpec(s.kind).sends && available.includes(sinkId(s)))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i);
+  return ranked.length > 0 ? sinkId(ranked[0]!.s) : null;
+}
+
+/** The run asks the results server for a session (issue 20) when its sinks include `server`. */
+export const needsIssuedSession = (sinks: readonly StudySink[]) => sinks.some((s) => s.kind === 'server');
+
+/** How the completion screen names a sink by its transport id (`server`, `jatos`, `http:<url>`). */
+export function sinkName(id: string, pageUrl: string): string {
+  if (id === 'server') return `the study server (${hostOf(pageUrl)})`;
+  if (id === 'jatos') return 'JATOS';
+  if (id.startsWith('http:')) return hostOf(id.slice('http:'.length));
+  return id;
 }
 
 /** True when no sink sends rows anywhere (no sinks, or only the download sink). */

@@ -4,7 +4,8 @@ import type { ResultRow, SessionInfo } from '../../study/results';
 import { rowsToCsv, rowsToJson } from '../../study/results';
 import { jatosEnder } from '../../study/jatosRuntime';
 import type { StudyRun } from '../../study/run';
-import { downloadInstructions } from '../../study/sinks';
+import { downloadInstructions, sinkName } from '../../study/sinks';
+import type { Outbox } from '../../study/outbox';
 import type { RunEnv } from './boot';
 import { Markdown } from './Markdown';
 import { Progress } from './Progress';
@@ -19,6 +20,31 @@ const SINK_TEXT = {
     'Your answers could not be sent yet; the page keeps trying while it is open. Please download them below and keep the file.',
 } as const;
 
+/**
+ * What `sink-status` says when not every sink has every row: which destination refused (and
+ * what it said), or that a copy is still on its way; and that the answers can be downloaded.
+ */
+function sinkDetail(outbox: Outbox, primary: string | null, pageUrl: string): string {
+  const reports = outbox.sinkReports();
+  const parts: string[] = [];
+  if (primary !== null && outbox.hasAll(primary))
+    parts.push(`Your answers were sent to ${sinkName(primary, pageUrl)}.`);
+  for (const r of reports) {
+    if (r.refused > 0) {
+      const what = r.refused === 1 ? 'one of your answers' : `${r.refused} of your answers`;
+      parts.push(
+        `${sinkName(r.id, pageUrl)} refused ${what} and will not be asked again: ${r.refusal ?? ''}`.trimEnd(),
+      );
+    }
+  }
+  for (const r of reports) {
+    if (r.waiting > 0 && r.id !== primary) {
+      parts.push(`A copy is still being sent to ${sinkName(r.id, pageUrl)} while this page is open.`);
+    }
+  }
+  parts.push('You can download your answers below.');
+  return parts.join(' ');
+}
 /**
  * The end: completion text and code, the session's rows to download (always), where the sinks
  * stand, and the redirect (or JATOS's end) once every row is acknowledged. When no sink sends the
@@ -60,7 +86,9 @@ export function Completion({
   const sink = run.sinkState(since);
   const downloadOnly = run.downloadOnly;
   // Download-only: nothing to acknowledge, but the participant must have the file before leaving.
-  const acknowledged = downloadOnly ? downloaded : sink === 'sent';
+  // Otherwise the study's primary destination must have every row; other sinks (a second HTTP
+  // address that never answers, one that refused) do not hold the participant here.
+  const acknowledged = downloadOnly ? downloaded : run.primaryHasAll();
   const redirecting = acknowledged && !env.preview && !env.jatos && def.redirectUrl !== '';
 
   useEffect(() => {
@@ -117,7 +145,9 @@ export function Completion({
         ))}
       {sink !== 'none' && (
         <p className={`study-sink study-sink--${sink}`} data-testid="sink-status" data-state={sink} role="status">
-          {SINK_TEXT[sink]}
+          {sink === 'refused' || sink === 'partly-sent'
+            ? sinkDetail(env.outbox, run.primarySink, env.pageUrl)
+            : SINK_TEXT[sink]}
           {sink === 'sending' && ` (${env.outbox.pendingCount()} left)`}
         </p>
       )}

@@ -122,6 +122,44 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
       );
     case 'consent':
       return <ConsentScreen run={run} env={env} onError={onError} />;
+    case 'connecting':
+      return (
+        <section className="study-screen" data-testid="connecting" aria-live="polite">
+          <Heading>Connecting to the study server…</Heading>
+          {state.problem === null ? (
+            <p role="status">Please wait a moment.</p>
+          ) : (
+            <>
+              <p role="status" data-testid="connecting-problem">
+                The study server cannot be reached right now ({state.problem}).{' '}
+                {state.waiting
+                  ? 'The page keeps trying; you can also try again now.'
+                  : 'Please check your connection, then try again.'}
+              </p>
+              <button
+                type="button"
+                className="button button--primary"
+                data-testid="connecting-retry"
+                onClick={() => run.retryConnection()}
+              >
+                Try again
+              </button>
+            </>
+          )}
+          <p className="study-note">Nothing has been recorded yet.</p>
+        </section>
+      );
+    case 'refused':
+      return (
+        <section className="study-screen" role="alert">
+          <Heading>This study cannot be taken now</Heading>
+          <p data-testid="study-refused">{state.message}</p>
+          <p>
+            Nothing was recorded.
+            {env.prolific && ' Please return the study on Prolific (“Cancel participation” on its page).'}
+          </p>
+        </section>
+      );
     case 'declined':
       return <DeclinedScreen run={run} env={env} />;
     case 'instructions':
@@ -135,7 +173,9 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
         </section>
       );
     case 'trial':
-      return <TrialView run={run} state={state} puzzle={env.puzzles.get(state.trial.trialIndex)} onError={onError} />;
+      return (
+        <TrialView run={run} state={state} puzzle={env.puzzles.get(state.trial.item.puzzleId)} onError={onError} />
+      );
     case 'feedback':
       return (
         <section className="study-screen" aria-live="polite" onKeyDown={enterContinues}>

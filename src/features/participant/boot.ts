@@ -13,9 +13,10 @@ import { decodeStudyLink } from '../../study/link';
 import { leaseLock, webLocksLock, type WebLocks } from '../../study/lock';
 import { Outbox } from '../../study/outbox';
 import { IndexedDbStorage, MemoryStorage, type OutboxStorage } from '../../study/storage';
-import { isJatosPath, readParticipantParams } from '../../study/route';
-import { StudyRun, type DeclineMemo } from '../../study/run';
-import { transportsFor } from '../../study/sinks';
+import { hasShortParam, isJatosPath, readParticipantParams } from '../../study/route';
+import { StudyRun, type DeclineMemo, type SessionIssuer } from '../../study/run';
+import { requestSession, resolveShortLink, type JsonFetch } from '../../study/serverSession';
+import { needsIssuedSession, transportsFor } from '../../study/sinks';
 import type { FetchLike } from '../../study/transports';
 import { storyRequest, trialContent } from '../../study/trialContent';
 import { warmDrawing } from './drawingLayout';
@@ -30,8 +31,8 @@ export interface RunEnv {
   /** jatos.js, when the page runs inside JATOS. */
   readonly jatos: JatosApi | null;
   readonly outbox: Outbox;
-  /** Each trial's puzzle (the drawing of `text+drawing` conditions needs its facts). */
-  readonly puzzles: ReadonlyMap<number, Puzzle>;
+  /** Each item's puzzle by puzzle id (the drawing of `text+drawing` conditions needs its facts). */
+  readonly puzzles: ReadonlyMap<string, Puzzle>;
   /** Storage could not be opened durably (private mode…): rows live in memory only. */
   readonly memoryOnly: boolean;
   /** The link carries Prolific's PROLIFIC_PID (a decline then says how to return the study on Prolific). */
@@ -47,6 +48,7 @@ export type Boot =
 // No `keepalive`: it caps a body at 64 kB, which a batch of long stories can pass; rows still
 // pending when the page goes are handed to sendBeacon on `pagehide` instead.
 const browserFetch: FetchLike = (url, init) => fetch(url, init);
+const jsonFetch: JsonFetch = (url, init) => fetch(url, init);
 
 const screenOf = () => `${screen.width}x${screen.height}@${Math.round(devicePixelRatio * 100) / 100}`;
 
@@ -119,6 +121,7 @@ async function boot(): Promise<Boot> {
     const j = jatosInputs(jatos);
     params = {
       token: j.token,
+      shortStudyId: null,
       condition: j.condition,
       participantNumber: j.participantNumber,
       preview: false,
@@ -130,6 +133,17 @@ async function boot(): Promise<Boot> {
   } else {
     const p = readParticipantParams(location.search, location.hash);
     params = { ...p, participantId: p.prolificPid };
+    if (p.token === null) {
+      // A short link (issue 20): the results server that served this page holds the study's token.
+      if (p.shortStudyId === null) {
+        return hasShortParam(location.search, location.hash)
+          ? { kind: 'error', message: 'This link does not name a study. Please check the link you were given.' }
+          : { kind: 'error', message: 'This link does not name a study.' };
+      }
+      const resolved = await resolveShortLink(jsonFetch, document.baseURI, p.shortStudyId);
+      if (!resolved.ok) return { kind: 'error', message: resolved.message };
+      params = { ...params, token: resolved.token };
+    }
   }
   const decoded = decodeStudyLink(params.token ?? '');
   if (!decoded.ok) {
@@ -151,9 +165,23 @@ async function boot(): Promise<Boot> {
   });
   window.addEventListener('pagehide', () => outbox.flushWithBeacon((url, data) => navigator.sendBeacon(url, data)));
 
+  // Issued sessions (issue 20): a study sending to the results server asks it for the session
+  // after consent. Not in previews (nothing is sent) and not inside JATOS (the page is JATOS's,
+  // not the results server's, so there is no api/sessions beside it).
+  const shortId = params.shortStudyId;
+  const issuer: SessionIssuer | undefined =
+    !preview && !inJatos && needsIssuedSession(def.sinks)
+      ? {
+          study: shortId !== null ? { studyId: shortId } : { token: params.token! },
+          request: (request) => requestSession(jsonFetch, document.baseURI, request),
+        }
+      : undefined;
+  // Until the server assigns the condition, any condition's drawing may be needed.
+  const mayDraw = (issuer ? def.conditions : []).some((c) => c.display === 'text+drawing');
+
   const generator = createGeneratorClient();
   generator.warm();
-  const puzzles = new Map<number, Puzzle>();
+  const puzzles = new Map<string, Puzzle>();
   const run = new StudyRun({
     def,
     token: params.token!,
@@ -170,11 +198,12 @@ async function boot(): Promise<Boot> {
     newId: () => crypto.randomUUID(),
     device: { userAgent: navigator.userAgent, screen: screenOf() },
     declines: sessionDeclines(),
+    ...(issuer ? { issuer } : {}),
     makeTrial: async (trial) => {
       const { puzzle, story } = await generator.request('story', storyRequest(def, trial.item)).promise;
-      puzzles.set(trial.trialIndex, puzzle);
+      puzzles.set(trial.item.puzzleId, puzzle);
       // The drawing's layout now, while "Preparing puzzles" shows, not when the trial appears.
-      if (run.condition?.display === 'text+drawing') warmDrawing(puzzle);
+      if (mayDraw || run.condition?.display === 'text+drawing') warmDrawing(puzzle);
       return trialContent(puzzle, story, trial.item);
     },
   });
