@@ -3,7 +3,14 @@ import { leaseLock, realTimer, webLocksLock, type WebLocks } from './lock';
 import { Outbox, rowKey, SessionNotClaimedError } from './outbox';
 import { transportsFor } from './sinks';
 import { MemoryStorage, type OutboxStorage } from './storage';
-import { httpTransport, jatosTransport, type FetchLike, type Transport } from './transports';
+import {
+  httpTransport,
+  isPermanentRefusal,
+  jatosTransport,
+  SinkRefusedError,
+  type FetchLike,
+  type Transport,
+} from './transports';
 import type { ResultRow, SessionInfo } from './results';
 
 const row = (trial_index: number, over: Partial<ResultRow> = {}): ResultRow => ({
@@ -357,5 +364,152 @@ describe('transports', () => {
     expect(transportsFor(sinks, { fetch: fetchFn, pageUrl: 'http://127.0.0.1:8080/?study=s1.x' })[0]!.beaconUrl).toBe(
       'http://127.0.0.1:8080/api/rows',
     );
+  });
+
+  it("HTTP: a 4xx no retry can fix is a SinkRefusedError with the server's sentence; 408, 429 and 5xx are failures", async () => {
+    let answer: { status: number; body: unknown } = {
+      status: 400,
+      body: { error: 'rows.0.k: 9 is not a k of this study' },
+    };
+    const fetchFn: FetchLike = async () => ({
+      ok: answer.status < 300,
+      status: answer.status,
+      json: async () => answer.body,
+    });
+    const t = httpTransport('server', 'https://lab.example/api/rows', fetchFn);
+    const refused = await t.send([row(0)], []).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SinkRefusedError);
+    expect((refused as SinkRefusedError).message).toBe('rows.0.k: 9 is not a k of this study');
+    expect((refused as SinkRefusedError).status).toBe(400);
+    answer = { status: 413, body: '<html>too large</html>' };
+    await expect(t.send([row(0)], [])).rejects.toThrow('refused with status 413');
+    for (const status of [408, 429, 500, 503]) {
+      answer = { status, body: {} };
+      const e = await t.send([row(0)], []).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(Error);
+      expect(e).not.toBeInstanceOf(SinkRefusedError);
+    }
+    expect([400, 401, 403, 404, 409, 410, 413, 422].every(isPermanentRefusal)).toBe(true);
+    expect([200, 408, 425, 429, 500, 502, 503].some(isPermanentRefusal)).toBe(false);
+  });
+
+  it("the server sink carries issued sessions' secrets, by fetch and by beacon; another address never gets them", async () => {
+    const bodies = new Map<string, string[]>();
+    const fetchFn: FetchLike = async (url, init) => {
+      bodies.set(url, [...(bodies.get(url) ?? []), init.body]);
+      return { ok: true, status: 200 };
+    };
+    const transports = transportsFor([{ kind: 'server' }, { kind: 'http', url: 'https://elsewhere.example/rows' }], {
+      fetch: fetchFn,
+      pageUrl: 'https://lab.example/',
+    });
+    const storage = new MemoryStorage();
+    const outbox = await openOutbox(storage, transports);
+    await outbox.claim('sess-1');
+    await outbox.putSession(SESSION);
+    await outbox.putSecret('sess-1', 'the-secret');
+    await outbox.put(row(0));
+    await outbox.idle();
+    const server = JSON.parse(bodies.get('https://lab.example/api/rows')![0]!);
+    expect(server.secrets).toEqual([{ session_id: 'sess-1', secret: 'the-secret' }]);
+    expect(server.rows).toEqual([row(0)]);
+    const other = JSON.parse(bodies.get('https://elsewhere.example/rows')![0]!);
+    expect(other).toEqual({ sessions: [SESSION], rows: [row(0)] });
+    // The beacon: a reloaded outbox still knows the secret (stored beside the rows).
+    await outbox.release('sess-1');
+    outbox.stop();
+    const down: FetchLike = async () => ({ ok: false, status: 503 });
+    const again = await openOutbox(
+      storage,
+      transportsFor([{ kind: 'server' }], { fetch: down, pageUrl: 'https://lab.example/' }),
+      'tab-b',
+    );
+    await again.claim('sess-1');
+    await again.put(row(1));
+    await again.idle();
+    const beacons: { url: string; data: string }[] = [];
+    again.flushWithBeacon((url, data) => beacons.push({ url, data }) > 0);
+    expect(beacons).toHaveLength(1);
+    expect(JSON.parse(beacons[0]!.data).secrets).toEqual([{ session_id: 'sess-1', secret: 'the-secret' }]);
+    again.stop();
+  });
+});
+
+describe('permanent refusals', () => {
+  /** A sink that refuses for good any request holding a row of `bad` trials (all or nothing, as the server). */
+  function refusingSink(id: string, bad: ReadonlySet<number>) {
+    const sent: number[][] = [];
+    const transport: Transport = {
+      id,
+      beaconUrl: `https://${id}.example/rows`,
+      async send(rows) {
+        sent.push(rows.map((r) => r.trial_index));
+        if (rows.some((r) => bad.has(r.trial_index))) throw new SinkRefusedError(400, `rows.0.k: not in this study`);
+      },
+    };
+    return { transport, sent };
+  }
+
+  it('ends retries for the refused rows only, finds them one at a time, and remembers it across a reload', async () => {
+    const storage = new MemoryStorage();
+    const server = refusingSink('server', new Set([1]));
+    const other = fakeSink('other');
+    // Three rows stored before anything is sent (a page that was closed), so the first request holds all three.
+    const recorder = await openOutbox(storage, []);
+    await recorder.claim('sess-1');
+    for (const i of [0, 1, 2]) await recorder.put(row(i));
+    await recorder.release('sess-1');
+    const outbox = await openOutbox(storage, [server.transport, other.transport]);
+    await outbox.idle();
+    expect(server.sent[0]!.length).toBeGreaterThan(1);
+    // The refused batch was sent again one row at a time: rows 0 and 2 stored, row 1 refused.
+    expect(server.sent.slice(1)).toEqual(expect.arrayContaining([[0], [1], [2]]));
+    expect(other.received.map((r) => r.trial_index).sort()).toEqual([0, 1, 2]);
+    expect(outbox.allAcknowledged()).toBe(true);
+    expect(outbox.noRefusals()).toBe(false);
+    expect(outbox.hasAll('server')).toBe(false);
+    expect(outbox.hasAll('other')).toBe(true);
+    expect(outbox.sinkReports()).toEqual([
+      { id: 'server', waiting: 0, refused: 1, refusal: 'rows.0.k: not in this study' },
+      { id: 'other', waiting: 0, refused: 0, refusal: null },
+    ]);
+    // No retry later: the timers run out with nothing sent.
+    const calls = server.sent.length;
+    await vi.advanceTimersByTimeAsync(120_000);
+    await outbox.flush();
+    expect(server.sent.length).toBe(calls);
+    // Nor by beacon.
+    expect(outbox.flushWithBeacon(() => true)).toBe(0);
+    // Stored with the row: a reload does not send it again either, and still reports it.
+    outbox.stop();
+    await vi.advanceTimersByTimeAsync(60_000);
+    const again = await openOutbox(storage, [server.transport, other.transport], 'tab-b');
+    await again.idle();
+    expect(server.sent.length).toBe(calls);
+    expect(again.sinkReports()[0]).toMatchObject({ refused: 1, waiting: 0 });
+    expect(again.hasAll('server')).toBe(false);
+    // A new row still goes to the sink that refused another.
+    await again.claim('sess-1');
+    await again.put(row(3));
+    await again.idle();
+    expect(server.sent.at(-1)).toEqual([3]);
+    again.stop();
+  });
+
+  it('a sink that fails (not refuses) stays pending and is retried', async () => {
+    const storage = new MemoryStorage();
+    const flaky = fakeSink('flaky');
+    flaky.down = true;
+    const outbox = await openOutbox(storage, [flaky.transport]);
+    await outbox.claim('sess-1');
+    await outbox.put(row(0));
+    await outbox.idle();
+    expect(outbox.sinkReports()).toEqual([{ id: 'flaky', waiting: 1, refused: 0, refusal: null }]);
+    flaky.down = false;
+    await vi.advanceTimersByTimeAsync(1000);
+    await outbox.idle();
+    expect(outbox.hasAll('flaky')).toBe(true);
+    expect(outbox.noRefusals()).toBe(true);
+    outbox.stop();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isJatosPath, isParticipantUrl, participantPath, readParticipantParams } from './route';
+import { hasShortParam, isJatosPath, isParticipantUrl, participantPath, readParticipantParams } from './route';
 
 describe('participant route', () => {
   it('puts the token in the query and reads it back', () => {
@@ -33,5 +33,22 @@ describe('participant route', () => {
     expect(isJatosPath('/app/index.html')).toBe(false);
     expect(isParticipantUrl('', '', '/publix/abcDEF123')).toBe(true);
     expect(isParticipantUrl('?seed=3', '', '/clutrr/')).toBe(false);
+  });
+
+  it('reads a short link ?s=<study id> (also after a hash); the token wins when both are given', () => {
+    expect(isParticipantUrl('?s=fault')).toBe(true);
+    expect(readParticipantParams('?s=fault&PROLIFIC_PID=p1')).toMatchObject({
+      token: null,
+      shortStudyId: 'fault',
+      prolificPid: 'p1',
+    });
+    expect(readParticipantParams('', '#/x?s=lab-2').shortStudyId).toBe('lab-2');
+    expect(isParticipantUrl('', '#/x?s=lab-2')).toBe(true);
+    expect(readParticipantParams('?study=s1.x.y&s=fault')).toMatchObject({ token: 's1.x.y', shortStudyId: null });
+    // Not a study id: still the participant's page (which says the link names no study), not the explorer.
+    expect(readParticipantParams('?s=a%20b').shortStudyId).toBeNull();
+    expect(hasShortParam('?s=a%20b')).toBe(true);
+    expect(isParticipantUrl('?s=a%20b')).toBe(true);
+    expect(isParticipantUrl('?seed=3&k=2')).toBe(false);
   });
 });

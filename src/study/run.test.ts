@@ -1,10 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { withDefaults, type StudyDefinition } from './definition';
 import { leaseLock, type Timer } from './lock';
 import { Outbox } from './outbox';
 import { MemoryStorage } from './storage';
-import { participantNumberOf, sessionIdFor, StudyRun, type RunIdentity } from './run';
-import type { Trial } from './schedule';
+import {
+  CONNECT_ATTEMPTS,
+  CONNECT_PATIENCE,
+  participantNumberOf,
+  sessionIdFor,
+  StudyRun,
+  type RunIdentity,
+  type SessionIssuer,
+} from './run';
+import { scheduleParticipant, type Trial } from './schedule';
+import type { SessionAnswer, SessionRequest } from './serverSession';
+import type { Transport } from './transports';
 import type { TrialContent } from './trialContent';
 
 const ANON: RunIdentity = {
@@ -58,6 +68,9 @@ interface Setup {
   /** Prefix of the anonymous session ids this run draws (two tabs draw different ones). */
   idPrefix?: string;
   declines?: Set<string>;
+  issuer?: SessionIssuer;
+  sleep?: (ms: number) => Promise<void>;
+  transports?: Transport[];
 }
 
 async function makeRun(setup: Setup = {}) {
@@ -66,7 +79,7 @@ async function makeRun(setup: Setup = {}) {
   const def = withDefaults({ k: [2], itemsPerK: 3, practice: 1, attentionChecks: 1, ...setup.def });
   const outbox = await Outbox.open({
     storage,
-    transports: [],
+    transports: setup.transports ?? [],
     lock: leaseLock(storage, setup.owner ?? 'tab-1', clock.timer),
     timer: clock.timer,
   });
@@ -84,6 +97,8 @@ async function makeRun(setup: Setup = {}) {
     makeTrial: async (t) => content(t),
     perf,
     declines: setup.declines,
+    ...(setup.issuer ? { issuer: setup.issuer } : {}),
+    ...(setup.sleep ? { sleep: setup.sleep } : {}),
   });
   return { run, storage, clock, outbox, measures, def };
 }
@@ -444,5 +459,220 @@ describe('participantNumberOf', () => {
     expect(participantNumberOf('abc')).toBe(participantNumberOf('abc'));
     expect(participantNumberOf('abc')).not.toBe(participantNumberOf('abd'));
     expect(Number.isInteger(participantNumberOf('x'))).toBe(true);
+  });
+});
+
+/**
+ * A results server's session endpoint as the run sees it: a counter per study, one session per
+ * participant id (resumed), a random-looking id and secret; `answers` are given first, in order,
+ * before it grants (to play a server that is down, busy or refusing).
+ */
+function fakeServer(study: SessionIssuer['study'] = { studyId: 'study' }) {
+  const requests: SessionRequest[] = [];
+  const byParticipant = new Map<string, { session_id: string; secret: string; participant: number }>();
+  let next = 0;
+  const server = {
+    requests,
+    answers: [] as SessionAnswer[],
+    issuer: {
+      study,
+      request: async (request: SessionRequest): Promise<SessionAnswer> => {
+        requests.push(request);
+        const canned = server.answers.shift();
+        if (canned) return canned;
+        const known = request.participant_id ? byParticipant.get(request.participant_id) : undefined;
+        const grant = known ?? { session_id: `srv-${next + 1}`, secret: `secret-${next + 1}`, participant: next++ };
+        if (request.participant_id) byParticipant.set(request.participant_id, grant);
+        return {
+          ok: true,
+          grant: { study_id: 'study', ...grant, condition: request.condition ?? null, resumed: known !== undefined },
+        };
+      },
+    } satisfies SessionIssuer,
+  };
+  return server;
+}
+
+const TWO_CONDITIONS: Partial<StudyDefinition> = {
+  conditions: [
+    { id: 'untimed', perPuzzleLimitS: null, overallLimitS: null, display: 'text', scratchpad: false },
+    { id: 'timed', perPuzzleLimitS: 30, overallLimitS: null, display: 'text', scratchpad: false },
+  ],
+};
+
+describe('StudyRun with sessions the results server issues', () => {
+  it('asks nothing before consent and nothing on a decline; the decline writes nothing', async () => {
+    const server = fakeServer();
+    const { run, storage } = await makeRun({ issuer: server.issuer, declines: new Set() });
+    expect(await run.open()).toBe(true);
+    await run.prepare();
+    expect(run.state.kind).toBe('consent');
+    expect(server.requests).toEqual([]);
+    await run.decline();
+    expect(run.state.kind).toBe('declined');
+    expect(server.requests).toEqual([]);
+    expect((await storage.list('')).filter(([k]) => !k.startsWith('lock/'))).toEqual([]);
+  });
+
+  it("after consent takes the server's session id, participant number and secret; rows carry them; a reload resumes without asking", async () => {
+    const storage = new MemoryStorage();
+    const clock = fakeClock();
+    const server = fakeServer();
+    // Two participants before this one: the counter gives this one number 2.
+    await server.issuer.request({ study_id: 'study' });
+    await server.issuer.request({ study_id: 'study' });
+    const identity = { prolificStudyId: 'PS', prolificSessionId: 'PSS', participantId: 'PID-7' };
+    const first = await makeRun({ storage, clock, identity, def: TWO_CONDITIONS, issuer: server.issuer });
+    await begin(first.run);
+    expect(server.requests.at(-1)).toEqual({
+      study_id: 'study',
+      participant_id: 'PID-7',
+      prolific_study_id: 'PS',
+      prolific_session_id: 'PSS',
+    });
+    expect(first.run.sessionId).toBe('srv-3');
+    expect(first.outbox.secretOf('srv-3')).toBe('secret-3');
+    const expected = scheduleParticipant(first.def, { participantNumber: 2, sessionSeed: 'srv-3' });
+    expect(first.run.schedule!.condition.id).toBe(expected.condition.id);
+    expect(first.run.schedule!.trials.map((t) => t.item.puzzleId)).toEqual(expected.trials.map((t) => t.item.puzzleId));
+    // The practice trial, then one main trial, answered; the rows name the issued session.
+    await answer(first.run);
+    await first.run.continue();
+    await answer(first.run);
+    const rows = await first.outbox.rows('srv-3');
+    expect(rows.map((r) => [r.session_id, r.trial_index, r.condition])).toEqual([
+      ['srv-3', 0, expected.condition.id],
+      ['srv-3', 1, expected.condition.id],
+    ]);
+    expect((await first.outbox.getSession('srv-3'))?.participant_id).toBe('PID-7');
+    await first.outbox.release('srv-3');
+
+    // A reload: the same session and secret from storage, no request, on at trial 2.
+    const asked = server.requests.length;
+    const again = await makeRun({
+      storage,
+      clock,
+      identity,
+      def: TWO_CONDITIONS,
+      issuer: server.issuer,
+      owner: 'tab-2',
+    });
+    expect(await again.run.open()).toBe(true);
+    await again.run.prepare();
+    expect(again.run.sessionId).toBe('srv-3');
+    expect(again.outbox.secretOf('srv-3')).toBe('secret-3');
+    expect(again.run.state).toMatchObject({ kind: 'trial', trial: { trialIndex: 2 } });
+    expect(server.requests.length).toBe(asked);
+  });
+
+  it("a refusal shows the server's message and records nothing", async () => {
+    const server = fakeServer();
+    server.answers.push({
+      ok: false,
+      kind: 'refused',
+      reason: 'closed',
+      message: 'This study is closed and does not take new participants.',
+    });
+    const { run, storage } = await makeRun({ issuer: server.issuer });
+    expect(await run.open()).toBe(true);
+    await run.prepare();
+    await run.acceptConsent();
+    expect(run.state).toEqual({ kind: 'refused', message: 'This study is closed and does not take new participants.' });
+    expect((await storage.list('')).filter(([k]) => !k.startsWith('lock/'))).toEqual([]);
+    await run.continue();
+    expect(run.state.kind).toBe('refused');
+  });
+
+  it('a server that cannot be reached: tries with backoff, then says so and waits for "Try again"', async () => {
+    const server = fakeServer();
+    for (let i = 0; i < CONNECT_ATTEMPTS; i++) {
+      server.answers.push({ ok: false, kind: 'unavailable', message: 'the results server cannot be reached' });
+    }
+    const delays: number[] = [];
+    const seen: { attempt: number; problem: string | null; waiting: boolean }[] = [];
+    const { run, outbox } = await makeRun({
+      issuer: server.issuer,
+      sleep: async (ms) => {
+        delays.push(ms);
+        if (run.state.kind === 'connecting') seen.push({ ...run.state });
+      },
+    });
+    run.subscribe(() => {
+      if (run.state.kind === 'connecting' && !run.state.waiting) seen.push({ ...run.state });
+    });
+    expect(await run.open()).toBe(true);
+    await run.prepare();
+    const accepted = run.acceptConsent();
+    await vi.waitFor(() => expect(run.state).toMatchObject({ kind: 'connecting', waiting: false }));
+    expect(delays).toEqual([1000, 2000, 4000, 8000, 15000]);
+    // Quiet for the first tries, then the problem is said.
+    expect(seen.slice(0, CONNECT_PATIENCE - 1).every((s) => s.problem === null)).toBe(true);
+    expect(seen.at(-1)).toMatchObject({ problem: 'the results server cannot be reached', waiting: false });
+    expect(server.requests).toHaveLength(CONNECT_ATTEMPTS);
+    // "Try again": the server answers now.
+    run.retryConnection();
+    await accepted;
+    expect(run.state.kind).toBe('instructions');
+    expect(run.sessionId).toBe('srv-1');
+    expect(outbox.secretOf('srv-1')).toBe('secret-1');
+  });
+
+  it("waits as long as a 429's Retry-After says (bounded)", async () => {
+    const server = fakeServer();
+    server.answers.push({ ok: false, kind: 'unavailable', message: 'busy', retryAfterS: 3 });
+    server.answers.push({ ok: false, kind: 'unavailable', message: 'busy', retryAfterS: 3600 });
+    const delays: number[] = [];
+    const { run } = await makeRun({ issuer: server.issuer, sleep: async (ms) => void delays.push(ms) });
+    await begin(run);
+    expect(delays).toEqual([3000, 15000]);
+  });
+
+  it('ids over the server limits are refused at the start, before consent and without a request', async () => {
+    const server = fakeServer();
+    const { run, storage } = await makeRun({ issuer: server.issuer, identity: { participantId: 'x'.repeat(201) } });
+    expect(await run.open()).toBe(false);
+    expect(run.state.kind).toBe('error');
+    expect(run.state.kind === 'error' && run.state.message).toMatch(/PROLIFIC_PID.*201 characters.*at most 200/);
+    expect(server.requests).toEqual([]);
+    expect(await storage.list('')).toEqual([]);
+  });
+
+  it('a full link names the study by its token; the forced condition goes with the request and the schedule', async () => {
+    const server = fakeServer({ token: 's1.token' });
+    const { run } = await makeRun({
+      issuer: server.issuer,
+      def: TWO_CONDITIONS,
+      identity: { forcedCondition: 'timed' },
+    });
+    await begin(run);
+    expect(server.requests).toEqual([{ token: 's1.token', condition: 'timed' }]);
+    expect(run.condition?.id).toBe('timed');
+  });
+
+  it('the redirect waits for the primary destination only; another sink that refuses or stays silent does not hold it', async () => {
+    const primary: Transport = { id: 'server', send: async () => undefined };
+    const silent: Transport = {
+      id: 'http:https://elsewhere.example/rows',
+      send: async () => {
+        throw new TypeError('Failed to fetch');
+      },
+    };
+    const { run, outbox } = await makeRun({
+      def: {
+        practice: 0,
+        attentionChecks: 0,
+        sinks: [{ kind: 'server' }, { kind: 'http', url: 'https://elsewhere.example/rows' }],
+      },
+      transports: [silent, primary],
+    });
+    await begin(run);
+    for (let i = 0; i < 3; i++) await answer(run);
+    expect(run.state.kind).toBe('complete');
+    await outbox.idle();
+    expect(run.primarySink).toBe('server');
+    expect(outbox.allAcknowledged()).toBe(false);
+    expect(run.primaryHasAll()).toBe(true);
+    expect(run.sinkState(Date.now())).toBe('partly-sent');
+    outbox.stop();
   });
 });

@@ -9,6 +9,9 @@ import {
   SINKS,
   sinkCliArgs,
   sinkId,
+  needsIssuedSession,
+  primarySinkId,
+  sinkName,
 } from './sinks';
 
 const PAGE = 'https://lab.example.org/studies/?study=s1.x';
@@ -89,5 +92,32 @@ describe('the sink table', () => {
       expect(back).toEqual([s]);
       expect(sinkId(back[0]!)).toBe(sinkId(s));
     }
+  });
+});
+
+describe('the primary destination', () => {
+  const http = (url: string) => ({ kind: 'http' as const, url });
+  it("is the first sink that sends, in the table order (JATOS, the results server, HTTP as listed), among the run's transports", () => {
+    const sinks = [http('https://b.example/r'), { kind: 'server' as const }, http('https://a.example/r')];
+    expect(primarySinkId(sinks, ['http:https://b.example/r', 'server', 'http:https://a.example/r'])).toBe('server');
+    expect(
+      primarySinkId(
+        [http('https://b.example/r'), http('https://a.example/r')],
+        ['http:https://a.example/r', 'http:https://b.example/r'],
+      ),
+    ).toBe('http:https://b.example/r');
+    // JATOS outside JATOS has no transport: the next one is primary.
+    expect(primarySinkId([{ kind: 'jatos' }, { kind: 'server' }], ['server'])).toBe('server');
+    expect(primarySinkId([{ kind: 'jatos' }, { kind: 'server' }], ['jatos', 'server'])).toBe('jatos');
+    expect(primarySinkId([{ kind: 'download', instructions: 'mail it' }], [])).toBeNull();
+    expect(primarySinkId([], [])).toBeNull();
+  });
+
+  it('names sinks for the participant; only the server sink asks for sessions', () => {
+    expect(sinkName('server', 'https://lab.example/s/?s=x')).toBe('the study server (lab.example)');
+    expect(sinkName('http:https://a.example:8443/r', 'https://lab.example/')).toBe('a.example:8443');
+    expect(sinkName('jatos', 'https://lab.example/')).toBe('JATOS');
+    expect(needsIssuedSession([{ kind: 'server' }])).toBe(true);
+    expect(needsIssuedSession([{ kind: 'jatos' }, http('https://a.example/r')])).toBe(false);
   });
 });
