@@ -19,7 +19,7 @@ import {
   type ResultRow,
   type SessionInfo,
 } from '../src/study/results';
-import type { ResultStore } from './store';
+import { SESSION_FIELDS, type ResultStore } from './store';
 
 export type ExportFormat = 'csv' | 'json';
 
@@ -28,16 +28,6 @@ const CHUNK_CHARS = 64 * 1024;
 
 /** The columns stored as 0/1 that the row type holds as booleans. */
 const BOOLEAN_COLUMNS = new Set<string>(['strict', 'correct', 'resumed']);
-
-const SESSION_FIELDS = [
-  'study_id',
-  'session_id',
-  'participant_id',
-  'condition',
-  'user_agent',
-  'screen',
-  'started_at',
-] as const;
 
 type SqlValue = string | number | null;
 

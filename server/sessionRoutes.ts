@@ -9,6 +9,7 @@
  * then the issued-session checks (`StudyAccess.checkIngest`).
  */
 import type { Context, Hono } from 'hono';
+import { readLimited } from './body';
 import { parseClientJson } from './json';
 import { AccessLimiter, clientAddress, type LimitHit } from './limits';
 import type { IngestBody } from './schema';
@@ -43,7 +44,7 @@ const tooMany = (c: Context, hit: LimitHit) => {
 export function installSessionRoutes(app: Hono, d: SessionRouteDeps): void {
   const batch = new IssueBatch(d.access);
   app.post('/api/sessions', async (c) => {
-    const text = await readText(c.req.raw, MAX_SESSION_BODY);
+    const text = await readLimited(c.req.raw, MAX_SESSION_BODY);
     if (text === undefined) {
       return c.json({ error: `the request is larger than ${MAX_SESSION_BODY} bytes`, reason: 'invalid' }, 413);
     }
@@ -137,23 +138,4 @@ class IssueBatch {
     }
     batch.forEach((w, i) => w.resolve(outcomes[i]!));
   }
-}
-
-/** The body as text, or undefined past `max` bytes (read no further). */
-async function readText(req: Request, max: number): Promise<string | undefined> {
-  if (!req.body) return '';
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -184,7 +184,8 @@ const fromSql = (r: SqlRow): ResultRow =>
     RESULT_COLUMNS.map((c) => [c, ROW_COLUMNS[c] === 'boolean' ? r[c] === 1 : r[c]]),
   ) as unknown as ResultRow;
 
-const SESSION_FIELDS = [
+/** The stored columns of a session, in the order the sessions table and the exports list them. */
+export const SESSION_FIELDS = [
   'study_id',
   'session_id',
   'participant_id',
