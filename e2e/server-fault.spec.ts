@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -274,5 +275,112 @@ test('the designer served by the results server registers its study there (401, 
     await expect(result).toHaveText(/could not be reached/, { timeout: 30_000 });
   } finally {
     await context.close();
+  }
+});
+
+/** The `full link: ?study=…` line of `study link --sink server` (printed while it is not too long). */
+const fullLink = (made: string) =>
+  (made.split('\n').find((l) => l.startsWith('full link: ')) ?? '').slice('full link: '.length);
+
+/** `study link --sink server --data DATA` with small defaults and `extra` flags; the CLI's whole output. */
+const makeStudy = (studyId: string, data: string, extra: readonly string[] = []) =>
+  cli(
+    ['study', 'link', '--study-id', studyId, '--k', '2', '--per-k', '2', '--seed', '21', '--practice', '0'].concat(
+      ['--attention-checks', '0', '--sink', 'server', '--data', data],
+      extra,
+    ),
+  );
+
+test('a closed study: the short link opens, consent, then a screen saying the study is closed; nothing recorded', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const data = path.join(tempFolder(), 'data');
+  const made = makeStudy('shut', data);
+  expect(lastLine(made)).toBe('?s=shut');
+  expect(lastLine(cli(['study', 'close', '--data', data, '--study-id', 'shut']))).toMatch(/^study shut: closed/);
+  const server = await startServer(await freePort(), data);
+  const token = readFileSync(path.join(data, 'token'), 'utf8').trim();
+  const context = await browser.newContext({ viewport: PHONE });
+  const page = await context.newPage();
+  const p = new Participant(page);
+  try {
+    // An unknown study id: the participant is told, in words.
+    await page.goto(`${server.url}/?s=nosuchstudy`);
+    await expect(p.error).toHaveText('There is no study "nosuchstudy" here. Please check the link you were given.');
+
+    await page.goto(`${server.url}/?s=shut&PROLIFIC_PID=closed-1`);
+    expect(await p.screen()).toBe('consent');
+    await p.consentAccept.click();
+    const refused = page.getByTestId('study-refused');
+    await expect(refused).toContainText(/closed/i);
+    await expect(page.getByText('Nothing was recorded.')).toBeVisible();
+    // Said once: the server's message already tells a Prolific participant to return the study.
+    await expect(page.getByText(/Prolific/)).toHaveCount(1);
+    await page.screenshot({ path: '/work/tmp/shots-e/refused-closed.png', fullPage: true });
+    expect(await listSessions(server.url, token)).toEqual([]);
+    // A reload asks again (nothing was stored) and is refused again.
+    await page.reload();
+    expect(await p.screen()).toBe('consent');
+    await p.consentAccept.click();
+    await expect(refused).toContainText(/closed/i);
+
+    // Opened again: the same link now runs.
+    expect(lastLine(cli(['study', 'open', '--data', data, '--study-id', 'shut']))).toMatch(/^study shut: open/);
+    await page.reload();
+    await p.runUntil('completion');
+    await expect(p.sinkStatus).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
+    expect((await listSessions(server.url, token)).map((s) => s.rows)).toEqual([
+      trialCount(definitionOf(fullLink(made))),
+    ]);
+  } finally {
+    await context.close();
+    expect(await stopGently(server)).toBe(0);
+  }
+});
+
+test('a second HTTP sink that never answers (no CORS): the redirect goes once the results server has every row', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // Answers 200 without CORS headers: the browser's fetch throws a TypeError, every time.
+  let foreignHits = 0;
+  const foreign = createHttpServer((req, res) => {
+    foreignHits++;
+    req.resume();
+    res.writeHead(200).end('ok');
+  });
+  await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+  const foreignUrl = `http://127.0.0.1:${(foreign.address() as { port: number }).port}/rows`;
+  const data = path.join(tempFolder(), 'data');
+  const port = await freePort();
+  const thanks = `http://127.0.0.1:${port}/thanks-primary`;
+  const made = makeStudy('twosinks', data, ['--http-sink', foreignUrl, '--redirect', thanks]);
+  const server = await startServer(port, data);
+  const token = readFileSync(path.join(data, 'token'), 'utf8').trim();
+  const context = await browser.newContext({ viewport: PHONE });
+  const page = await context.newPage();
+  let storedAtRedirect = -1;
+  await page.route('**/thanks-primary', async (route) => {
+    storedAtRedirect = (await listSessions(server.url, token)).reduce((n, s) => n + s.rows, 0);
+    return route.fulfill({ contentType: 'text/html', body: '<p>thanks</p>' });
+  });
+  const p = new Participant(page);
+  try {
+    await page.goto(`${server.url}/${lastLine(made)}&PROLIFIC_PID=two-sinks`);
+    await p.runUntil('completion');
+    // The primary (the results server) has every row; the copy for the other address is still pending.
+    await expect(p.sinkStatus).toHaveAttribute('data-state', 'partly-sent', { timeout: 30_000 });
+    await expect(p.sinkStatus).toContainText('Your answers were sent to the study server');
+    await expect(p.sinkStatus).toContainText(`A copy is still being sent to 127.0.0.1:`);
+    await page.screenshot({ path: '/work/tmp/shots-e/partly-sent.png', fullPage: true });
+    await page.waitForURL(thanks, { timeout: 30_000 });
+    expect(storedAtRedirect).toBe(trialCount(definitionOf(fullLink(made))));
+    // The browser did try the other address (the server saw requests it answered without CORS).
+    expect(foreignHits).toBeGreaterThan(0);
+  } finally {
+    await context.close();
+    foreign.close();
+    expect(await stopGently(server)).toBe(0);
   }
 });

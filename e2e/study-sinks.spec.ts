@@ -175,3 +175,56 @@ test('a preview run sends nothing and leaves the real session untouched', async 
   await page.goto(`/${path}`);
   expect(await p.screen()).toBe('consent');
 });
+
+test('a results address that refuses the rows (400): no endless retries, the participant is told, no redirect', async ({
+  page,
+  baseURL,
+}) => {
+  const thanks = `${baseURL}/thanks-refused`;
+  const path = cliLink(
+    ['--k', '2', '--per-k', '2', '--seed', '34', '--practice', '0', '--attention-checks', '0'].concat([
+      '--http-sink',
+      SINK,
+      '--redirect',
+      thanks,
+    ]),
+  );
+  const def = definitionOf(path);
+  let requests = 0;
+  await page.route(SINK, (route) => {
+    requests++;
+    return route.fulfill({
+      status: 400,
+      headers: CORS,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'rows.0.participant_id: longer than 200 characters' }),
+    });
+  });
+  let redirected = 0;
+  await page.route('**/thanks-refused', (route) => {
+    redirected++;
+    return route.fulfill({ contentType: 'text/html', body: '<p>thanks</p>' });
+  });
+  const p = new Participant(page);
+  await page.goto(`/${path}`);
+  await p.runUntil('completion');
+  await expect(p.sinkStatus).toHaveAttribute('data-state', 'refused', { timeout: 15_000 });
+  await expect(p.sinkStatus).toContainText('127.0.0.1');
+  await expect(p.sinkStatus).toContainText('refused');
+  await expect(p.sinkStatus).toContainText('longer than 200 characters');
+  await expect(p.sinkStatus).toContainText('download your answers');
+  await page.screenshot({ path: `${process.env.E2E_SHOTS ?? 'test-results'}/sink-refused.png`, fullPage: true });
+  // One request per row at most besides the first batch: the refusal ended the retries.
+  const settled = requests;
+  expect(settled).toBeLessThanOrEqual(1 + trialCount(def));
+  await page.waitForTimeout(5_000);
+  expect(requests).toBe(settled);
+  // The only destination refused: no redirect; a reload does not send them again either.
+  expect(redirected).toBe(0);
+  await page.reload();
+  await expect(p.sinkStatus).toHaveAttribute('data-state', 'refused');
+  await page.waitForTimeout(2_000);
+  expect(requests).toBe(settled);
+  const { rows } = await p.results();
+  expect(rows).toHaveLength(trialCount(def));
+});

@@ -32,9 +32,8 @@ function sinkDetail(outbox: Outbox, primary: string | null, pageUrl: string): st
   for (const r of reports) {
     if (r.refused > 0) {
       const what = r.refused === 1 ? 'one of your answers' : `${r.refused} of your answers`;
-      parts.push(
-        `${sinkName(r.id, pageUrl)} refused ${what} and will not be asked again: ${r.refusal ?? ''}`.trimEnd(),
-      );
+      const said = r.refusal ? ` (it said: “${r.refusal.replace(/\.$/, '')}”)` : '';
+      parts.push(`${sinkName(r.id, pageUrl)} refused ${what}${said}, so they were not sent there.`);
     }
   }
   for (const r of reports) {
@@ -42,7 +41,11 @@ function sinkDetail(outbox: Outbox, primary: string | null, pageUrl: string): st
       parts.push(`A copy is still being sent to ${sinkName(r.id, pageUrl)} while this page is open.`);
     }
   }
-  parts.push('You can download your answers below.');
+  parts.push(
+    primary !== null && outbox.hasAll(primary)
+      ? 'You can download your answers below.'
+      : 'Please download your answers below and keep the file.',
+  );
   return parts.join(' ');
 }
 /**

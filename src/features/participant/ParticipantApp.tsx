@@ -156,7 +156,10 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
           <p data-testid="study-refused">{state.message}</p>
           <p>
             Nothing was recorded.
-            {env.prolific && ' Please return the study on Prolific (“Cancel participation” on its page).'}
+            {/* The server's closed / full messages already say how to return the study. */}
+            {env.prolific &&
+              !/prolific/i.test(state.message) &&
+              ' Please return the study on Prolific (“Cancel participation” on its page).'}
           </p>
         </section>
       );
