@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ExportReader } from '../../server/export';
 import { OutputExistsError, writeFileAtomically } from '../../server/files';
-import { DATABASE_FILE, ResultStore, StoreError } from '../../server/store';
+import { DATABASE_FILE } from '../../server/store';
+import { openDataStore } from '../dataStore';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { CliError, UsageError } from '../errors';
 
@@ -48,13 +49,7 @@ export async function resultsCommand(argv: string[]): Promise<number> {
   const folder = path.dirname(path.resolve(flags.out));
   if (!existsSync(folder)) throw new CliError(`out: the folder ${folder} does not exist`);
   const file = path.resolve(String(flags.data), DATABASE_FILE);
-  let store: ResultStore;
-  try {
-    store = ResultStore.open(file, { mustExist: true });
-  } catch (e) {
-    if (e instanceof StoreError) throw new CliError(e.message);
-    throw e;
-  }
+  const store = openDataStore(String(flags.data), { mustExist: true });
   // Whatever we write is for the researcher's eyes only (files.ts sets modes explicitly too).
   process.umask(0o077);
   let reader: ExportReader | undefined;

@@ -4,7 +4,8 @@ import type { StudyDefinition } from '../../src/study/definition';
 import { decodeStudyLink } from '../../src/study/link';
 import { participantPath } from '../../src/study/route';
 import { StudyAccess } from '../../server/sessions';
-import { DATABASE_FILE, ResultStore, StoreError, type RegisterOutcome } from '../../server/store';
+import { DATABASE_FILE, StoreError, type RegisterOutcome } from '../../server/store';
+import { openDataStore } from '../dataStore';
 import { UsageError, CliError } from '../errors';
 
 /**
@@ -53,13 +54,7 @@ export async function studyRegister(
 
 /** Registers a study in `<dataDir>/results.sqlite` (created if need be); for `study link --sink server --data`. */
 export function registerStudyIn(dataDir: string, input: { token: string } | { definition: unknown }): RegisterOutcome {
-  let store: ResultStore;
-  try {
-    store = ResultStore.open(path.resolve(dataDir, DATABASE_FILE));
-  } catch (e) {
-    if (e instanceof StoreError) throw new CliError(e.message);
-    throw e;
-  }
+  const store = openDataStore(dataDir);
   try {
     // Through StudyAccess: the study's session mode is recorded with it (server/sessions.ts).
     return new StudyAccess(store).register(input);

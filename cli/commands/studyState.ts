@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { StudyDefinition } from '../../src/study/definition';
 import { linkLengthProblem, MAX_LINK_LENGTH, shortParticipantPath } from '../../src/study/serverSession';
 import { StudyAccess, type AccessState, type SessionMode } from '../../server/sessions';
-import { DATABASE_FILE, ResultStore, StoreError } from '../../server/store';
+import { DATABASE_FILE, StoreError } from '../../server/store';
+import { openDataStore } from '../dataStore';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { CliError, UsageError } from '../errors';
 
@@ -61,13 +62,7 @@ export async function studyStateCommand(sub: 'close' | 'open', argv: readonly st
       ? 'browser'
       : undefined;
   const file = path.resolve(flags.data, DATABASE_FILE);
-  let store: ResultStore;
-  try {
-    store = ResultStore.open(file, { mustExist: true });
-  } catch (e) {
-    if (e instanceof StoreError) throw new CliError(e.message);
-    throw e;
-  }
+  const store = openDataStore(flags.data, { mustExist: true });
   try {
     const state = new StudyAccess(store).update(flags['study-id'], {
       closed: sub === 'close',
