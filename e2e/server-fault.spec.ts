@@ -384,3 +384,46 @@ test('a second HTTP sink that never answers (no CORS): the redirect goes once th
     expect(await stopGently(server)).toBe(0);
   }
 });
+
+test('the designer refuses a participant link too long for proxies, and names the short link instead', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const data = path.join(tempFolder(), 'data');
+  const server = await startServer(await freePort(), data);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${server.url}/#/study`);
+    await page.locator('[name="studyId"]').fill('longtexts');
+    await page.locator('[name="server"]').check();
+    await expect(page.getByTestId('study-link')).toBeVisible();
+    // Words from a seeded generator: text that deflate cannot shrink much, as real prose.
+    let x = 7;
+    const word = () => {
+      let w = '';
+      for (let i = 0; i < 6; i++) {
+        x = (x * 1103515245 + 12345) % 2 ** 31;
+        w += 'abcdefghijklmnopqrstuvwxyz'[x % 26];
+      }
+      return w;
+    };
+    const text = Array.from({ length: 2_000 }, word).join(' ').slice(0, 12_000);
+    await page.locator('[name="consentText"]').fill(text);
+    const tooLong = page.getByTestId('study-link-too-long');
+    await expect(tooLong).toContainText(/the participant link is \d+ characters long, more than the 6000/);
+    await expect(tooLong).toContainText(`${server.url}/?s=longtexts`);
+    for (const id of ['study-link', 'study-link-copy', 'study-preview']) {
+      await expect(page.getByTestId(id)).toHaveCount(0);
+    }
+    await tooLong.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/work/tmp/shots-e/designer-link-too-long.png' });
+    // A short text: the link is back.
+    await page.locator('[name="consentText"]').fill('Short consent.');
+    await expect(page.getByTestId('study-link')).toBeVisible();
+    await expect(tooLong).toHaveCount(0);
+  } finally {
+    await context.close();
+    expect(await stopGently(server)).toBe(0);
+  }
+});

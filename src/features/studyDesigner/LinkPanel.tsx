@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { StudyDefinition, StudyProblem } from '../../study/definition';
 import { JzipError } from '../../study/jzip';
 import { participantPath } from '../../study/route';
+import { linkLengthProblem, shortParticipantPath } from '../../study/serverSession';
 import { saveFile } from '../../ui/saveFile';
 import { ArchiveError, DEV_SERVER_MESSAGE, makeJzip } from './archive';
 import { inputForProblem, type StudyForm } from './form';
@@ -78,6 +79,10 @@ function Outputs({ def, token }: { def: StudyDefinition; token: string }) {
   const [archive, setArchive] = useState<Busy>({ state: 'idle' });
   const linkRef = useRef<HTMLElement>(null);
   const dev = import.meta.env.DEV;
+  // The request line a participant's browser sends (path and query), as `study link` measures it:
+  // a link too long for common proxies is not shown at all (issue 20).
+  const tooLong = linkLengthProblem(`${window.location.pathname}${participantPath(token)}`);
+  const server = def.sinks.some((s) => s.kind === 'server');
 
   const copy = async () => {
     try {
@@ -111,22 +116,46 @@ function Outputs({ def, token }: { def: StudyDefinition; token: string }) {
   return (
     <>
       <h2 id="sd-outputs">Participant link</h2>
-      <p className="sd-link">
-        <code ref={linkRef} data-testid="study-link">
-          {link}
-        </code>
-      </p>
-      <p className="sd-hint">
-        {link.length} characters. Prolific adds PROLIFIC_PID, STUDY_ID and SESSION_ID to it; add{' '}
-        <code>&amp;condition=&lt;id&gt;</code> to force a condition.
-      </p>
+      {tooLong ? (
+        <div className="sd-alert" role="alert" data-testid="study-link-too-long">
+          <p>
+            <strong>No participant link:</strong> {tooLong}.
+          </p>
+          {server && (
+            <p>
+              Registered with the results server that serves this page (below), the study opens with the short link{' '}
+              <code>
+                {base}
+                {shortParticipantPath(def.studyId)}
+              </code>
+              .
+            </p>
+          )}
+        </div>
+      ) : (
+        <>
+          <p className="sd-link">
+            <code ref={linkRef} data-testid="study-link">
+              {link}
+            </code>
+          </p>
+          <p className="sd-hint">
+            {link.length} characters. Prolific adds PROLIFIC_PID, STUDY_ID and SESSION_ID to it; add{' '}
+            <code>&amp;condition=&lt;id&gt;</code> to force a condition.
+          </p>
+        </>
+      )}
       <div className="sd-actions">
-        <button type="button" data-testid="study-link-copy" onClick={copy}>
-          {copied ? 'Copied' : 'Copy link'}
-        </button>
-        <a className="sd-button" data-testid="study-preview" href={preview} target="_blank" rel="noopener">
-          Preview (records nothing)
-        </a>
+        {!tooLong && (
+          <>
+            <button type="button" data-testid="study-link-copy" onClick={copy}>
+              {copied ? 'Copied' : 'Copy link'}
+            </button>
+            <a className="sd-button" data-testid="study-preview" href={preview} target="_blank" rel="noopener">
+              Preview (records nothing)
+            </a>
+          </>
+        )}
         <button
           type="button"
           data-testid="study-jzip"
@@ -156,7 +185,7 @@ function Outputs({ def, token }: { def: StudyDefinition; token: string }) {
           {archive.message}
         </p>
       )}
-      {def.sinks.some((s) => s.kind === 'server') && <RegisterWithServer token={token} />}
+      {server && <RegisterWithServer token={token} />}
     </>
   );
 }
