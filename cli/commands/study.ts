@@ -85,7 +85,7 @@ export const NO_SINK_WARNING =
   `Say where results go: ${SINK_KINDS.map((k) => SINKS[k].cliUsage).join(', ')}.`;
 
 const HELP = helpText(
-  'usage: npm run cli -- study link [options]\n       npm run cli -- study register --data DIR [options | --link TOKEN | --definition FILE]',
+  'usage: npm run cli -- study link [options]\n       npm run cli -- study register --data DIR [options | --link TOKEN | --definition FILE]\n       npm run cli -- study close|open --data DIR --study-id ID [options]',
   `study link makes the participant link of a human study. The study starts from the
 defaults (or --from FILE) and the flags change it; the same flags always give the same link. The
 last line is the participant URL path, relative to where the app is served:
@@ -104,27 +104,31 @@ can download their own file at the end) and a warning says so on stderr.
 
 With --sink server, participants' rows go to the results server that serves the app
 (npm run serve), which accepts rows of registered studies only: --data DIR registers the study
-in that server's data folder at once (the server running or not); without --data, register it
-later with study register, or from the designer.
+in that server's data folder at once (the server running or not) and the last line is the short
+link ?s=<study id>; without --data, register it later with study register, or from the designer.
 
 study register --data DIR registers a study in a results server's data folder: the study the
 same options describe, or --link <token or participant URL>, or --definition FILE.json. Its last
-line is the participant URL path too.`,
+line is the participant URL path too.
+
+study close|open --data DIR --study-id ID stops or resumes new sessions of a registered study
+(running sessions finish); --max-sessions N sets its quota. See study close --help.`,
   FLAGS,
 );
 
 export async function studyCommand(argv: string[]): Promise<number> {
+  // close and open have their own flags and help.
+  if (argv[0] === 'close' || argv[0] === 'open') return studyStateCommand(argv[0], argv.slice(1));
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
     return 0;
   }
   const [sub, ...rest] = argv;
   if (sub === 'register') return studyRegister(rest, studyFromArgv);
-  if (sub === 'close' || sub === 'open') return studyStateCommand(sub, rest);
   if (sub !== 'link') {
     throw new UsageError(
       sub === undefined
-        ? 'name a subcommand: study link [options] or study register --data DIR [options] (see study --help)'
+        ? 'name a subcommand: study link [options], study register --data DIR [options] or study close|open --data DIR --study-id ID (see study --help)'
         : `unknown subcommand "${sub}" (see study --help)`,
     );
   }

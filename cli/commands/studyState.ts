@@ -23,7 +23,7 @@ const FLAGS: Record<string, FlagSpec> = {
   },
   'browser-sessions': {
     type: 'boolean',
-    help: 'also rows of session ids the browser made (studies registered before issue 20)',
+    help: 'also rows of session ids the browser made (how studies registered before issued sessions existed behave)',
   },
 };
 
