@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseClutrrCsv, writeClutrrCsv } from '../src/core/formats/clutrrCsv';
+import type { ClutrrRow } from '../src/core/formats/clutrrRow';
+import { parseWord, PRED_CODE } from '../src/core/kinship/relations';
+import { DEFAULT_PATH_LIMIT, derive } from '../src/core/reasoning/solver';
 import { main } from './main';
 import { captureOutput } from './testOutput';
 
@@ -11,6 +14,17 @@ const io = captureOutput();
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'clutrr-cli-'));
 const lastLine = (s: string) => s.trim().split('\n').at(-1);
+
+/** Rows that strict mode would reject: the sound rules alone derive nothing for the query. */
+const strictRejects = (rows: readonly ClutrrRow[]): number =>
+  rows.filter((r) => {
+    const facts = r.edgeTypes.map((w, i) => ({
+      from: r.storyEdges[i]![0],
+      to: r.storyEdges[i]![1],
+      predicate: PRED_CODE[parseWord(w)!.predicate],
+    }));
+    return derive(r.genders.length, facts, r.queryEdge[0], r.queryEdge[1], DEFAULT_PATH_LIMIT, true).mask === 0;
+  }).length;
 
 describe('generate', () => {
   it('writes the dataset folder with exact row counts, and check finds every row entailed', async () => {
@@ -60,7 +74,10 @@ describe('generate', () => {
       .filter((f) => f.endsWith('.csv'))
       .map((f) => path.join(dir, f));
     expect(await main(['check', ...files])).toBe(0);
-    expect(lastLine(io.out)).toBe('rows=134 entailed=134 ambiguous=0 unsupported=0');
+    // Our own rows: the assumed ones are exactly those strict mode rejects, and all are possible.
+    const assumed = strictRejects(files.flatMap((f) => parseClutrrCsv(readFileSync(f, 'utf8'))));
+    expect(assumed).toBeGreaterThan(0);
+    expect(lastLine(io.out)).toBe(`rows=134 entailed=134 ambiguous=0 unsupported=0 assumed=${assumed} impossible=0`);
     expect(io.out.trim().split('\n')).toHaveLength(files.length + 1);
   });
 
@@ -228,7 +245,7 @@ describe('check', () => {
     writeFileSync(file, writeClutrrCsv([ambiguous, wrong]));
     io.out = '';
     await main(['check', '--list', file]);
-    expect(lastLine(io.out)).toBe('rows=2 entailed=0 ambiguous=1 unsupported=1');
+    expect(lastLine(io.out)).toBe('rows=2 entailed=0 ambiguous=1 unsupported=1 assumed=0 impossible=0');
     expect(io.out).toContain(`${ambiguous.id} ambiguous`);
     expect(io.out).toContain(`${wrong.id} unsupported`);
   });
@@ -246,7 +263,7 @@ describe('help', () => {
   it('runs through npm run cli (the esbuild bundle)', () => {
     const r = spawnSync('node', ['scripts/cli.mjs', 'check', '--help'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/rows=<n> entailed=<n> ambiguous=<n> unsupported=<n>/);
+    expect(r.stdout).toMatch(/rows=<n> entailed=<n> ambiguous=<n> unsupported=<n> assumed=<n> impossible=<n>/);
   });
 
   it('bench runs generate end to end as its own process and reports its rate and memory', () => {

@@ -190,7 +190,9 @@ describe('paths on the command line are the user’s', () => {
       encoding: 'utf8',
     });
     expect(r.stderr).toBe('');
-    expect(r.stdout.trim().split('\n').at(-1)).toBe('rows=3 entailed=3 ambiguous=0 unsupported=0');
+    expect(r.stdout.trim().split('\n').at(-1)).toMatch(
+      /^rows=3 entailed=3 ambiguous=0 unsupported=0 assumed=[0-3] impossible=0$/,
+    );
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 });
@@ -240,5 +242,54 @@ describe('presets and story order', () => {
     expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).story_order).toBe('path');
     expect(await main(['generate', ...flags, '--story-order', 'random', '--out', dir])).toBe(2);
     expect(io.err).toMatch(/--story-order must be shuffled or path \(got "random"\)/);
+  });
+});
+
+describe('--labels clutrr', () => {
+  it("writes CLUTRR's labels: config.json records it, check finds every row entailed and names the assumed ones", async () => {
+    const dir = path.join(tmp(), 'c');
+    const flags = ['--train-tasks', '1.2,1.3', '--test-tasks', '1.3', '--train-rows', '300', '--test-rows', '0'];
+    expect(await main(['generate', ...flags, '--labels', 'clutrr', '--synthetic', '--out', dir])).toBe(0);
+    const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
+    expect(config.labels).toBe('clutrr');
+    io.out = '';
+    expect(await main(['check', '--list', path.join(dir, '1.2,1.3_train.csv')])).toBe(0);
+    const last = io.out.trim().split('\n').at(-1)!;
+    const m = /^rows=600 entailed=600 ambiguous=0 unsupported=0 assumed=(\d+) impossible=(\d+)$/.exec(last);
+    expect(m, last).not.toBeNull();
+    const [assumed, impossible] = [Number(m![1]), Number(m![2])];
+    // At k = 2, the eight patterns child-uncle/aunt/grandparent need an assumption rule.
+    const rows = parseClutrrCsv(readFileSync(path.join(dir, '1.2,1.3_train.csv'), 'utf8'));
+    const k2 = rows.filter((r) => /^(son|daughter)-(uncle|aunt|grandfather|grandmother)$/.test(r.fComb)).length;
+    expect(k2).toBeGreaterThan(0);
+    expect(assumed).toBeGreaterThan(k2);
+    expect(impossible).toBeGreaterThan(0);
+    expect(impossible).toBeLessThan(assumed);
+    const listed = io.out.split('\n').filter((l) => / entailed, assumed \(/.test(l));
+    expect(listed).toHaveLength(assumed);
+    expect(listed.filter((l) => l.includes('(true in no family)'))).toHaveLength(impossible);
+    expect(listed.some((l) => l.endsWith("my child's grandparent is my parent"))).toBe(true);
+    expect(listed.some((l) => l.endsWith("my child's uncle or aunt is my sibling"))).toBe(true);
+
+    // The default labels of the same flags: nothing true in no family.
+    const ours = path.join(tmp(), 'f');
+    expect(await main(['generate', ...flags, '--synthetic', '--out', ours])).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(ours, 'config.json'), 'utf8'))).not.toHaveProperty('labels');
+    io.out = '';
+    expect(await main(['check', path.join(ours, '1.2,1.3_train.csv')])).toBe(0);
+    expect(io.out.trim().split('\n').at(-1)).toMatch(
+      /^rows=600 entailed=600 ambiguous=0 unsupported=0 assumed=\d+ impossible=0$/,
+    );
+  }, 60_000);
+
+  it('is refused with --strict, and an unknown source is named', async () => {
+    io.err = '';
+    expect(await main(['generate', ...SMALL, '--strict', '--labels', 'clutrr', '--out', path.join(tmp(), 'x')])).toBe(
+      2,
+    );
+    expect(io.err).toMatch(/--strict and --labels clutrr cannot be combined/);
+    io.err = '';
+    expect(await main(['generate', ...SMALL, '--labels', 'released', '--out', path.join(tmp(), 'y')])).toBe(2);
+    expect(io.err).toMatch(/--labels must be family or clutrr \(got "released"\)/);
   });
 });

@@ -37,6 +37,10 @@ by \`check\` (same messages for a malformed file), streaming.
                    (supporting, irrelevant, disconnected, memory); edges without a type
                    (released noisy files) are only counted
   majority         share of rows whose target is their k's most frequent target
+  assumed          share of the entailed rows (as check counts them) decided only through an
+                   assumption rule ("my child's uncle or aunt is my sibling", "my child's
+                   grandparent is my parent"); their f_comb → target patterns are listed per k
+  impossible       share of the entailed rows whose label is true in no family (part of assumed)
   last-word        share of rows answered by the last kinship term in story: the last of the 20
                    relation words or their synonyms (mom, grandpa, sis...; whole words, any case,
                    names in brackets left out), given as the word of its relation for the
@@ -83,6 +87,8 @@ const COLUMNS = [
   'facts/sent',
   'majority',
   'last-word',
+  'assumed',
+  'impossible',
 ] as const;
 
 const cells = (label: string, f: StoryFigures): string[] => [
@@ -96,7 +102,12 @@ const cells = (label: string, f: StoryFigures): string[] => [
   fixed(f.factsPerSentence, 2),
   fixed(f.majorityAcc, 3),
   fixed(f.lastWordAcc, 3),
+  fixed(f.assumedShare, 3),
+  fixed(f.impossibleShare, 3),
 ];
+
+/** Patterns listed per k before "… and n more". */
+const PATTERNS_SHOWN = 12;
 
 const counts = (list: readonly (readonly [string, number])[]) => list.map(([w, n]) => `${w} ${n}`).join(', ');
 
@@ -113,6 +124,13 @@ export function formatReport(r: StoryStatsResult): string {
     for (const n of f.noise) out.push(`  k=${f.k} ${n.kind}: ${counts(n.words)}`);
     if (f.untypedNoise > 0) out.push(`  k=${f.k} edges without a type: ${f.untypedNoise}`);
   }
+  const assumed = r.byK.filter((f) => f.assumedPatterns.length > 0);
+  out.push('', assumed.length === 0 ? 'assumed patterns: none' : 'assumed patterns (f_comb → target: rows):');
+  for (const f of assumed) {
+    const more = f.assumedPatterns.length - PATTERNS_SHOWN;
+    const shown = counts(f.assumedPatterns.slice(0, PATTERNS_SHOWN).map(([p, n]) => [`${p}:`, n] as const));
+    out.push(`  k=${f.k} (${f.assumedPatterns.length}): ${shown}${more > 0 ? `, … and ${more} more` : ''}`);
+  }
   const o = r.overall;
   out.push(
     '',
@@ -123,6 +141,7 @@ export function formatReport(r: StoryStatsResult): string {
     `  words per fact ${fixed(o.wordsPerFact, 2)}, facts per sentence ${fixed(o.factsPerSentence, 2)}`,
     `  majority target per k ${fixed(o.majorityAcc, 3)}`,
     `  last kinship word ${fixed(o.lastWordAcc, 3)} (${o.lastWordNone} stories without one)`,
+    `  entailed ${o.entailed}: through an assumption rule ${fixed(o.assumedShare, 3)}, true in no family ${fixed(o.impossibleShare, 3)}`,
   );
   for (const n of o.noise) out.push(`  noise ${n.kind}: ${counts(n.words)}`);
   if (o.untypedNoise > 0) out.push(`  noise edges without a type: ${o.untypedNoise}`);

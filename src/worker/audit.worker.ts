@@ -231,6 +231,8 @@ const audited = (a: FileAudit, kept: number): AuditedFile => ({
   entailed: a.entailed,
   ambiguous: a.ambiguous,
   unsupported: a.unsupported,
+  assumed: a.assumed,
+  impossible: a.impossible,
   byK: a.byK,
   kept,
 });

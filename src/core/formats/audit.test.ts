@@ -8,6 +8,20 @@ import { clutrrFields, writeClutrrCsv } from './clutrrCsv';
 import { CLUTRR_COLUMNS, type ClutrrRow, CsvFormatError } from './clutrrRow';
 import { writeCsv } from './csv';
 import { puzzleToRow } from './fromPuzzle';
+import { rowK } from './toPuzzle';
+import { parseWord, PRED_CODE } from '../kinship/relations';
+import { DEFAULT_PATH_LIMIT, derive } from '../reasoning/solver';
+
+/** An entailed row strict mode would reject: the sound rules alone derive nothing for its query. */
+function strictRejects(r: ClutrrRow): boolean {
+  if (checkRow(r).verdict !== 'entailed') return false;
+  const facts = r.edgeTypes.map((w, i) => ({
+    from: r.storyEdges[i]![0],
+    to: r.storyEdges[i]![1],
+    predicate: PRED_CODE[parseWord(w)!.predicate],
+  }));
+  return derive(r.genders.length, facts, r.queryEdge[0], r.queryEdge[1], DEFAULT_PATH_LIMIT, true).mask === 0;
+}
 
 /**
  * 200 generated task-1 rows (100 at k = 2, 100 at k = 3), every tenth made ambiguous (k = 3
@@ -89,15 +103,37 @@ describe('auditCsv', () => {
         }
       },
     });
+    // Generated rows need an assumption rule exactly when the sound rules derive nothing; none is impossible.
+    const assumed = (k: number) => 1500 * base.filter((r) => rowK(r) === k && strictRejects(r)).length;
+    expect(assumed(2)).toBeGreaterThan(0);
+    expect(assumed(3)).toBeGreaterThan(0);
     expect(result).toEqual({
       file: 'big.csv',
       rows: 300_000,
       entailed: 255_000,
       ambiguous: 15_000,
       unsupported: 30_000,
+      assumed: assumed(2) + assumed(3),
+      impossible: 0,
       byK: [
-        { k: 2, rows: 150_000, entailed: 135_000, ambiguous: 0, unsupported: 15_000 },
-        { k: 3, rows: 150_000, entailed: 120_000, ambiguous: 15_000, unsupported: 15_000 },
+        {
+          k: 2,
+          rows: 150_000,
+          entailed: 135_000,
+          ambiguous: 0,
+          unsupported: 15_000,
+          assumed: assumed(2),
+          impossible: 0,
+        },
+        {
+          k: 3,
+          rows: 150_000,
+          entailed: 120_000,
+          ambiguous: 15_000,
+          unsupported: 15_000,
+          assumed: assumed(3),
+          impossible: 0,
+        },
       ],
     });
     expect(delivered).toBe(300_000);
@@ -117,6 +153,29 @@ describe('auditCsv', () => {
       ['f.csv', 3, 3, 'unsupported', 'k3-1'],
     ]);
     expect(rows[0]!.derived).toEqual(['mother', 'mother-in-law']);
+  });
+
+  it('splits entailed rows by the rules that decide them, and says whether any family makes the label true', async () => {
+    const row = base[150]!; // a k = 3 row
+    const as = (types: string[], genders: string[], target: string): ClutrrRow => ({
+      ...row,
+      edgeTypes: types,
+      genders: row.genders.map((g, j) => ({ ...g, gender: genders[j]! })),
+      target,
+    });
+    const rows: AuditedRow[] = [];
+    const text = writeClutrrCsv([
+      as(['son', 'mother', 'father'], ['male', 'male', 'female', 'male'], 'father'),
+      as(['brother', 'brother', 'son'], ['female', 'male', 'male', 'male'], 'nephew'),
+      as(['daughter', 'brother', 'uncle'], ['male', 'female', 'male', 'male'], 'brother'),
+    ]);
+    const counts = await auditCsv([text], { file: 'v.csv', onRows: (r) => rows.push(...r) });
+    expect(rows.map((r) => [r.verdict, r.basis])).toEqual([
+      ['entailed', { kind: 'assumed', rules: ['grandparent'], together: false, family: 'impossible' }],
+      ['entailed', { kind: 'sound' }],
+      ['entailed', { kind: 'assumed', rules: ['uncle'], together: false, family: 'possible' }],
+    ]);
+    expect(counts).toMatchObject({ rows: 3, entailed: 3, assumed: 2, impossible: 1 });
   });
 
   it('names file, data row and column of a bad cell, after handing over the rows before it', async () => {

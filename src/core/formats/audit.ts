@@ -1,4 +1,5 @@
 import { checkRow } from '../reasoning/checkRow';
+import type { EntailmentBasis } from '../reasoning/assumptions';
 import type { Verdict } from '../reasoning/solver';
 import { ClutrrRowReader } from './clutrrCsv';
 import { CsvFormatError, type ClutrrRow } from './clutrrRow';
@@ -17,9 +18,13 @@ export interface VerdictCounts {
   readonly entailed: number;
   readonly ambiguous: number;
   readonly unsupported: number;
+  /** Entailed rows decided only through an assumption rule (see EntailmentBasis). */
+  readonly assumed: number;
+  /** Of the assumed rows, those whose label is true in no family of CLUTRR's family model. */
+  readonly impossible: number;
 }
 
-export const NO_ROWS: VerdictCounts = { rows: 0, entailed: 0, ambiguous: 0, unsupported: 0 };
+export const NO_ROWS: VerdictCounts = { rows: 0, entailed: 0, ambiguous: 0, unsupported: 0, assumed: 0, impossible: 0 };
 
 /** The sum of two counts. */
 export const addCounts = (a: VerdictCounts, b: VerdictCounts): VerdictCounts => ({
@@ -27,7 +32,13 @@ export const addCounts = (a: VerdictCounts, b: VerdictCounts): VerdictCounts => 
   entailed: a.entailed + b.entailed,
   ambiguous: a.ambiguous + b.ambiguous,
   unsupported: a.unsupported + b.unsupported,
+  assumed: a.assumed + b.assumed,
+  impossible: a.impossible + b.impossible,
 });
+
+/** `check`'s counts line: `rows=<n> entailed=<n> ambiguous=<n> unsupported=<n> assumed=<n> impossible=<n>`. */
+export const countsLine = (c: VerdictCounts): string =>
+  `rows=${c.rows} entailed=${c.entailed} ambiguous=${c.ambiguous} unsupported=${c.unsupported} assumed=${c.assumed} impossible=${c.impossible}`;
 
 export interface KCounts extends VerdictCounts {
   readonly k: number;
@@ -46,6 +57,8 @@ export interface AuditedRow {
   /** Every answer the rule base derives from the row's typed facts. */
   readonly derived: readonly string[];
   readonly truncated: boolean;
+  /** Entailed rows: by the sound rules or through an assumption rule (null otherwise). */
+  readonly basis: EntailmentBasis | null;
 }
 
 /** A whole file's verdict counts, in all and per story length k (k ascending). */
@@ -106,9 +119,13 @@ export class CsvAudit {
     const k = rowK(row);
     let perK = this.byK.get(k);
     if (!perK) this.byK.set(k, (perK = { ...NO_ROWS }));
+    const assumed = check.basis?.kind === 'assumed';
+    const impossible = check.basis?.kind === 'assumed' && check.basis.family === 'impossible';
     for (const c of [this.total, perK]) {
       c.rows++;
       c[check.verdict]++;
+      if (assumed) c.assumed++;
+      if (impossible) c.impossible++;
     }
     if (!this.options.onRows) return;
     this.batch.push({ file: this.options.file, n, row, k, ...check });

@@ -108,6 +108,7 @@ export function datasetConfig(spec: DatasetSpec, extra: Record<string, unknown> 
         patterns: spec.patterns ?? null,
         // Recorded only when on, so the config.json of a default dataset keeps its bytes.
         ...(spec.strict ? { strict: true } : {}),
+        ...(spec.labels === 'clutrr' ? { labels: 'clutrr' } : {}),
         ...extra,
       },
       null,

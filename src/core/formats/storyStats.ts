@@ -63,6 +63,12 @@ export interface StoryStatsTally {
   lastWordHits: number;
   /** Rows whose story has no relation term at all. */
   lastWordNone: number;
+  /** Rows checked as entailed; of them, decided only through an assumption rule; of those, true in no family. */
+  entailed: number;
+  assumed: number;
+  impossible: number;
+  /** f_comb → target → rows, of the assumed rows. */
+  readonly assumedPatterns: Map<string, number>;
 }
 
 /** Tallies per story length k. */
@@ -203,6 +209,10 @@ export function emptyTally(): StoryStatsTally {
     untypedNoise: 0,
     lastWordHits: 0,
     lastWordNone: 0,
+    entailed: 0,
+    assumed: 0,
+    impossible: 0,
+    assumedPatterns: new Map(),
   };
 }
 
@@ -258,6 +268,23 @@ function addTally(a: StoryStatsTally, b: StoryStatsTally): void {
   a.untypedNoise += b.untypedNoise;
   a.lastWordHits += b.lastWordHits;
   a.lastWordNone += b.lastWordNone;
+  a.entailed += b.entailed;
+  a.assumed += b.assumed;
+  a.impossible += b.impossible;
+  for (const [p, n] of b.assumedPatterns) bump(a.assumedPatterns, p, n);
+}
+
+/** What the audit found for a row (its verdict and, when entailed, its basis). */
+export type RowCheckSummary = Pick<AuditedRow, 'verdict' | 'basis'>;
+
+/** Adds a row's verdict to a tally: entailed, assumed (with its pattern and label), impossible. */
+function addCheck(t: StoryStatsTally, pattern: string, target: string, c: RowCheckSummary): void {
+  if (c.verdict !== 'entailed') return;
+  t.entailed++;
+  if (c.basis?.kind !== 'assumed') return;
+  t.assumed++;
+  bump(t.assumedPatterns, `${pattern} → ${target}`);
+  if (c.basis.family === 'impossible') t.impossible++;
 }
 
 /** The sum of several files' tallies, as a new value (the inputs are left alone). */
@@ -290,6 +317,14 @@ export interface StoryFigures {
   readonly majorityAcc: number | null;
   readonly lastWordAcc: number | null;
   readonly lastWordNone: number;
+  /** Rows the audit found entailed (0 when rows were added without their check). */
+  readonly entailed: number;
+  /** Share of the entailed rows decided only through an assumption rule. */
+  readonly assumedShare: number | null;
+  /** Share of the entailed rows whose label is true in no family (a part of assumedShare). */
+  readonly impossibleShare: number | null;
+  /** `f_comb → target` of the assumed rows, most frequent first. */
+  readonly assumedPatterns: readonly (readonly [string, number])[];
 }
 
 export interface StoryStatsResult {
@@ -324,6 +359,10 @@ function figures(t: StoryStatsTally, majority: number): StoryFigures {
     majorityAcc: share(majority, t.rows),
     lastWordAcc: share(t.lastWordHits, t.rows),
     lastWordNone: t.lastWordNone,
+    entailed: t.entailed,
+    assumedShare: share(t.assumed, t.entailed),
+    impossibleShare: share(t.impossible, t.entailed),
+    assumedPatterns: ranked(t.assumedPatterns),
   };
 }
 
@@ -356,8 +395,11 @@ export function storyStatsLine(r: StoryStatsResult): string {
 
 /** The incremental accumulator: `add` rows in any order, read `tallies` or `result` at any time. */
 export interface StoryStats {
-  /** Measures one row; `k` defaults to `rowK(row)`. Throws CsvFormatError as `measureRow` does. */
-  add(row: ClutrrRow, k?: number): void;
+  /**
+   * Measures one row; `k` defaults to `rowK(row)`; `check`, when given, adds the row's verdict
+   * (entailed, assumed, impossible). Throws CsvFormatError as `measureRow` does.
+   */
+  add(row: ClutrrRow, k?: number, check?: RowCheckSummary): void;
   /** The running tallies per k (live: copy with `mergeStoryStats` to keep a snapshot). */
   tallies(): StoryStatsTallies;
   result(): StoryStatsResult;
@@ -367,11 +409,12 @@ export interface StoryStats {
 export function createStoryStats(): StoryStats {
   const byK: StoryStatsTallies = new Map();
   return {
-    add(row, k = rowK(row)) {
+    add(row, k = rowK(row), check) {
       const m = measureRow(row, k);
       let t = byK.get(k);
       if (!t) byK.set(k, (t = emptyTally()));
       addMeasures(t, m);
+      if (check) addCheck(t, m.pattern, m.target, check);
     },
     tallies: () => byK,
     result: () => storyStatsResult(byK),
@@ -385,7 +428,7 @@ export function createStoryStats(): StoryStats {
 export function addAuditedRows(stats: StoryStats, rows: readonly AuditedRow[]): void {
   for (const r of rows) {
     try {
-      stats.add(r.row, r.k);
+      stats.add(r.row, r.k, r);
     } catch (e) {
       if (e instanceof CsvFormatError) throw new CsvFormatError(e.detail, { ...e.where, file: r.file, row: r.n });
       throw e;

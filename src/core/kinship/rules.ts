@@ -51,6 +51,25 @@ export const COMPOSE: Uint8Array = table(() => true);
 export const COMPOSE_SOUND: Uint8Array = table((r) => r.soundInFamilies);
 export const COMPOSE_STRIDE = N;
 
+/**
+ * The two rules of the rule base that hold only under an assumption about the family, each with
+ * the assumption in words (what `check`, the audit view and the puzzle view print).
+ */
+export const ASSUMPTION_RULES = {
+  uncle: { body: ['child', 'inv-un'], head: 'sibling', words: "my child's uncle or aunt is my sibling" },
+  grandparent: { body: ['child', 'inv-grand'], head: 'inv-child', words: "my child's grandparent is my parent" },
+} as const satisfies Record<string, { body: readonly [Predicate, Predicate]; head: Predicate; words: string }>;
+
+export type AssumptionId = keyof typeof ASSUMPTION_RULES;
+export const ASSUMPTION_IDS = Object.keys(ASSUMPTION_RULES) as AssumptionId[];
+
+/** The sound rules plus one assumption rule. */
+export const composeSoundWith = (id: AssumptionId): Uint8Array =>
+  table(
+    (r) =>
+      r.soundInFamilies || (r.body[0] === ASSUMPTION_RULES[id].body[0] && r.body[1] === ASSUMPTION_RULES[id].body[1]),
+  );
+
 /** r1 ∘ r2 under the full rule base, or undefined. */
 export function compose(r1: Predicate, r2: Predicate): Predicate | undefined {
   const c = COMPOSE[PRED_CODE[r1] * N + PRED_CODE[r2]];

@@ -28,6 +28,8 @@ export interface DatasetSpec {
   readonly patterns?: readonly string[];
   /** Strict mode (generatePuzzle's `strict`): sound rules only. Absent means false. */
   readonly strict?: boolean;
+  /** generatePuzzle's `labels`: 'clutrr' for CLUTRR's labels. Absent means 'family'. */
+  readonly labels?: 'clutrr';
 }
 
 export const DEFAULT_DATASET: DatasetSpec = {
@@ -206,6 +208,7 @@ export function recordMaker(spec: DatasetSpec, t: TaskSpec, split: Split): (i: n
           family: spec.family,
           accept: filter,
           strict: spec.strict === true,
+          ...(spec.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
         }),
       );
     } catch (e) {

@@ -2,7 +2,7 @@ import { familyProblem, type FamilyParams } from '../family/family';
 import type { TextSettings } from '../text/datasetText';
 import { STORY_ORDERS, type StoryOrder } from '../text/order';
 import { datasetSpecProblem, type DatasetSpec } from './dataset';
-import { checkPuzzleSettings } from './puzzle';
+import { checkPuzzleSettings, LABEL_SOURCES, type LabelSource, STRICT_CLUTRR_LABELS } from './puzzle';
 import { parseTaskList, taskName, type TaskSpec } from './tasks';
 
 /**
@@ -99,6 +99,15 @@ export const DATASET_OPTIONS = [
     label: 'Strict (sound rules only)',
     help: 'only puzzles whose proof and uniqueness hold with the rules sound in the family (no in-law uncles or grandmothers)',
     default: false,
+  },
+  {
+    field: 'labels',
+    flag: 'labels',
+    kind: 'choice',
+    label: 'Labels',
+    help: "family: what holds in the family; clutrr: CLUTRR's own labels, as its generator closes the family (assumption rules included; wrong in some families)",
+    default: 'family',
+    choices: LABEL_SOURCES,
   },
   { field: 'seed', flag: 'seed', kind: 'text', label: 'Seed', help: 'seed of the whole dataset', default: '1' },
   {
@@ -297,6 +306,10 @@ export function readDatasetOptions(v: DatasetValues, context: ReadContext = {}):
   else if (seed.length > MAX_SEED_LENGTH) {
     fail('seed', `${flagOf('seed')} is ${seed.length} characters long; use at most ${MAX_SEED_LENGTH}`);
   }
+  const labels = v.labels.trim() as LabelSource;
+  if (!LABEL_SOURCES.includes(labels)) {
+    fail('labels', `${flagOf('labels')} must be ${LABEL_SOURCES.join(' or ')} (got "${v.labels}")`);
+  } else if (labels === 'clutrr' && v.strict) fail('labels', STRICT_CLUTRR_LABELS);
   const storyOrder = v.storyOrder.trim() as StoryOrder;
   if (!STORY_ORDERS.includes(storyOrder)) {
     fail('storyOrder', `${flagOf('storyOrder')} must be ${STORY_ORDERS.join(' or ')} (got "${v.storyOrder}")`);
@@ -334,6 +347,7 @@ export function readDatasetOptions(v: DatasetValues, context: ReadContext = {}):
     patterns: patterns.length > 0 ? patterns : undefined,
     // Only when on: a default spec stays exactly what it was before strict mode existed.
     ...(v.strict ? { strict: true } : {}),
+    ...(labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
   };
   const fam = familyProblem(family);
   if (fam) return { ok: false, problems: [{ field: fam.param, message: fam.message }] };

@@ -1,4 +1,5 @@
 import { closeFamily, type KinGraph } from '../family/closure';
+import { closeFamilyAsClutrrCached } from '../family/clutrrClosure';
 import {
   checkFamilyParams,
   DEFAULT_FAMILY,
@@ -79,6 +80,12 @@ export interface Puzzle {
    * the sound rules only. Absent otherwise, so non-strict puzzles serialise as they always did.
    */
   readonly strict?: true;
+  /**
+   * Present ('clutrr') only for a puzzle made in CLUTRR's labelling (`labels: 'clutrr'`): its
+   * facts and label come from the family as CLUTRR's generator closes it, and may be false in
+   * the family. Absent otherwise, so other puzzles serialise as they always did.
+   */
+  readonly labels?: 'clutrr';
 }
 
 /**
@@ -104,6 +111,7 @@ export function toRecord(p: Puzzle): PuzzleRecord {
     pattern: p.pattern,
     storyOrder: p.storyOrder,
   };
+  if (p.labels) return { ...record, labels: p.labels };
   return p.strict ? { ...record, strict: p.strict } : record;
 }
 
@@ -122,7 +130,22 @@ export interface PuzzleOptions {
    * not only under CLUTRR's rule base. Default false (CLUTRR's sixteen rules).
    */
   readonly strict?: boolean;
+  /**
+   * Whose labels: 'family' (default) closes the family by what holds in it (closeFamily);
+   * 'clutrr' closes it as CLUTRR's original generator does (closeFamilyAsClutrr: its two
+   * assumption rules included, first derivation wins), so targets and facts are CLUTRR's, wrong
+   * in some families. Every puzzle is still uniquely entailed under the full rule base. Not with
+   * `strict`.
+   */
+  readonly labels?: LabelSource;
 }
+
+export const LABEL_SOURCES = ['family', 'clutrr'] as const;
+export type LabelSource = (typeof LABEL_SOURCES)[number];
+
+/** Why strict mode and CLUTRR's labels are refused together (one message for every caller). */
+export const STRICT_CLUTRR_LABELS =
+  "--strict and --labels clutrr cannot be combined: CLUTRR's labels rest on its assumption rules, which strict mode leaves out";
 
 /** The settings cannot produce a puzzle; the message says which setting and why. */
 export class GenerationError extends Error {
@@ -162,6 +185,7 @@ export function generatePuzzle(opts: PuzzleOptions): Puzzle {
   const family = familyParams(opts.family);
   const problem = checkPuzzleSettings(opts.k, opts.task, family);
   if (problem) throw new GenerationError(problem);
+  if (opts.strict === true && opts.labels === 'clutrr') throw new GenerationError(STRICT_CLUTRR_LABELS);
   const rng = createRng(opts.seed);
   const maxFamilies = opts.maxFamilies ?? DEFAULT_MAX_FAMILIES;
   const strict = opts.strict === true;
@@ -199,7 +223,7 @@ function tryFamilies(
   for (let f = 0; f < maxFamilies; f++) {
     const fam = generateFamily(rng, family);
     if (fam.people.length < opts.k + 1) continue;
-    const g = closeFamily(fam, scratch);
+    const g = opts.labels === 'clutrr' ? closeFamilyAsClutrrCached(fam) : closeFamily(fam, scratch);
     for (let t = 0; t < TARGETS_PER_FAMILY; t++) {
       const target = pickTarget(g, opts.k, rng);
       if (!target) break;
@@ -211,9 +235,10 @@ function tryFamilies(
         stats.filtered++;
         continue;
       }
-      // Patterns the rule base cannot decide (husband-son-grandmother) are never emitted.
+      // Patterns the rule base cannot decide (husband-son-grandmother) are never emitted; a
+      // strict puzzle is decided both by the sound rules and by the full rule base.
       const codes = mapped(chain.edges, (e) => e.r);
-      if (cykPath(codes, strict) !== bit(target[2])) {
+      if (cykPath(codes, strict) !== bit(target[2]) || (strict && cykPath(codes, false) !== bit(target[2]))) {
         stats.ambiguous++;
         continue;
       }
@@ -343,15 +368,12 @@ function addNoise(
       to: idx(e.y),
       predicate: e.r,
     }));
-    const { mask } = derive(
-      people.size,
-      facts,
-      idx(chain.people[0]!),
-      idx(chain.people[k]!),
-      DEFAULT_PATH_LIMIT,
-      strict,
-    );
-    return mask === bit(targetRel);
+    const a = idx(chain.people[0]!);
+    const b = idx(chain.people[k]!);
+    const { mask } = derive(people.size, facts, a, b, DEFAULT_PATH_LIMIT, strict);
+    if (mask !== bit(targetRel)) return false;
+    // Strict: the full rule base must agree (a noise path can make it ambiguous).
+    return !strict || derive(people.size, facts, a, b, DEFAULT_PATH_LIMIT, false).mask === mask;
   };
 
   const supporting = (): boolean => {
@@ -473,5 +495,6 @@ function assemble(
     storyOrder: rng.shuffle(mapped(facts, (f) => f.id)),
   };
   // Added last and only when on: a non-strict puzzle keeps exactly its old keys and key order.
+  if (opts.labels === 'clutrr') return { ...puzzle, labels: 'clutrr' };
   return opts.strict ? { ...puzzle, strict: true } : puzzle;
 }

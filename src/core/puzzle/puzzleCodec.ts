@@ -14,7 +14,7 @@ import type { TaskId } from './tasks';
  * number, so the reader is given both. The pattern is not written either: it is the path facts'
  * words, which the writer checks.
  *
- * Layout of one puzzle: k, task, strict (0/1); entities (count, then person, name, gender each);
+ * Layout of one puzzle: k, task, mode (0, 1 strict, 2 CLUTRR's labels); entities (count, then person, name, gender each);
  * facts (count, then from, to, word, id, kind, chain each); the query's two entities; the
  * target's word; proof steps (count, then head, first body and second body triples as from, to,
  * word); story order (count, then fact ids).
@@ -70,7 +70,7 @@ export class PuzzleWriter {
     this.room(10 + 3 * entities.length + 6 * facts.length + 9 * proof.length + storyOrder.length);
     this.push(p.k);
     this.push(p.task);
-    this.push(p.strict ? 1 : 0);
+    this.push(p.labels === 'clutrr' ? 2 : p.strict ? 1 : 0);
     this.push(entities.length);
     for (let i = 0; i < entities.length; i++) {
       const e = entities[i]!;
@@ -158,7 +158,7 @@ export class PuzzleReader {
   read(seed: string): PuzzleRecord {
     const k = this.next();
     const task = this.next() as TaskId;
-    const strict = this.next() === 1;
+    const mode = this.next();
     const entities: StoryEntity[] = [];
     for (let i = 0, n = this.next(); i < n; i++) {
       const person = this.next() as PersonId;
@@ -202,6 +202,7 @@ export class PuzzleReader {
       pattern: patternOf(facts, k),
       storyOrder,
     };
-    return strict ? { ...record, strict: true } : record;
+    if (mode === 2) return { ...record, labels: 'clutrr' };
+    return mode === 1 ? { ...record, strict: true } : record;
   }
 }

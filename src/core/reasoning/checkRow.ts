@@ -1,5 +1,6 @@
 import { CsvFormatError, type ClutrrRow } from '../formats/clutrrRow';
-import { PRED_CODE, parseWord, wordFor } from '../kinship/relations';
+import { type Gender, PRED_CODE, parseWord, wordFor } from '../kinship/relations';
+import { entailmentBasis, type EntailmentBasis } from './assumptions';
 import { derive, maskToPredicates, type SolverFact, type Verdict, verdictFor } from './solver';
 
 export interface RowCheck {
@@ -8,6 +9,12 @@ export interface RowCheck {
   readonly derived: readonly string[];
   /** The search hit its path limit (the verdict may then be incomplete). */
   readonly truncated: boolean;
+  /**
+   * For an entailed row: decided by the sound rules, or only through an assumption rule (which
+   * one, and whether any family can make the label true). Null for other verdicts, and for an
+   * entailed row whose entities do not all have a gender (the family model needs them).
+   */
+  readonly basis: EntailmentBasis | null;
 }
 
 /**
@@ -36,5 +43,11 @@ export function checkRow(row: ClutrrRow): RowCheck {
   const derived = maskToPredicates(mask).map((p) => wordFor(p, bGender));
   // Derived words take b's gender, so a label of the other gender is never among them.
   const verdict: Verdict = target.gender === bGender ? verdictFor(mask, PRED_CODE[target.predicate]) : 'unsupported';
-  return { verdict, derived, truncated };
+  let basis: EntailmentBasis | null = null;
+  if (verdict === 'entailed') {
+    const genders = row.genders.map((g) => g.gender);
+    if (genders.every((g): g is Gender => g === 'male' || g === 'female'))
+      basis = entailmentBasis(genders, facts, a, b, PRED_CODE[target.predicate]);
+  }
+  return { verdict, derived, truncated, basis };
 }

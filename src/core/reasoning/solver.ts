@@ -39,10 +39,24 @@ function composeBitsOf(table: Uint8Array): Uint16Array {
 const composeBits: Uint16Array = composeBitsOf(COMPOSE);
 const composeBitsSound: Uint16Array = composeBitsOf(COMPOSE_SOUND);
 
+/** A rule set other than the full one (false) or the sound one (true): see ruleSet. */
+export interface RuleSet {
+  readonly bits: Uint16Array;
+}
+
+/**
+ * Which rules compose: `false` the full rule base (CLUTRR's sixteen), `true` the rules sound in
+ * families, or a RuleSet built from any composition table.
+ */
+export type Rules = boolean | RuleSet;
+
+/** A rule set from a composition table indexed as COMPOSE. */
+export const ruleSet = (table: Uint8Array): RuleSet => ({ bits: composeBitsOf(table) });
+
 /** Every a ∘ b with a in A and b in B (with the sound rules only when `strict`). */
-export function composeMasks(A: PredMask, B: PredMask, strict = false): PredMask {
+export function composeMasks(A: PredMask, B: PredMask, strict: Rules = false): PredMask {
   if (A === 0 || B === 0) return 0;
-  const bits = strict ? composeBitsSound : composeBits;
+  const bits = strict === false ? composeBits : strict === true ? composeBitsSound : strict.bits;
   let m = 0;
   for (let a = 1; A !== 0; a++, A >>>= 1) if (A & 1) m |= bits[a * 1024 + B]!;
   return m;
@@ -54,7 +68,7 @@ const spanTable = new Uint16Array(64 * 64);
  * CYK over one path of predicate codes: the mask of predicates derivable for the whole span.
  * Paths longer than 64 facts are refused. With `strict`, only the sound rules compose.
  */
-export function cykPath(codes: ArrayLike<PredCode>, strict = false): PredMask {
+export function cykPath(codes: ArrayLike<PredCode>, strict: Rules = false): PredMask {
   const L = codes.length;
   if (L === 0) return 0;
   if (L > 64) throw new RangeError(`path of ${L} facts is longer than the solver's limit of 64`);
@@ -99,7 +113,7 @@ export function derive(
   a: number,
   b: number,
   pathLimit = DEFAULT_PATH_LIMIT,
-  strict = false,
+  strict: Rules = false,
 ): Derivation {
   if (a === b) return { mask: 0, paths: 0, truncated: false };
   // A path story needs no search: the common case stays allocation-light.

@@ -15,7 +15,7 @@ const audited = (file: string, n: number, k: number, verdict: Verdict): AuditedR
     id: `${file}-${n}`,
     split: 'train',
   });
-  return { file, n, row, k, verdict, derived: [row.target], truncated: false };
+  return { file, n, row, k, verdict, derived: [row.target], truncated: false, basis: null };
 };
 
 describe('audit summaries', () => {
@@ -33,9 +33,11 @@ describe('audit summaries', () => {
       entailed: 1002,
       ambiguous: 1,
       unsupported: 0,
+      assumed: 0,
+      impossible: 0,
       byK: [
-        { k: 2, rows: 501, entailed: 501, ambiguous: 0, unsupported: 0 },
-        { k: 3, rows: 502, entailed: 501, ambiguous: 1, unsupported: 0 },
+        { k: 2, rows: 501, entailed: 501, ambiguous: 0, unsupported: 0, assumed: 0, impossible: 0 },
+        { k: 3, rows: 502, entailed: 501, ambiguous: 1, unsupported: 0, assumed: 0, impossible: 0 },
       ],
       kept: 3,
     },
@@ -45,6 +47,8 @@ describe('audit summaries', () => {
       entailed: 0,
       ambiguous: 0,
       unsupported: 0,
+      assumed: 0,
+      impossible: 0,
       byK: [],
       kept: 0,
       error: {
@@ -61,7 +65,9 @@ describe('audit summaries', () => {
       entailed: 0,
       ambiguous: 0,
       unsupported: 1,
-      byK: [{ k: 3, rows: 1, entailed: 0, ambiguous: 0, unsupported: 1 }],
+      assumed: 0,
+      impossible: 0,
+      byK: [{ k: 3, rows: 1, entailed: 0, ambiguous: 0, unsupported: 1, assumed: 0, impossible: 0 }],
       kept: 1,
     },
   ];
@@ -78,7 +84,7 @@ describe('audit summaries', () => {
 
   it('counts verdicts per k over all files, k ascending', () => {
     expect(summariseByK(files)).toEqual([
-      { k: 2, rows: 501, entailed: 501, ambiguous: 0, unsupported: 0 },
+      { k: 2, rows: 501, entailed: 501, ambiguous: 0, unsupported: 0, assumed: 0, impossible: 0 },
       { k: 3, rows: 503, entailed: 501, ambiguous: 1, unsupported: 1 },
     ]);
   });
@@ -98,7 +104,9 @@ describe('audit summaries', () => {
   });
 
   it('formats the entailed share', () => {
-    expect(entailedShare({ rows: 0, entailed: 0, ambiguous: 0, unsupported: 0 })).toBe('–');
-    expect(entailedShare({ rows: 3, entailed: 2, ambiguous: 1, unsupported: 0 })).toBe('66.7%');
+    expect(entailedShare({ rows: 0, entailed: 0, ambiguous: 0, unsupported: 0, assumed: 0, impossible: 0 })).toBe('–');
+    expect(entailedShare({ rows: 3, entailed: 2, ambiguous: 1, unsupported: 0, assumed: 0, impossible: 0 })).toBe(
+      '66.7%',
+    );
   });
 });

@@ -17,6 +17,8 @@ const countsOf = (c: VerdictCounts): VerdictCounts => ({
   entailed: c.entailed,
   ambiguous: c.ambiguous,
   unsupported: c.unsupported,
+  assumed: c.assumed,
+  impossible: c.impossible,
 });
 
 /** One line per file, in import order (files with an error count no rows), and the total. */
