@@ -206,7 +206,7 @@ export const ACCESS_USAGE = [
   ),
   `  --${'trust-proxy'.padEnd(28)}take the client address from X-Forwarded-For (only behind a proxy that sets it)`,
   `  --${'new-study-sessions <mode>'.padEnd(28)}issued: studies registered from now on take rows only of sessions`,
-  `  ${''.padEnd(30)}this server issued; browser: also browser-made session ids (default browser)`,
+  `  ${''.padEnd(30)}this server issued; browser: also browser-made session ids (default issued)`,
 ].join('\n');
 
 /**
