@@ -427,3 +427,46 @@ test('the designer refuses a participant link too long for proxies, and names th
     expect(await stopGently(server)).toBe(0);
   }
 });
+
+test('the study server unreachable when the session is asked for: connecting, the problem and Try again, then the run', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const data = path.join(tempFolder(), 'data');
+  const made = makeStudy('flaky', data);
+  const server = await startServer(await freePort(), data);
+  const token = readFileSync(path.join(data, 'token'), 'utf8').trim();
+  const context = await browser.newContext({ viewport: PHONE });
+  const page = await context.newPage();
+  let refusedTries = 0;
+  let down = true;
+  await page.route('**/api/sessions', (route) => {
+    if (!down) return route.continue();
+    refusedTries++;
+    return route.abort('connectionrefused');
+  });
+  const p = new Participant(page);
+  try {
+    await page.goto(`${server.url}/${lastLine(made)}`);
+    expect(await p.screen()).toBe('consent');
+    await p.consentAccept.click();
+    await expect(page.getByTestId('connecting')).toBeVisible();
+    // After three failed tries (1 s and 2 s apart) the page says why and offers to try again.
+    const retry = page.getByTestId('connecting-retry');
+    await expect(retry).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('connecting-problem')).toContainText('cannot be reached');
+    expect(refusedTries).toBeGreaterThanOrEqual(3);
+    await page.screenshot({ path: '/work/tmp/shots-e/connecting.png', fullPage: true });
+    expect(await listSessions(server.url, token)).toEqual([]);
+    down = false;
+    await retry.click();
+    await p.runUntil('completion');
+    await expect(p.sinkStatus).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
+    const sessions = await listSessions(server.url, token);
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.rows).toBe(trialCount(definitionOf(fullLink(made))));
+  } finally {
+    await context.close();
+    expect(await stopGently(server)).toBe(0);
+  }
+});

@@ -131,7 +131,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
           ) : (
             <>
               <p role="status" data-testid="connecting-problem">
-                The study server cannot be reached right now ({state.problem}).{' '}
+                Not connected yet: {state.problem.replace(/\.$/, '')}.{' '}
                 {state.waiting
                   ? 'The page keeps trying; you can also try again now.'
                   : 'Please check your connection, then try again.'}
