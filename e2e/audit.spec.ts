@@ -129,8 +129,8 @@ test('badges and summaries per file and per k; untyped edges are drawn apart in 
   const perK = page.getByTestId('audit-summary-k');
   await expect(perK).toHaveCount(2);
   await expect(perK.nth(0)).toHaveAttribute('data-k', '2');
-  await expect(perK.nth(0).locator('td')).toHaveText(['2', '1', '0', '1', '50.0%']);
-  await expect(perK.nth(1).locator('td')).toHaveText(['2', '1', '1', '0', '50.0%']);
+  await expect(perK.nth(0).locator('td')).toHaveText(['2', '1', '0', '1', '50.0%', '0', '0']);
+  await expect(perK.nth(1).locator('td')).toHaveText(['2', '1', '1', '0', '50.0%', '0', '0']);
   await page.locator('.au-rows').screenshot({ path: `${ARTIFACTS}/audit-rows.png` });
   await page.getByTestId('audit-filter-k').selectOption('3');
   await expect(audit.rows()).toHaveCount(2);
@@ -141,6 +141,74 @@ test('badges and summaries per file and per k; untyped edges are drawn apart in 
   await expect(page.getByTestId('graph-link-untyped')).toHaveCount(2);
   await expect(page.getByTestId('graph-edge')).toHaveCount(3);
   await expect(page.getByTestId('story')).toContainText('Violet');
+});
+
+test('entailed rows say how they are decided; an opened row shows its verdict, never a ✓ or proof against it', async ({
+  page,
+}) => {
+  // Rows of `generate --labels clutrr`: one decided by the sound rules, one only through the
+  // assumption "my child's uncle or aunt is my sibling" (possible), one whose label is true in no family.
+  const audit = new AuditPage(page);
+  await audit.goto();
+  await audit.upload(csv('audit-assumed.csv'), csv('audit-verdicts.csv'));
+  await expect(audit.total()).toHaveAttribute('data-rows', '7');
+  await expect(audit.total()).toHaveAttribute('data-entailed', '5');
+  await expect(audit.total()).toHaveAttribute('data-assumed', '2');
+  await expect(audit.total()).toHaveAttribute('data-impossible', '1');
+  const assumedRows = page.locator('[data-testid=audit-row][data-file="audit-assumed.csv"]');
+  expect(await assumedRows.evaluateAll((els) => els.map((e) => e.getAttribute('data-basis')))).toEqual([
+    'sound',
+    'assumed',
+    'impossible',
+  ]);
+  await expect(assumedRows.nth(1).getByTestId('audit-basis')).toHaveText(
+    "assumed (possible): my child's uncle or aunt is my sibling",
+  );
+  await expect(assumedRows.nth(2).getByTestId('audit-basis')).toContainText('true in no family');
+  await page.getByTestId('audit-filter-basis').selectOption('impossible');
+  await expect(audit.rows()).toHaveCount(1);
+  await expect(page.getByTestId('audit-row-count')).toHaveAttribute('data-matching', '1');
+  await page.getByTestId('audit-filter-basis').selectOption('assumed');
+  await expect(audit.rows()).toHaveCount(2);
+  await page.locator('.au-rows').screenshot({ path: `${ARTIFACTS}/audit-basis.png` });
+  await page.getByTestId('audit-filter-basis').selectOption('');
+
+  // The row true in no family: its verdict, the imported row in place of the settings, no ✓.
+  await assumedRows.nth(2).getByTestId('audit-open-row').click();
+  await expect(page.getByTestId('graph')).toBeVisible();
+  await expect(page.getByTestId('imported-row')).toBeVisible();
+  await expect(page.getByTestId('imported-row-task')).toHaveText('task_1.3');
+  await expect(page.getByTestId('imported-row-k')).toHaveText('3');
+  await expect(page.getByTestId('seed-input')).toHaveCount(0);
+  await page.getByTestId('answer-option').first().click();
+  await page.getByTestId('reveal-answer').click();
+  await expect(page.getByTestId('label-verdict')).toHaveAttribute('data-verdict', 'impossible');
+  await expect(page.getByTestId('label-verdict')).toContainText('true in no family');
+  await expect(page.locator('.answer--right')).toHaveCount(0);
+  await expect(page.getByTestId('answer-panel')).not.toContainText('✓');
+  await expect(page.getByTestId('proof-verdict')).toHaveAttribute('data-verdict', 'impossible');
+  await expect(page.locator('[data-testid=proof-step][data-rule=assumption]').first()).toBeVisible();
+  await page.screenshot({ path: `${ARTIFACTS}/audit-open-impossible.png`, fullPage: true });
+
+  // An unsupported row: no ✓, and its proof_state is not drawn as a proof.
+  await page.getByTestId('nav-audit').click();
+  const unsupported = page.locator('[data-testid=audit-row][data-verdict=unsupported]');
+  await unsupported.first().getByTestId('audit-open-row').click();
+  await expect(page.getByTestId('imported-row')).toBeVisible();
+  await page.getByTestId('show-proof').click();
+  await expect(page.getByTestId('proof-withheld')).toBeVisible();
+  await expect(page.getByTestId('proof-step')).toHaveCount(0);
+  await expect(page.getByTestId('proof-verdict')).toHaveAttribute('data-verdict', 'unsupported');
+  await page.getByTestId('reveal-answer').click();
+  await expect(page.locator('.answer--right')).toHaveCount(0);
+  await expect(page.getByTestId('label-verdict')).toHaveAttribute('data-verdict', 'unsupported');
+  await expect(page.getByTestId('proof-words')).toHaveCount(0);
+  await page.screenshot({ path: `${ARTIFACTS}/audit-open-unsupported.png`, fullPage: true });
+
+  // Back to the generated puzzle: the settings come back.
+  await page.getByTestId('external-notice').getByRole('button').click();
+  await expect(page.getByTestId('seed-input')).toBeVisible();
+  await expect(page.getByTestId('imported-row')).toHaveCount(0);
 });
 
 test('a dataset zip imports every CSV inside it', async ({ page }) => {
@@ -223,8 +291,8 @@ test('a 50 MB file imports whole: counts cover every row, the table lists a boun
   await expect(audit.total()).toHaveAttribute('data-unsupported', String(copies));
   await expect(audit.errors()).toHaveCount(0);
   const perK = page.getByTestId('audit-summary-k');
-  await expect(perK.nth(0).locator('td')).toHaveText(['46,000', '23,000', '0', '23,000', '50.0%']);
-  await expect(perK.nth(1).locator('td')).toHaveText(['46,000', '23,000', '23,000', '0', '50.0%']);
+  await expect(perK.nth(0).locator('td')).toHaveText(['46,000', '23,000', '0', '23,000', '50.0%', '0', '0']);
+  await expect(perK.nth(1).locator('td')).toHaveText(['46,000', '23,000', '23,000', '0', '50.0%', '0', '0']);
 
   // The page keeps the first 5,000 rows, then only rows that are not entailed, 10,000 in all.
   const subset = page.getByTestId('audit-subset');
@@ -270,7 +338,7 @@ test('the stats panel shows the figures `npm run cli -- stats` prints for the sa
   );
   expect(overall).toEqual(cliRows.get('all'));
   // Targets per k, word for word.
-  await panel.getByText('Targets and noise vocabulary').click();
+  await panel.getByText('Targets, assumed patterns and noise vocabulary').click();
   for (const line of cli.filter((l) => /^ {2}k=\d+: /.test(l))) {
     const [, k, list] = /^ {2}k=(\d+): (.*)$/.exec(line)!;
     await expect(panel.getByTestId('audit-stats-targets')).toContainText(`Targets, k = ${k}${list}`);

@@ -46,9 +46,11 @@ describe('auditFiles', () => {
         entailed: 1500,
         ambiguous: 0,
         unsupported: 500,
+        assumed: 0,
+        impossible: 0,
         byK: [
-          { k: 2, rows: 1000, entailed: 1000, ambiguous: 0, unsupported: 0 },
-          { k: 3, rows: 1000, entailed: 500, ambiguous: 0, unsupported: 500 },
+          { k: 2, rows: 1000, entailed: 1000, ambiguous: 0, unsupported: 0, assumed: 0, impossible: 0 },
+          { k: 3, rows: 1000, entailed: 500, ambiguous: 0, unsupported: 500, assumed: 0, impossible: 0 },
         ],
         kept: 2000,
       },
@@ -72,6 +74,28 @@ describe('auditFiles', () => {
       ['a.csv', 40, 13],
       ['b.csv', 40, 0],
     ]);
+  });
+
+  it('after the first rows keeps entailed rows that only an assumption rule decides, too', async () => {
+    // The fixture's first row becomes daughter-uncle → brother (my child's uncle is my sibling).
+    const assumed = {
+      ...mini[0]!,
+      edgeTypes: ['daughter', 'uncle'],
+      genders: mini[0]!.genders.map((g, i) => ({ ...g, gender: ['male', 'female', 'male'][i]! })),
+      target: 'brother',
+    };
+    const csv = writeClutrrCsv(
+      Array.from({ length: 5 }, (_, c) =>
+        [assumed, ...mini.slice(1)].map((r, i) => ({ ...r, index: String(c * 4 + i), id: `${r.id}-${c}` })),
+      ).flat(),
+    );
+    const { result, rows } = await run({
+      files: [{ name: 'a.csv', data: new Blob([csv]) }],
+      keep: { first: 4, notEntailed: 100 },
+    });
+    expect(rows('a.csv').map((r) => r.n)).toEqual([1, 2, 3, 4, 5, 6, 9, 10, 13, 14, 17, 18]);
+    expect(rows('a.csv')[4]!.basis).toEqual({ kind: 'assumed', rules: ['uncle'], together: false, family: 'possible' });
+    expect(result.files[0]).toMatchObject({ rows: 20, entailed: 15, assumed: 5, impossible: 0 });
   });
 
   it('rejects a malformed file whole, naming file, row and column, and gives its budget back', async () => {

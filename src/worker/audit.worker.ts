@@ -72,7 +72,7 @@ class RowKeeper {
           if (this.first > 0) {
             this.first--;
             first++;
-          } else if (r.verdict !== 'entailed' && this.notEntailed > 0) {
+          } else if ((r.verdict !== 'entailed' || r.basis?.kind === 'assumed') && this.notEntailed > 0) {
             this.notEntailed--;
             notEntailed++;
           } else continue;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseClutrrCsv } from '../core/formats/clutrrCsv';
 import handCsv from '../core/formats/fixtures/stats-hand.csv?raw';
 import { createStoryStats, mergeStoryStats, storyStatsLine, storyStatsResult } from '../core/formats/storyStats';
+import { checkRow } from '../core/reasoning/checkRow';
 import { auditFiles } from './audit.worker';
 import type { AuditChunk, AuditCommands } from './auditProtocol';
 import { type RpcResponse, serve } from './rpc';
@@ -17,7 +18,7 @@ async function chunksOf(files: { name: string; data: Blob }[]): Promise<AuditChu
 
 const expected = () => {
   const s = createStoryStats();
-  for (const r of parseClutrrCsv(handCsv)) s.add(r);
+  for (const r of parseClutrrCsv(handCsv)) s.add(r, undefined, checkRow(r));
   return s.result();
 };
 

@@ -6,7 +6,7 @@ import { renderPlain } from '../text/plain';
 import { parseClutrrCsv, writeClutrrCsv } from './clutrrCsv';
 import { CsvFormatError, type ClutrrRow } from './clutrrRow';
 import { puzzleToRow } from './fromPuzzle';
-import { parseTaskName, rowK, rowToPuzzle, rowToStory, storySentences } from './toPuzzle';
+import { isImportedPuzzle, parseTaskName, rowK, rowToPuzzle, rowToStory, storySentences } from './toPuzzle';
 
 const rowOf = (p: Puzzle): ClutrrRow =>
   puzzleToRow(p, renderPlain(p, 'train', createRng(p.seed, 'text')), { index: 0, id: `id-${p.seed}`, split: 'train' });
@@ -17,6 +17,31 @@ const chainGroups = (p: Puzzle): number[][] => {
   for (const f of p.facts) groups.set(f.chain, [...(groups.get(f.chain) ?? []), f.id]);
   return [...groups.values()];
 };
+
+describe('rowToPuzzle: the audit verdict it carries', () => {
+  it('checks the row as the audit does, and knows an imported puzzle from a generated one', () => {
+    const p = generatePuzzle({ seed: 'verdict', k: 3, task: 1 });
+    const row = rowOf(p);
+    const q = rowToPuzzle(row);
+    expect(isImportedPuzzle(q)).toBe(true);
+    expect(isImportedPuzzle(p)).toBe(false);
+    expect(q.check?.verdict).toBe('entailed');
+    const wrong = rowToPuzzle({ ...row, target: row.target === 'uncle' ? 'aunt' : 'uncle' });
+    expect(wrong.check?.verdict).toBe('unsupported');
+    const impossible = rowToPuzzle({
+      ...row,
+      edgeTypes: ['son', 'mother', 'father'],
+      genders: row.genders.map((g, i) => ({ ...g, gender: ['male', 'male', 'female', 'male'][i]! })),
+      target: 'father',
+    });
+    expect(impossible.check?.basis).toEqual({
+      kind: 'assumed',
+      rules: ['grandparent'],
+      together: false,
+      family: 'impossible',
+    });
+  });
+});
 
 describe('rowToPuzzle', () => {
   const cases: [TaskId, number][] = [

@@ -3,6 +3,7 @@ import { parseWord, type Predicate, type RelationWord, WORD_ALIASES } from '../k
 import type { FactKind, ProofStep, Puzzle, PuzzleRecord, StoryEntity, StoryFact, Triple } from '../puzzle/puzzle';
 import { isTaskId, type TaskId } from '../puzzle/tasks';
 import type { RenderedSentence, RenderedStory } from '../text/render';
+import { checkRow, type RowCheck } from '../reasoning/checkRow';
 import { CsvFormatError, type ClutrrRow, type NamedTriple } from './clutrrRow';
 
 /**
@@ -27,7 +28,16 @@ export interface ImportedPuzzle extends Puzzle {
   readonly untypedEdges: readonly (readonly [number, number])[];
   /** What could not be carried over (a proof step naming an unknown person, an unknown task). */
   readonly warnings: readonly string[];
+  /**
+   * The audit's verdict on the row (checkRow): whether its facts entail its label, and how. Null
+   * when the row cannot be checked (a query entity without a gender). A view shows this, never
+   * a ✓ or a proof that contradicts it.
+   */
+  readonly check: RowCheck | null;
 }
+
+/** Whether a puzzle was read from a CSV row (rowToPuzzle) rather than generated. */
+export const isImportedPuzzle = (p: Puzzle): p is ImportedPuzzle => 'source' in p && 'check' in p;
 
 /** The family parameters of the minimal family: one generation, nobody married, no children. */
 export const IMPORTED_FAMILY_PARAMS: FamilyParams = { maxLevels: 1, minChild: 0, maxChild: 0, pMarry: 0 };
@@ -134,6 +144,13 @@ export function rowToPuzzle(row: ClutrrRow): ImportedPuzzle {
   });
 
   const untypedEdges = row.storyEdges.slice(typed).map(([a, b]) => [a, b] as const);
+  let check: RowCheck | null;
+  try {
+    check = checkRow(row);
+  } catch (e) {
+    if (!(e instanceof CsvFormatError)) throw e;
+    check = null;
+  }
   return {
     seed: `import:${row.id}`,
     k,
@@ -156,6 +173,7 @@ export function rowToPuzzle(row: ClutrrRow): ImportedPuzzle {
     source: { id: row.id, taskName: row.taskName, split: row.taskSplit },
     untypedEdges,
     warnings,
+    check,
   };
 }
 

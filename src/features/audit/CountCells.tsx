@@ -11,6 +11,8 @@ export function CountCells({ c }: { c: VerdictCounts }) {
       <td>{fmt(c.ambiguous)}</td>
       <td>{fmt(c.unsupported)}</td>
       <td>{entailedShare(c)}</td>
+      <td>{fmt(c.assumed)}</td>
+      <td>{fmt(c.impossible)}</td>
     </>
   );
 }
@@ -24,6 +26,15 @@ export function CountHeads() {
       <th scope="col">Ambiguous</th>
       <th scope="col">Unsupported</th>
       <th scope="col">Entailed share</th>
+      <th
+        scope="col"
+        title="Entailed rows that only an assumption rule decides (my child's uncle or aunt is my sibling; my child's grandparent is my parent)"
+      >
+        Assumed
+      </th>
+      <th scope="col" title="Assumed rows whose label is true in no family where the facts hold">
+        True in no family
+      </th>
     </>
   );
 }

@@ -20,7 +20,7 @@ export function FileSummary({ files, total }: { files: readonly FileLine[]; tota
               {f.file}
             </th>
             {f.error ? (
-              <td colSpan={5} className="au-malformed">
+              <td colSpan={7} className="au-malformed">
                 malformed{f.error.row !== undefined || f.error.column !== undefined ? ': ' : ''}
                 {[
                   f.error.row !== undefined ? `row ${f.error.row}` : undefined,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { AuditedRow } from '../../core/formats/audit';
 import type { Verdict } from '../../core/reasoning/solver';
+import { basisLine } from '../../core/reasoning/assumptions';
 import { unbracket } from '../../core/text/render';
 import { openRowInExplorer } from './openRow';
 
@@ -14,6 +15,34 @@ function Badge({ verdict }: { verdict: Verdict }) {
   return (
     <span className={`au-badge au-badge--${verdict}`} title={BADGE_TITLE[verdict]} data-testid="audit-verdict">
       {verdict}
+    </span>
+  );
+}
+
+/** How an entailed row is decided: by the sound rules, or through an assumption (which, and whether any family agrees). */
+function BasisBadge({ r }: { r: AuditedRow }) {
+  const b = r.basis;
+  if (!b) return null;
+  if (b.kind === 'sound') {
+    return (
+      <span
+        className="au-basis au-basis--sound"
+        data-testid="audit-basis"
+        data-basis="sound"
+        title="The rules that hold in every family decide it"
+      >
+        sound
+      </span>
+    );
+  }
+  return (
+    <span
+      className={`au-basis au-basis--${b.family}`}
+      data-testid="audit-basis"
+      data-basis={b.family === 'impossible' ? 'impossible' : 'assumed'}
+      title={basisLine(b)}
+    >
+      {basisLine(b)}
     </span>
   );
 }
@@ -67,7 +96,15 @@ export function RowHead() {
 /** One audited row: where it is, its question and label, the solver's answers and the verdict. */
 export function RowLine({ r }: { r: AuditedRow }) {
   return (
-    <tr data-testid="audit-row" data-verdict={r.verdict} data-file={r.file} data-n={r.n}>
+    <tr
+      data-testid="audit-row"
+      data-verdict={r.verdict}
+      data-basis={
+        r.basis ? (r.basis.kind === 'sound' ? 'sound' : r.basis.family === 'impossible' ? 'impossible' : 'assumed') : ''
+      }
+      data-file={r.file}
+      data-n={r.n}
+    >
       <td className="au-file">{r.file}</td>
       <td>{r.n}</td>
       <td>{r.row.taskName.replace(/^task_/, '')}</td>
@@ -81,7 +118,7 @@ export function RowLine({ r }: { r: AuditedRow }) {
         {r.truncated ? ' (search cut short)' : ''}
       </td>
       <td>
-        <Badge verdict={r.verdict} />
+        <Badge verdict={r.verdict} /> <BasisBadge r={r} />
       </td>
       <td>
         <OpenButton r={r} />

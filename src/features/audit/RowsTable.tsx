@@ -5,7 +5,7 @@ import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
 import { RowHead, RowLine } from './RowLine';
 import { KEEP_FIRST, KEEP_MAX, useAudit } from './store';
-import { type AuditFilter, countMatching, filterAudited, NO_AUDIT_FILTER, summariseByK } from './summary';
+import { type AuditFilter, BASES, countMatching, filterAudited, NO_AUDIT_FILTER, summariseByK } from './summary';
 
 const PAGE = 25;
 
@@ -14,7 +14,8 @@ function SubsetNotice({ listed, total }: { listed: number; total: number }) {
   return (
     <p className="au-notice" data-testid="audit-subset" data-listed={listed} data-rows={total}>
       The table lists a subset of {fmt(listed)} of the {fmt(total)} rows: the first {fmt(KEEP_FIRST)} read, then only
-      rows that are not entailed, up to {fmt(KEEP_MAX)} in all. The summary and the counts below cover every row.
+      rows that are not entailed or are entailed only through an assumption rule, up to {fmt(KEEP_MAX)} in all. The
+      summary and the counts below cover every row.
     </p>
   );
 }
@@ -67,6 +68,13 @@ export function RowsTable() {
           options={VERDICTS}
           onChange={(verdict) => update({ verdict })}
           testId="audit-filter-verdict"
+        />
+        <FilterSelect
+          label="Decided by"
+          value={filter.basis}
+          options={BASES}
+          onChange={(basis) => update({ basis })}
+          testId="audit-filter-basis"
         />
         <FilterSelect label="k" value={filter.k} options={ks} onChange={(k) => update({ k })} testId="audit-filter-k" />
       </div>

@@ -20,6 +20,8 @@ const HEADS: readonly (readonly [string, string])[] = [
   ['Facts / sentence', 'story_edges / sentences, mean over rows'],
   ['Majority', 'accuracy of the most frequent target of each k'],
   ['Last word', 'accuracy of the last kinship word in the story, read for the answer’s gender'],
+  ['Assumed', 'share of the entailed rows that only an assumption rule decides'],
+  ['In no family', 'share of the entailed rows whose label is true in no family where the facts hold'],
 ];
 
 /** The cells of one line, formatted exactly as `npm run cli -- stats` prints them. */
@@ -35,6 +37,8 @@ function FigureCells({ f }: { f: StoryFigures }) {
       <td>{fixed(f.factsPerSentence, 2)}</td>
       <td>{fixed(f.majorityAcc, 3)}</td>
       <td>{fixed(f.lastWordAcc, 3)}</td>
+      <td>{fixed(f.assumedShare, 3)}</td>
+      <td>{fixed(f.impossibleShare, 3)}</td>
     </>
   );
 }
@@ -98,12 +102,22 @@ export function StatsPanel() {
         <code data-testid="audit-stats-line">{storyStatsLine(result)}</code>
       </p>
       <details className="au-stats-more">
-        <summary>Targets and noise vocabulary</summary>
+        <summary>Targets, assumed patterns and noise vocabulary</summary>
         <dl className="au-stats-list" data-testid="audit-stats-targets">
           {result.byK.map((f) => (
             <div key={f.k}>
               <dt>Targets, k = {f.k}</dt>
               <dd>{counts(f.targets)}</dd>
+            </div>
+          ))}
+        </dl>
+        <dl className="au-stats-list" data-testid="audit-stats-assumed">
+          {result.byK.map((f) => (
+            <div key={f.k}>
+              <dt>
+                Assumed patterns, k = {f.k} ({fmt(f.assumedPatterns.length)})
+              </dt>
+              <dd>{f.assumedPatterns.length === 0 ? 'none' : counts(f.assumedPatterns)}</dd>
             </div>
           ))}
         </dl>

@@ -22,8 +22,12 @@ export function Summary() {
         data-entailed={t.entailed}
         data-ambiguous={t.ambiguous}
         data-unsupported={t.unsupported}
+        data-assumed={t.assumed}
+        data-impossible={t.impossible}
       >
         {fmt(t.rows)} rows: {fmt(t.entailed)} entailed, {fmt(t.ambiguous)} ambiguous, {fmt(t.unsupported)} unsupported.
+        Of the entailed rows, {fmt(t.assumed)} follow only through an assumption rule, and {fmt(t.impossible)} of those
+        have a label true in no family.
       </p>
       <div className="au-tables">
         <FileSummary files={byFile.files} total={t} />

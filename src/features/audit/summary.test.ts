@@ -79,13 +79,13 @@ describe('audit summaries', () => {
       ['bad.csv', 0, 0, 0, 0, 2],
       ['b.csv', 1, 0, 0, 1, undefined],
     ]);
-    expect(s.total).toEqual({ rows: 1004, entailed: 1002, ambiguous: 1, unsupported: 1 });
+    expect(s.total).toEqual({ rows: 1004, entailed: 1002, ambiguous: 1, unsupported: 1, assumed: 0, impossible: 0 });
   });
 
   it('counts verdicts per k over all files, k ascending', () => {
     expect(summariseByK(files)).toEqual([
       { k: 2, rows: 501, entailed: 501, ambiguous: 0, unsupported: 0, assumed: 0, impossible: 0 },
-      { k: 3, rows: 503, entailed: 501, ambiguous: 1, unsupported: 1 },
+      { k: 3, rows: 503, entailed: 501, ambiguous: 1, unsupported: 1, assumed: 0, impossible: 0 },
     ]);
   });
 
@@ -99,7 +99,7 @@ describe('audit summaries', () => {
     expect(countMatching(files, NO_AUDIT_FILTER)).toBe(1004);
     expect(countMatching(files, { ...NO_AUDIT_FILTER, file: 'a.csv' })).toBe(1003);
     expect(countMatching(files, { ...NO_AUDIT_FILTER, verdict: 'entailed', k: 3 })).toBe(501);
-    expect(countMatching(files, { file: 'b.csv', verdict: 'unsupported', k: 3 })).toBe(1);
+    expect(countMatching(files, { file: 'b.csv', verdict: 'unsupported', k: 3, basis: null })).toBe(1);
     expect(countMatching(files, { ...NO_AUDIT_FILTER, k: 7 })).toBe(0);
   });
 
@@ -108,5 +108,44 @@ describe('audit summaries', () => {
     expect(entailedShare({ rows: 3, entailed: 2, ambiguous: 1, unsupported: 0, assumed: 0, impossible: 0 })).toBe(
       '66.7%',
     );
+  });
+
+  it('filters and counts entailed rows by how they are decided', () => {
+    const sound = { ...rows[0]!, basis: { kind: 'sound' as const } };
+    const assumed = {
+      ...rows[1]!,
+      basis: { kind: 'assumed' as const, rules: ['uncle' as const], together: false, family: 'possible' as const },
+    };
+    const impossible = {
+      ...rows[1]!,
+      n: 9,
+      basis: {
+        kind: 'assumed' as const,
+        rules: ['grandparent' as const],
+        together: false,
+        family: 'impossible' as const,
+      },
+    };
+    const kept = [sound, assumed, impossible, rows[2]!];
+    const only = (basis: 'sound' | 'assumed' | 'impossible') =>
+      filterAudited(kept, { ...NO_AUDIT_FILTER, basis }).map((r) => r.n);
+    expect(only('sound')).toEqual([1]);
+    expect(only('assumed')).toEqual([2, 9]);
+    expect(only('impossible')).toEqual([9]);
+    const counted: AuditedFile[] = [
+      {
+        ...files[0]!,
+        assumed: 300,
+        impossible: 20,
+        byK: [
+          { k: 2, rows: 501, entailed: 501, ambiguous: 0, unsupported: 0, assumed: 100, impossible: 0 },
+          { k: 3, rows: 502, entailed: 501, ambiguous: 1, unsupported: 0, assumed: 200, impossible: 20 },
+        ],
+      },
+    ];
+    expect(countMatching(counted, { ...NO_AUDIT_FILTER, basis: 'sound' })).toBe(1002 - 300);
+    expect(countMatching(counted, { ...NO_AUDIT_FILTER, basis: 'assumed', k: 3 })).toBe(200);
+    expect(countMatching(counted, { ...NO_AUDIT_FILTER, basis: 'impossible', verdict: 'entailed' })).toBe(20);
+    expect(countMatching(counted, { ...NO_AUDIT_FILTER, basis: 'impossible', verdict: 'ambiguous' })).toBe(0);
   });
 });

@@ -36,22 +36,41 @@ export function summariseByK(files: readonly AuditedFile[]): KCounts[] {
   return [...byK.entries()].sort((a, b) => a[0] - b[0]).map(([k, c]) => ({ k, ...c }));
 }
 
+/** How an entailed row is decided, as a filter: the sound rules, an assumption rule, or a label true in no family. */
+export const BASES = ['sound', 'assumed', 'impossible'] as const;
+export type BasisFilter = (typeof BASES)[number];
+
 export interface AuditFilter {
   readonly file: string | null;
   readonly verdict: Verdict | null;
   readonly k: number | null;
+  /** Entailed rows only: `assumed` includes the `impossible` ones. */
+  readonly basis: BasisFilter | null;
 }
 
-export const NO_AUDIT_FILTER: AuditFilter = { file: null, verdict: null, k: null };
+export const NO_AUDIT_FILTER: AuditFilter = { file: null, verdict: null, k: null, basis: null };
+
+/** Whether a row passes a basis filter. */
+export function hasBasis(r: AuditedRow, basis: BasisFilter): boolean {
+  const b = r.basis;
+  if (r.verdict !== 'entailed' || !b) return false;
+  if (basis === 'sound') return b.kind === 'sound';
+  return b.kind === 'assumed' && (basis === 'assumed' || b.family === 'impossible');
+}
+
+/** Rows of a count with a basis: sound = entailed - assumed. */
+const basisCount = (c: VerdictCounts, basis: BasisFilter): number =>
+  basis === 'sound' ? c.entailed - c.assumed : basis === 'assumed' ? c.assumed : c.impossible;
 
 /** The kept rows passing the filter, in order. */
 export function filterAudited(rows: readonly AuditedRow[], f: AuditFilter): AuditedRow[] {
-  if (f.file === null && f.verdict === null && f.k === null) return rows.slice();
+  if (f.file === null && f.verdict === null && f.k === null && f.basis === null) return rows.slice();
   return rows.filter(
     (r) =>
       (f.file === null || r.file === f.file) &&
       (f.verdict === null || r.verdict === f.verdict) &&
-      (f.k === null || r.k === f.k),
+      (f.k === null || r.k === f.k) &&
+      (f.basis === null || hasBasis(r, f.basis)),
   );
 }
 
@@ -60,7 +79,11 @@ export function countMatching(files: readonly AuditedFile[], f: AuditFilter): nu
   let n = 0;
   for (const file of files) {
     if (f.file !== null && file.name !== f.file) continue;
-    for (const c of file.byK) if (f.k === null || c.k === f.k) n += f.verdict === null ? c.rows : c[f.verdict];
+    for (const c of file.byK) {
+      if (f.k !== null && c.k !== f.k) continue;
+      if (f.basis !== null) n += f.verdict === null || f.verdict === 'entailed' ? basisCount(c, f.basis) : 0;
+      else n += f.verdict === null ? c.rows : c[f.verdict];
+    }
   }
   return n;
 }

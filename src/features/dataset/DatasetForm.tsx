@@ -42,7 +42,10 @@ function TextInput({
   hint,
   inputMode,
 }: {
-  field: Exclude<DatasetField, 'holdout' | 'equal' | 'strict' | 'synthetic' | 'templateSplit' | 'storyOrder'>;
+  field: Exclude<
+    DatasetField,
+    'holdout' | 'equal' | 'strict' | 'synthetic' | 'templateSplit' | 'storyOrder' | 'labels'
+  >;
   label: string;
   hint?: string;
   inputMode?: 'numeric' | 'decimal' | 'text';
@@ -105,8 +108,8 @@ function Checkbox({
   );
 }
 
-/** A setting with a few named values (`--story-order`). */
-function ChoiceInput({ field, label, hint }: { field: 'storyOrder'; label: string; hint: string }) {
+/** A setting with a few named values (`--story-order`, `--labels`). */
+function ChoiceInput({ field, label, hint }: { field: 'storyOrder' | 'labels'; label: string; hint: string }) {
   const value = useDatasetBuilder((s) => s.values[field]);
   const setValue = useDatasetBuilder((s) => s.setValue);
   return (
@@ -127,6 +130,8 @@ function ChoiceInput({ field, label, hint }: { field: 'storyOrder'; label: strin
 const CHOICE_LABELS: Record<string, string> = {
   shuffled: 'shuffled (as CLUTRR)',
   path: 'path order (for teaching)',
+  family: 'family (what holds in the family)',
+  clutrr: 'clutrr (CLUTRR’s own, wrong in some families)',
 };
 
 /** `--preset`: fills the tasks, rows and balance of a dataset released with the paper. */
@@ -156,7 +161,8 @@ function PresetPicker() {
         ))}
       </select>
       <span id={`${id}-hint`} className="ds-hint">
-        the tasks, rows per task and balance of a dataset released with the paper
+        the tasks, rows per task and balance of a dataset released with the paper; with Labels: clutrr, the closest
+        reproduction of the release
       </span>
     </div>
   );
@@ -241,6 +247,11 @@ export function DatasetForm() {
             field="strict"
             label="Strict (sound rules only)"
             hint="proofs and uniqueness with the 14 rules that hold in every family (no uncle read as a parent’s brother when he may be an in-law)"
+          />
+          <ChoiceInput
+            field="labels"
+            label="Labels"
+            hint="clutrr: the family closed as CLUTRR’s generator does, its two assumption rules included (not with strict)"
           />
         </div>
       </fieldset>

@@ -2,13 +2,15 @@ import { useId, useState, type FormEvent } from 'react';
 import { DEFAULT_FAMILY } from '../../core/family/family';
 import { TASK_IDS, TASKS, type TaskId } from '../../core/puzzle/tasks';
 import { hrefForRoute } from '../../state/routes';
-import { selectSettings, selectStatus, selectTemplates } from '../../state/selectors';
+import { isImportedPuzzle, type ImportedPuzzle } from '../../core/formats/toPuzzle';
+import { selectOrigin, selectPuzzle, selectSettings, selectStatus, selectTemplates } from '../../state/selectors';
 import { DEFAULT_TEXT, K_MAX, K_MIN, searchFromSettings } from '../../state/settings';
 import { useStore } from '../../state/useStore';
 import type { StoryOrder } from '../../core/text/order';
 import { MAX_SEED_LENGTH } from '../../core/puzzle/datasetOptions';
 import { TemplateFilePicker } from '../../ui/TemplateFilePicker';
 import './controls.css';
+import './verdict.css';
 import { TEMPLATE_MODES, type TemplateMode, textMode, withMode } from '../../state/settings';
 
 const MODE_LABELS: Record<TemplateMode, string> = {
@@ -76,8 +78,50 @@ function BusyMark() {
   );
 }
 
-/** The puzzle's settings: seed, k, task, then the family and the text behind a disclosure. */
+/**
+ * In place of the settings while an imported row is shown: which row it is. The settings make
+ * generated puzzles; showing them beside a row they did not make would misname it.
+ */
+function ImportedRowBar({ puzzle }: { puzzle: ImportedPuzzle }) {
+  const s = puzzle.source;
+  return (
+    <section className="controls imported-row" aria-label="Imported row" data-testid="imported-row" data-id={s.id}>
+      <span className="imported-row__title">Imported row</span>
+      <dl>
+        <div>
+          <dt>id</dt>
+          <dd data-testid="imported-row-id">{s.id || '(none)'}</dd>
+        </div>
+        <div>
+          <dt>task</dt>
+          <dd data-testid="imported-row-task">{s.taskName || '(none)'}</dd>
+        </div>
+        <div>
+          <dt>k</dt>
+          <dd data-testid="imported-row-k">{puzzle.k}</dd>
+        </div>
+        <div>
+          <dt>split</dt>
+          <dd>{s.split || '(none)'}</dd>
+        </div>
+      </dl>
+      <p className="imported-row__note">
+        Read from a CSV file, not generated: no seed, k or task setting makes it. The settings come back with the
+        generated puzzle.
+      </p>
+    </section>
+  );
+}
+
+/** The puzzle's settings (seed, k, task, then the family and the text behind a disclosure), or the imported row shown. */
 export function Controls() {
+  const puzzle = useStore(selectPuzzle);
+  const origin = useStore(selectOrigin);
+  if (origin === 'external' && puzzle && isImportedPuzzle(puzzle)) return <ImportedRowBar puzzle={puzzle} />;
+  return <Settings />;
+}
+
+function Settings() {
   const settings = useStore(selectSettings);
   const templates = useStore(selectTemplates);
   const [seed, setSeed] = useState(settings.seed);

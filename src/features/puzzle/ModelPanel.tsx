@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { labelVerdict } from './verdict';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { RenderedStory } from '../../core/text/render';
 import { selectGuess, selectProofOpen } from '../../state/selectors';
@@ -77,6 +78,8 @@ export function ModelPanel({
 }) {
   const guess = useStore(selectGuess);
   const open = useStore(selectProofOpen);
+  // An imported row's label that the facts do not entail is not the answer: no ✓ or ✗ against it.
+  const trusted = useMemo(() => labelVerdict(puzzle).trusted, [puzzle]);
   const [phase, setPhase] = useState<Phase>(remembered ? { name: 'ready' } : { name: 'idle' });
   const [models, setModels] = useState<readonly ModelIndexEntry[]>(remembered ?? []);
   const [backend, setBackend] = useState<BackendResult | null>(null);
@@ -266,7 +269,7 @@ export function ModelPanel({
             {open && (
               <span>
                 {' '}
-                · true answer:{' '}
+                · {trusted ? 'true answer' : 'the file’s label (not entailed as the answer)'}:{' '}
                 <strong data-testid="model-true-answer" data-relation={puzzle.target.word}>
                   {puzzle.target.word}
                 </strong>
@@ -308,7 +311,7 @@ export function ModelPanel({
                       <>
                         answers <strong>{word}</strong>
                         {guess && <> ({word === guess ? 'as you did' : `you said ${guess}`})</>}
-                        {open && (
+                        {open && trusted && (
                           <span className={right ? 'verdict--right' : 'verdict--wrong'}>
                             {right ? ' ✓ right' : ' ✗ wrong'}
                           </span>

@@ -4,6 +4,8 @@ import { selectProofOpen, selectProofStep, selectRevealed } from '../../state/se
 import { useStore } from '../../state/useStore';
 import { type ProofNode, proofTree, ruleWords } from '../../ui/puzzle/proof';
 import { Relation } from '../../ui/puzzle/Relation';
+import { LabelVerdictNote } from './LabelVerdictNote';
+import { labelVerdict, stepRule } from './verdict';
 
 const actions = () => useStore.getState();
 
@@ -31,6 +33,7 @@ function TreeNode({
   const step = puzzle.proof[i]!;
   const masked = i === 0 && !revealed;
   const state = current === null ? 'idle' : i === current ? 'current' : i < current ? 'done' : 'todo';
+  const rule = stepRule(step);
   return (
     <li className={`proof-node proof-node--${state}`}>
       <button
@@ -39,6 +42,7 @@ function TreeNode({
         data-testid="proof-step"
         data-step={i}
         data-state={state}
+        data-rule={rule.kind}
         aria-pressed={i === current}
         onClick={() => actions().setProofStep(i === current ? null : i)}
       >
@@ -47,6 +51,16 @@ function TreeNode({
           <Relation from={from} to={to} word={masked ? '?' : step.head.word} />
         </span>
         <span className="proof-step__rule">{ruleWords(step, masked ? '?' : undefined)}</span>
+        {rule.kind === 'assumption' && (
+          <span className="tag tag--warn" data-testid="proof-step-assumption">
+            assumes {rule.words}
+          </span>
+        )}
+        {rule.kind === 'none' && (
+          <span className="tag tag--warn" data-testid="proof-step-no-rule">
+            no rule gives this
+          </span>
+        )}
       </button>
       <ul>
         {node.children.map((c, j) => (
@@ -97,6 +111,7 @@ export function ProofPanel({ puzzle }: { puzzle: Puzzle }) {
   const revealed = useStore(selectRevealed);
   const open = useStore(selectProofOpen);
   const tree = useMemo(() => proofTree(puzzle), [puzzle]);
+  const verdict = useMemo(() => labelVerdict(puzzle), [puzzle]);
   const bodyId = useId();
   const n = puzzle.proof.length;
   return (
@@ -106,7 +121,7 @@ export function ProofPanel({ puzzle }: { puzzle: Puzzle }) {
           Proof
         </h2>
         <div className="panel__tools">
-          {open && n > 0 && <Stepper n={n} current={current} />}
+          {open && n > 0 && verdict.proofShown && <Stepper n={n} current={current} />}
           {!revealed && (
             <button
               type="button"
@@ -126,8 +141,16 @@ export function ProofPanel({ puzzle }: { puzzle: Puzzle }) {
           <p className="hint" data-testid="proof-closed">
             The proof gives the answer away, so it stays hidden until you reveal the answer or choose Show proof.
           </p>
+        ) : !verdict.proofShown ? (
+          <>
+            <p className="hint" data-testid="proof-withheld">
+              The row’s proof (its proof_state column) is not drawn as a proof: the facts do not entail its label.
+            </p>
+            <LabelVerdictNote verdict={verdict} testId="proof-verdict" />
+          </>
         ) : tree ? (
           <>
+            {!verdict.trusted && <LabelVerdictNote verdict={verdict} testId="proof-verdict" />}
             <p className="hint">
               Backward chaining: each step splits a relation into two that compose to it, until only stated facts
               remain. Select a step to light the facts it joins in the drawing.

@@ -10,6 +10,8 @@ import { Question } from '../../ui/puzzle/Question';
 import { Relation } from '../../ui/puzzle/Relation';
 import { StoryText } from '../../ui/puzzle/StoryText';
 import { queryPeople } from '../../ui/puzzle/text';
+import { LabelVerdictNote } from './LabelVerdictNote';
+import { type LabelVerdict, labelVerdict } from './verdict';
 
 const actions = () => useStore.getState();
 const pickGuess = (w: RelationWord) => actions().pickGuess(w);
@@ -51,20 +53,29 @@ function Story({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) {
   );
 }
 
-/** All twenty relation words; memoised on the target word, so a new puzzle with the same answer does not redraw the buttons. */
-const AnswerPicker = memo(function AnswerPicker({ target }: { target: RelationWord }) {
+/**
+ * All twenty relation words; memoised on the target word, so a new puzzle with the same answer
+ * does not redraw the buttons. An untrusted label (an imported row the facts do not decide) is
+ * never marked as the answer.
+ */
+const AnswerPicker = memo(function AnswerPicker({ target, trusted }: { target: RelationWord; trusted: boolean }) {
   const guess = useStore(selectGuess);
   const revealed = useStore(selectRevealed);
   return (
     <fieldset className="answers">
       <legend>Your answer</legend>
-      <AnswerGrid className="answers__grid" picked={guess} answer={revealed ? target : null} onPick={pickGuess} />
+      <AnswerGrid
+        className="answers__grid"
+        picked={guess}
+        answer={revealed && trusted ? target : null}
+        onPick={pickGuess}
+      />
     </fieldset>
   );
 });
 
 /** The answer (announced politely) and the proof in words, once revealed. */
-function Answer({ puzzle }: { puzzle: Puzzle }) {
+function Answer({ puzzle, verdict }: { puzzle: Puzzle; verdict: LabelVerdict }) {
   const revealed = useStore(selectRevealed);
   const guess = useStore(selectGuess);
   const { a, b } = queryPeople(puzzle);
@@ -73,20 +84,31 @@ function Answer({ puzzle }: { puzzle: Puzzle }) {
     <div className="answer-panel" aria-live="polite" data-testid="answer-panel">
       {revealed && (
         <>
-          {guess && (
+          {guess && verdict.trusted && (
             <p className={guess === puzzle.target.word ? 'verdict verdict--right' : 'verdict verdict--wrong'}>
               {guess === puzzle.target.word ? '✓ Right.' : `✗ Not quite: you said ${guess}.`}
             </p>
           )}
+          {guess && !verdict.trusted && (
+            <p className="verdict">
+              You said {guess}; the file’s label is {puzzle.target.word}.
+            </p>
+          )}
           <p className="answer-line" data-testid="answer" data-relation={puzzle.target.word}>
+            {verdict.kind !== 'generated' && <span className="answer-line__source">The file’s label: </span>}
             <Relation from={a} to={b} word={puzzle.target.word} query />.
           </p>
-          <h3 className="subhead">Why</h3>
-          <ol className="proof-words" data-testid="proof-words">
-            {words.map((w, i) => (
-              <li key={i}>{w}</li>
-            ))}
-          </ol>
+          <LabelVerdictNote verdict={verdict} />
+          {verdict.proofShown && words.length > 0 && (
+            <>
+              <h3 className="subhead">{verdict.trusted ? 'Why' : 'The file’s reasoning'}</h3>
+              <ol className="proof-words" data-testid="proof-words">
+                {words.map((w, i) => (
+                  <li key={i}>{w}</li>
+                ))}
+              </ol>
+            </>
+          )}
         </>
       )}
     </div>
@@ -95,6 +117,7 @@ function Answer({ puzzle }: { puzzle: Puzzle }) {
 
 export function StoryPanel({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) {
   const revealed = useStore(selectRevealed);
+  const verdict = useMemo(() => labelVerdict(puzzle), [puzzle]);
   return (
     <section className="panel panel--story" aria-labelledby="story-heading">
       <h2 id="story-heading" className="panel__title">
@@ -105,7 +128,7 @@ export function StoryPanel({ puzzle, story }: { puzzle: Puzzle; story: RenderedS
       </h2>
       <Story puzzle={puzzle} story={story} />
       <Question puzzle={puzzle} className="query" />
-      <AnswerPicker target={puzzle.target.word} />
+      <AnswerPicker target={puzzle.target.word} trusted={verdict.trusted} />
       <button
         type="button"
         className="button button--primary"
@@ -115,7 +138,7 @@ export function StoryPanel({ puzzle, story }: { puzzle: Puzzle; story: RenderedS
       >
         {revealed ? 'Answer shown below' : 'Reveal answer'}
       </button>
-      <Answer puzzle={puzzle} />
+      <Answer puzzle={puzzle} verdict={verdict} />
     </section>
   );
 }
