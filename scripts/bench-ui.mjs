@@ -8,7 +8,7 @@
 //     loaded by the small entry right after it starts the generator worker).
 // Run `npx vite build` first. Prints a table; asserts nothing (timings belong here, not in tests).
 //
-//   node scripts/bench-ui.mjs [--port 4180] [--runs 5] [--clicks 20]
+//   node scripts/bench-ui.mjs [--port 4180] [--runs 5] [--clicks 20] [--dist dist]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -26,11 +26,13 @@ const CLICKS = opt('clicks', 20);
 const TEN_K_RUNS = opt('ten-k-runs', 3);
 const tenK = [];
 const BASE = `http://127.0.0.1:${PORT}`;
-const DIST = 'dist';
+// --dist: another build folder, so several builds can be measured side by side.
+const distAt = args.indexOf('--dist');
+const DIST = distAt >= 0 ? args[distAt + 1] : 'dist';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 if (!existsSync(join(DIST, 'index.html'))) {
-  console.error('dist/index.html is missing: run `npx vite build` first.');
+  console.error(`${DIST}/index.html is missing: run \`npx vite build --outDir ${DIST}\` first.`);
   process.exit(1);
 }
 

@@ -1,7 +1,8 @@
-import { memo, useEffect, useId, useMemo, useRef, type KeyboardEvent } from 'react';
+import { memo, useId, useLayoutEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { layoutPuzzle } from './layout/layout';
 import { derivedEdge } from './layout/routing';
-import { BADGE_RADIUS, QUERY_RING_GAP } from './layout/sizes';
+import { boundsOf, readableHeight, readableTransform, type Bounds, type Box } from './layout/geometry';
+import { BADGE_RADIUS, labelBox, nodeBox, QUERY_RING_GAP } from './layout/sizes';
 import type { DrawnPuzzle, EdgeKind, LayoutEdge, LayoutNode } from './layout/types';
 import { createPanZoom, type PanZoom } from './panZoom';
 import './graph.css';
@@ -29,14 +30,74 @@ export interface FamilyGraphProps {
   /** Accessible name of the drawing. */
   readonly label: string;
   readonly className?: string;
-  /** The drawing's height follows its shape between these bounds (px); fixed by CSS when absent. */
+  /**
+   * The drawing's height follows the family between these bounds (px): the height the family
+   * takes at the scale its width allows (never below `minTextZoom`); fixed by CSS when absent.
+   */
   readonly autoHeight?: { readonly min: number; readonly max: number };
+  /**
+   * The smallest zoom the drawing opens at (default `READABLE_ZOOM`: 12 px type renders at least
+   * 10 px high). A family too large for the box at this zoom is panned, not shrunk; Fit still
+   * shows it whole on request.
+   */
+  readonly minTextZoom?: number;
+  /** Facts the opening view centres on when the drawing is larger than its box (the classroom's newest sentence). */
+  readonly focusFacts?: ReadonlySet<number>;
   /**
    * A model's attention on the story's facts (fact id → weight in [0, 1], e.g. the GAT's
    * `factAttention`): each fact gets a band under its line, wider and stronger by weight
    * (relative to the largest), and `data-attention`.
    */
   readonly attention?: ReadonlyMap<number, number> | null;
+}
+
+/** The opening zoom's floor: the smallest type drawn (12 px) stays at least 10 px high on screen. */
+export const READABLE_ZOOM = 0.85;
+const MAX_ZOOM = 1.15;
+
+/** Everything drawn: every person's box (the hidden family's too, when shown) and every fact's label. */
+function drawnBounds(
+  nodes: readonly (Box & { readonly query?: 'A' | 'B' | null })[],
+  edges: readonly { readonly kind: EdgeKind; readonly word: string; readonly label: { x: number; y: number } }[],
+): Bounds {
+  const boxes: Box[] = nodes.map((n) => nodeBox(n));
+  for (const e of edges) if (e.kind !== 'background') boxes.push(labelBox(e.label, e.word));
+  return boundsOf(boxes, 8);
+}
+
+interface ViewArgs {
+  readonly bounds: Bounds;
+  readonly focus: Bounds | null;
+  readonly minTextZoom: number;
+  readonly autoHeight: { readonly min: number; readonly max: number } | undefined;
+}
+
+/** Sizes the box (with `autoHeight`; the observer then calls back) or sets the opening view. */
+function openView(svg: SVGSVGElement, pz: PanZoom, size: { width: number; height: number }, v: ViewArgs) {
+  if (v.autoHeight) {
+    const h = readableHeight(v.bounds, size.width, {
+      minScale: v.minTextZoom,
+      maxScale: MAX_ZOOM,
+      min: v.autoHeight.min,
+      max: v.autoHeight.max,
+    });
+    // The observer calls back with the new size; the view is set for it now, so the drawing
+    // never shows a frame without a transform.
+    if (Math.abs(h - size.height) > 1) {
+      // `h` is the inside of the box; the style's height includes the border.
+      const frame = Math.max(0, svg.getBoundingClientRect().height - svg.clientHeight);
+      svg.style.height = `${h + frame}px`;
+    }
+    size = { width: size.width, height: h };
+  }
+  pz.show(
+    readableTransform(v.bounds, size.width, size.height, {
+      minScale: v.minTextZoom,
+      maxScale: MAX_ZOOM,
+      focus: v.focus,
+    }),
+    size,
+  );
 }
 
 const KIND_WORDS: Record<EdgeKind, string> = {
@@ -65,22 +126,38 @@ export function FamilyGraph(props: FamilyGraphProps) {
   const helpId = useId();
   const markerId = useId().replace(/:/g, '');
 
-  // The box's size comes from a ResizeObserver (read after layout, never forcing one); the
-  // drawing is fitted when the box changes and whenever the layout changes.
+  // What is drawn (people and labels, the hidden family's when shown) decides the view: the
+  // opening view never zooms below `minTextZoom` (a larger family is panned), Fit shows it all.
+  const { autoHeight, focusFacts, minTextZoom = READABLE_ZOOM } = props;
+  // The whole story (not only what the classroom has told so far), so the view does not jump.
+  const bounds = useMemo(() => drawnBounds(layout.nodes, layout.edges), [layout]);
+  const focus = useMemo<Bounds | null>(() => {
+    if (!focusFacts || focusFacts.size === 0) return null;
+    const ids = new Set<number>();
+    for (const f of puzzle.facts) if (focusFacts.has(f.id)) ids.add(f.from).add(f.to);
+    const boxes = layout.nodes.filter((n) => n.entity !== null && ids.has(n.entity)).map((n) => nodeBox(n));
+    return boxes.length ? boundsOf(boxes) : null;
+  }, [focusFacts, puzzle, layout]);
+
+  // The box's size is measured once on mount, then comes from a ResizeObserver (read after
+  // layout, never forcing one); the opening view is set when the box changes and whenever the
+  // drawing changes.
   const sizeRef = useRef<{ width: number; height: number } | null>(null);
-  const boundsRef = useRef(layout.storyBounds);
-  useEffect(() => {
+  const viewArgs = useRef<ViewArgs | null>(null);
+  useLayoutEffect(() => {
     const svg = svgRef.current;
     const g = viewRef.current;
     if (!svg || !g) return;
     const pz = createPanZoom(svg, g);
     zoomRef.current = pz;
+    // Measured once before the first paint, so the drawing never shows without its view.
+    sizeRef.current = { width: svg.clientWidth, height: svg.clientHeight };
     const ro = new ResizeObserver((entries) => {
       const r = entries[entries.length - 1]!.contentRect;
       const prev = sizeRef.current;
       sizeRef.current = { width: r.width, height: r.height };
       if (!prev || Math.abs(prev.width - r.width) > 1 || Math.abs(prev.height - r.height) > 1) {
-        pz.fit(boundsRef.current, sizeRef.current);
+        if (viewArgs.current) openView(svg, pz, sizeRef.current, viewArgs.current);
       }
     });
     ro.observe(svg);
@@ -90,24 +167,12 @@ export function FamilyGraph(props: FamilyGraphProps) {
       zoomRef.current = null;
     };
   }, []);
-  useEffect(() => {
-    boundsRef.current = layout.storyBounds;
-    if (sizeRef.current) zoomRef.current?.fit(layout.storyBounds, sizeRef.current);
-  }, [layout]);
-  const fit = () => zoomRef.current?.fit(layout.storyBounds, sizeRef.current ?? undefined);
-
-  // Wide, flat families get a low box, tall ones a high box (CSS aspect-ratio, clamped).
-  const { autoHeight } = props;
-  const boxStyle = useMemo(() => {
-    if (!autoHeight) return undefined;
-    const b = layout.storyBounds;
-    return {
-      aspectRatio: `${Math.round(Math.max(1, b.x1 - b.x0))} / ${Math.round(Math.max(1, b.y1 - b.y0) + 60)}`,
-      height: 'auto',
-      minHeight: autoHeight.min,
-      maxHeight: autoHeight.max,
-    };
-  }, [autoHeight, layout]);
+  useLayoutEffect(() => {
+    viewArgs.current = { bounds, focus, minTextZoom, autoHeight };
+    const svg = svgRef.current;
+    if (svg && zoomRef.current && sizeRef.current) openView(svg, zoomRef.current, sizeRef.current, viewArgs.current);
+  }, [bounds, focus, minTextZoom, autoHeight]);
+  const fit = () => zoomRef.current?.fit(bounds, sizeRef.current ?? undefined);
 
   const lit = useMemo(() => {
     const left = new Set(proof?.left ?? []);
@@ -187,7 +252,6 @@ export function FamilyGraph(props: FamilyGraphProps) {
         aria-describedby={helpId}
         tabIndex={0}
         onKeyDown={onKey}
-        style={boxStyle}
         data-hidden-family={hiddenOk ? 'true' : 'false'}
       >
         <defs>

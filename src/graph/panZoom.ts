@@ -1,9 +1,11 @@
 import { select, type ZoomBehavior, zoom, zoomIdentity, type ZoomTransform as D3Transform } from 'd3';
-import { type Bounds, fitTransform } from './layout/geometry';
+import { type Bounds, fitTransform, type ZoomTransform } from './layout/geometry';
 
 export interface PanZoom {
   /** Shows the bounds whole, centred, in a viewport of the given size (measured when absent). */
   fit(bounds: Bounds, size?: { readonly width: number; readonly height: number }): void;
+  /** Applies a transform computed elsewhere (e.g. `readableTransform`) in a viewport of that size. */
+  show(transform: ZoomTransform, size: { readonly width: number; readonly height: number }): void;
   zoomBy(factor: number): void;
   /** Pans by screen pixels. */
   panBy(dx: number, dy: number): void;
@@ -54,6 +56,11 @@ export function createPanZoom(svg: SVGSVGElement, target: SVGGElement, opts: Pan
       const { width, height } = size;
       if (width === 0 || height === 0) return;
       const f = fitTransform(bounds, width, height, 24, 1.15);
+      sel.call(behaviour.transform, zoomIdentity.translate(f.x, f.y).scale(f.k));
+    },
+    show(f, box) {
+      size = { width: box.width, height: box.height };
+      if (box.width === 0 || box.height === 0) return;
       sel.call(behaviour.transform, zoomIdentity.translate(f.x, f.y).scale(f.k));
     },
     zoomBy(factor) {

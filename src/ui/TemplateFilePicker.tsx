@@ -64,7 +64,7 @@ export function TemplateFilePicker({
   return (
     <div className="template-picker" data-field="templates">
       <label htmlFor={id}>
-        {label} <span className="ds-flag">--templates</span>
+        {label} <span className="template-picker__flag">--templates</span>
       </label>
       <input
         ref={input}
@@ -77,7 +77,7 @@ export function TemplateFilePicker({
         data-testid="template-file"
         onChange={(e) => void pick(e.target.files)}
       />
-      <span id={`${id}-hint`} className="ds-hint">
+      <span id={`${id}-hint`} className="template-picker__hint">
         original JSON shape; pick x.train.json and x.test.json together for their split
       </span>
       <p className="template-summary" data-testid="template-summary" aria-live="polite">
@@ -114,7 +114,7 @@ export function TemplateFilePicker({
         </button>
       )}
       {error && (
-        <p className="ds-field-error" role="alert">
+        <p className="template-picker__error" role="alert">
           {error}
         </p>
       )}

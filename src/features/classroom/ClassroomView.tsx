@@ -1,8 +1,8 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { RelationWord } from '../../core/kinship/relations';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { RenderedStory } from '../../core/text/render';
-import { FamilyGraph, type ProofLight } from '../../graph/FamilyGraph';
+import { FamilyGraph, READABLE_ZOOM, type ProofLight } from '../../graph/FamilyGraph';
 import { classroomBeats } from '../../state/classroom';
 import {
   selectClassGuess,
@@ -60,6 +60,21 @@ function GuessDialog({
   );
 }
 
+/**
+ * The drawing's smallest zoom grows with the screen: names (14 px type) are drawn about 24 px
+ * high on a 1920 px wide projector, readable from the back of a room; a family larger than the
+ * box is followed (the newest facts centred) rather than shrunk.
+ */
+function useProjectorZoom(): number {
+  const [width, setWidth] = useState(() => window.innerWidth);
+  useEffect(() => {
+    const on = () => setWidth(window.innerWidth);
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  return Math.max(READABLE_ZOOM, width / 1240);
+}
+
 function Presenter({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) {
   const cursor = useStore(selectClassroomCursor);
   const guess = useStore(selectClassGuess);
@@ -77,6 +92,7 @@ function Presenter({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) 
     return { ...stepFacts(puzzle, view.proofStep), head: { from: s.head.from, to: s.head.to, word: s.head.word } };
   }, [puzzle, view.proofStep]);
   const steps = view.proofStep === null ? [] : puzzle.proof.slice(0, view.proofStep + 1);
+  const projectorZoom = useProjectorZoom();
 
   // Keep the newest thing in view: long stories push the answer and the proof below the fold.
   const textRef = useRef<HTMLDivElement>(null);
@@ -156,6 +172,8 @@ function Presenter({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) 
           visibleEntities={visibleEntities}
           highlighted={view.proofStep === null ? latest : undefined}
           proof={proof}
+          minTextZoom={projectorZoom}
+          focusFacts={view.proofStep === null ? latest : undefined}
           label={`The family so far: ${visibleFacts.size} of ${puzzle.facts.length} facts`}
         />
       </div>

@@ -15,8 +15,9 @@ import { useStore } from '../../state/useStore';
 import { stepFacts } from '../../ui/puzzle/proof';
 import type { AttentionView } from './ModelPanel';
 
-const AUTO_HEIGHT = { min: 300, max: 480 };
-const AUTO_HEIGHT_WIDE = { min: 340, max: 620 };
+// The box is as tall as the family at a readable zoom (FamilyGraph), within these bounds.
+const AUTO_HEIGHT = { min: 220, max: 560 };
+const AUTO_HEIGHT_WIDE = { min: 240, max: 680 };
 
 /**
  * The family drawing with its hidden-family toggle and legend. The story's facts are drawn from

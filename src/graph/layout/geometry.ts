@@ -106,3 +106,61 @@ export function fitTransform(
 export function boxesOverlap(a: Box, b: Box): boolean {
   return Math.abs(a.x - b.x) * 2 < a.width + b.width && Math.abs(a.y - b.y) * 2 < a.height + b.height;
 }
+
+/**
+ * The view a drawing opens at: the whole of `bounds` when it fits at `minScale` or more, else
+ * `minScale` (text stays readable) and the part around `focus` (the query pair, the newest
+ * facts), clamped so no edge of the drawing leaves an empty margin wider than `padding`.
+ * Without a focus an oversized drawing shows its left/top part.
+ */
+export function readableTransform(
+  bounds: Bounds,
+  width: number,
+  height: number,
+  opts: {
+    readonly minScale: number;
+    readonly maxScale: number;
+    readonly padding?: number;
+    readonly focus?: Bounds | null;
+  },
+): ZoomTransform {
+  const pad = opts.padding ?? 24;
+  const bw = Math.max(1, bounds.x1 - bounds.x0);
+  const bh = Math.max(1, bounds.y1 - bounds.y0);
+  const whole = Math.min((width - 2 * pad) / bw, (height - 2 * pad) / bh);
+  const k = Math.max(opts.minScale, Math.min(opts.maxScale, whole));
+  const axis = (size: number, lo: number, hi: number, fLo: number | undefined, fHi: number | undefined) => {
+    const drawn = (hi - lo) * k;
+    if (drawn <= size - 2 * pad) return size / 2 - k * (lo + (hi - lo) / 2);
+    const start = pad - k * lo; // drawing's low edge at the padding
+    const end = size - pad - k * hi; // drawing's high edge at the padding
+    if (fLo === undefined || fHi === undefined) return start;
+    const centred = size / 2 - k * ((fLo + fHi) / 2);
+    return Math.min(start, Math.max(end, centred));
+  };
+  const f = opts.focus ?? null;
+  return {
+    k,
+    x: axis(width, bounds.x0, bounds.x1, f?.x0, f?.x1),
+    y: axis(height, bounds.y0, bounds.y1, f?.y0, f?.y1),
+  };
+}
+
+/** The box height (px) a drawing of `bounds` wants in a box `width` wide, within [min, max]. */
+export function readableHeight(
+  bounds: Bounds,
+  width: number,
+  opts: {
+    readonly minScale: number;
+    readonly maxScale: number;
+    readonly min: number;
+    readonly max: number;
+    readonly padding?: number;
+  },
+): number {
+  const pad = opts.padding ?? 24;
+  const bw = Math.max(1, bounds.x1 - bounds.x0);
+  const bh = Math.max(1, bounds.y1 - bounds.y0);
+  const k = Math.max(opts.minScale, Math.min(opts.maxScale, (width - 2 * pad) / bw));
+  return Math.round(Math.min(opts.max, Math.max(opts.min, bh * k + 2 * pad)));
+}
