@@ -403,3 +403,25 @@ test('the strict checkbox generates a dataset whose config.json records "strict"
   const config = JSON.parse(strFromU8(zip['clutrr-lab_seed-strict/config.json']!));
   expect(config.strict).toBe(true);
 });
+
+test("Labels: clutrr generates CLUTRR's own labels, recorded in config.json; with strict it is refused", async ({
+  page,
+}) => {
+  const ds = new DatasetPage(page);
+  await ds.goto();
+  await ds.fill({ trainTasks: '1.2', trainRows: '40', testTasks: '1.3', testRows: '5', seed: 'clutrr' });
+  const labels = page.locator('[data-field=labels] select');
+  await expect(labels).toHaveValue('family');
+  await labels.selectOption('clutrr');
+  await ds.check('strict');
+  await ds.generate();
+  await expect(page.getByTestId('dataset-form-error')).toContainText('--strict and --labels clutrr cannot be combined');
+  await expect(labels).toHaveAttribute('aria-invalid', 'true');
+  await page.getByTestId('dataset-form').locator('[name=strict]').uncheck();
+  await ds.generate();
+  await ds.waitDone();
+  const zip = unzipSync((await ds.download('dataset-download-zip')).bytes);
+  const config = JSON.parse(strFromU8(zip['clutrr-lab_seed-clutrr/config.json']!));
+  expect(config.labels).toBe('clutrr');
+  expect(config).not.toHaveProperty('strict');
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FAMILY } from '../../core/family/family';
-import { DEFAULT_FORM, readDatasetForm, type DatasetFormValues } from './form';
+import { DATASET_OPTIONS } from '../../core/puzzle/datasetOptions';
+import { DEFAULT_FORM, FIELD_ORDER, readDatasetForm, type DatasetFormValues } from './form';
 
 const read = (v: Partial<DatasetFormValues>) => readDatasetForm({ ...DEFAULT_FORM, ...v });
 const errorsOf = (v: Partial<DatasetFormValues>) => {
@@ -114,5 +115,13 @@ describe('readDatasetForm', () => {
   it('caps what the browser generates', () => {
     expect(read({ trainRows: '125000' }).ok).toBe(true); // a 250,000-row dataset is fine
     expect(errorsOf({ trainRows: '500001' }).trainRows).toMatch(/more than 1,000,000 rows/);
+  });
+});
+
+describe('FIELD_ORDER', () => {
+  it('lists every field once, so the error summary can name any problem (--labels with --strict included)', () => {
+    expect([...FIELD_ORDER].sort()).toEqual(DATASET_OPTIONS.map((o) => o.field).sort());
+    const r = readDatasetForm({ ...DEFAULT_FORM, strict: true, labels: 'clutrr' });
+    expect(r.ok === false && Object.keys(r.errors)).toEqual(['labels']);
   });
 });

@@ -58,7 +58,7 @@ export function readDatasetForm(v: DatasetFormValues, options: { templates?: boo
   return { ok: false, errors };
 }
 
-/** Field order, for the error summary. */
+/** Field order, for the error summary (every field: form.test.ts checks). */
 export const FIELD_ORDER: readonly DatasetField[] = [
   'trainTasks',
   'trainRows',
@@ -68,10 +68,13 @@ export const FIELD_ORDER: readonly DatasetField[] = [
   'holdoutShare',
   'equal',
   'patterns',
+  'strict',
+  'labels',
   'seed',
   'synthetic',
   'combinationLength',
   'templateSplit',
+  'storyOrder',
   'maxLevels',
   'minChild',
   'maxChild',
