@@ -125,7 +125,8 @@ describe('generate', () => {
 
   it('refuses impossible settings with a message and a non-zero status', async () => {
     const cases: [string[], RegExp][] = [
-      [['--train-tasks', '1.60'], /k = 60 needs 61 different people/],
+      [['--train-tasks', '1.60'], /k in "1.60" must be a whole number from 1 to 10/],
+      [['--train-tasks', '1.10', '--test-tasks', '1.10', '--max-levels', '1'], /k = 10 needs 11 different people/],
       [['--min-child', '0', '--max-child', '0'], /max-child is 0/],
       [
         ['--train-tasks', '1.3', '--test-tasks', '1.3', '--patterns', 'husband-son-grandmother'],

@@ -15,8 +15,9 @@ export interface Settings {
   readonly strict?: boolean;
 }
 
-export const K_MIN = 1;
-export const K_MAX = 10;
+// One range of k everywhere: core's.
+import { K_MAX, K_MIN } from '../core/puzzle/tasks';
+export { K_MAX, K_MIN };
 export const DEFAULT_K = 2;
 export const DEFAULT_TASK: TaskId = 1;
 /** Paraphrases, one fact per sentence: natural text whose sentences map one-to-one onto facts. */

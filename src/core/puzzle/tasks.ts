@@ -19,6 +19,10 @@ export function isTaskId(n: number): n is TaskId {
   return Number.isInteger(n) && n >= 1 && n <= 7;
 }
 
+/** The story lengths every part of the lab offers (explorer, builder, CLI, study designer). */
+export const K_MIN = 1;
+export const K_MAX = 10;
+
 /** A task and a story length: `1.3`. */
 export interface TaskSpec {
   readonly task: TaskId;
@@ -42,7 +46,9 @@ export function parseTaskList(text: string, what = 'tasks'): TaskSpec[] {
     const task = Number(m[1]);
     const k = Number(m[2]);
     if (!isTaskId(task)) throw new Error(`${what}: task ${task} in "${item}" is not one of 1–7`);
-    if (k < 1) throw new Error(`${what}: k in "${item}" must be at least 1`);
+    if (k < K_MIN || k > K_MAX) {
+      throw new Error(`${what}: k in "${item}" must be a whole number from ${K_MIN} to ${K_MAX}`);
+    }
     return { task, k };
   });
 }

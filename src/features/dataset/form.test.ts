@@ -75,11 +75,14 @@ describe('readDatasetForm', () => {
     expect(errorsOf({ pMarry: '2' }).pMarry).toMatch(/^p-marry must be between 0 and 1/);
     expect(errorsOf({ testRows: '-1' }).testRows).toMatch(/^test-rows must be a whole number ≥ 0/);
     expect(errorsOf({ holdout: true, holdoutShare: '1' }).holdoutShare).toMatch(/^holdout must be in \[0, 1\)/);
-    expect(errorsOf({ trainTasks: '1.2,1.50' }).trainTasks).toMatch(
-      /^task 1\.50 \(train\): k = 50 needs 51 different people/,
+    // One range of k everywhere (issue 23): the explorer's and the designer's 1..10.
+    expect(errorsOf({ trainTasks: '1.2,1.11' }).trainTasks).toBe(
+      '--train-tasks: k in "1.11" must be a whole number from 1 to 10',
     );
-    // Possible on its face: the workers find out, and the run reports the GenerationError.
-    expect(read({ trainTasks: '1.30' }).ok).toBe(true);
+    expect(errorsOf({ trainTasks: '1.10', maxLevels: '1' }).trainTasks).toMatch(
+      /^task 1\.10 \(train\): k = 10 needs 11 different people/,
+    );
+    expect(read({ trainTasks: '1.10' }).ok).toBe(true);
     expect(errorsOf({ maxChild: '0', minChild: '0' }).trainTasks).toMatch(/max-child is 0/);
     expect(errorsOf({ patterns: 'son-cousin' }).patterns).toMatch(/"cousin" is not a relation word/);
   });
