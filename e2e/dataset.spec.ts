@@ -153,22 +153,31 @@ test("impossible settings show the engine's message next to the form, never a cr
   const ds = new DatasetPage(page);
   await ds.goto();
   // Caught before any worker starts: checkPuzzleSettings / checkFamilyParams, as the CLI does.
-  await ds.fill({ trainTasks: '1.2,1.50', minChild: '5' });
+  await ds.fill({ trainTasks: '1.2,1.10', minChild: '5' });
   await ds.generate();
   const summary = page.getByTestId('dataset-form-error');
   await expect(summary).toContainText('max-child must be a whole number ≥ min-child');
-  await ds.fill({ minChild: '4' });
+  await ds.fill({ minChild: '4', maxLevels: '2' });
   await ds.generate();
-  await expect(summary).toContainText('task 1.50 (train): k = 50 needs 51 different people');
+  await expect(summary).toContainText('task 1.10 (train): k = 10 needs 11 different people');
   await expect(page.locator('[data-field=trainTasks] input')).toHaveAttribute('aria-invalid', 'true');
   await page.screenshot({ path: `${ARTIFACTS}/dataset-form-error.png` });
 
   // Possible on its face, impossible in practice: the workers report the GenerationError.
-  await ds.fill({ trainTasks: '1.30', trainRows: '3', testTasks: '1.2', testRows: '2' });
+  // (k is 1..10 everywhere: a k = 10 path in families of three generations and one or two children.)
+  await ds.fill({
+    trainTasks: '1.10',
+    trainRows: '3',
+    testTasks: '1.2',
+    testRows: '2',
+    maxLevels: '3',
+    minChild: '1',
+    maxChild: '2',
+  });
   await ds.generate();
   await expect(ds.status()).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
   await expect(page.getByTestId('dataset-run-error')).toContainText(
-    'task 1.30 (train): no simple path of k = 30 facts',
+    'task 1.10 (train): no simple path of k = 10 facts',
   );
   await expect(page.getByTestId('dataset-download-zip')).toBeDisabled();
 

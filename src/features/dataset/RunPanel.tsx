@@ -27,9 +27,12 @@ export function RunPanel() {
   const done = plan ? totalDone(plan, progress, finished) : 0;
   const total = plan?.totalRows ?? 0;
 
+  const refused = useDatasetBuilder((s) => Object.keys(s.errors).length > 0);
   const statusText =
     status === 'idle'
-      ? 'No dataset yet: choose settings and press Generate.'
+      ? refused
+        ? 'Not generated: fix the settings listed by Generate.'
+        : 'No dataset yet: choose settings and press Generate.'
       : status === 'running'
         ? `Generating ${fmt(total)} rows with ${workers} worker${workers === 1 ? '' : 's'}…`
         : status === 'done'

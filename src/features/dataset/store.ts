@@ -119,7 +119,21 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
     // config.json names the preset when the fields still hold it, as the CLI's does.
     const preset = matchingPreset(get().values);
     if (!reading.ok) {
-      set({ errors: reading.errors });
+      // A refused submit clears the previous result: its status, preview and downloads describe
+      // settings that are no longer the form's.
+      set({
+        errors: reading.errors,
+        status: 'idle',
+        runError: null,
+        plan: null,
+        progress: {},
+        finished: {},
+        rowsByJob: {},
+        patternsByJob: {},
+        run: null,
+        elapsedMs: null,
+        download: { busy: null, error: null },
+      });
       return;
     }
     const p = getPool();
