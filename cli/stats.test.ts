@@ -14,6 +14,29 @@ const lastLine = (s: string) => s.trim().split('\n').at(-1);
 const FIXTURES = 'src/core/formats/fixtures';
 const CONTRACT = /^rows=\d+ tau=-?\d\.\d{3} words_per_fact=\d+\.\d{2} first_is_q0=\d\.\d{3} last_word_acc=\d\.\d{3}$/;
 
+describe('stats: assumption shares', () => {
+  it('reports per k the share of entailed rows decided only through an assumption rule, and their patterns', async () => {
+    const dir = tmp();
+    const flags = ['--train-tasks', '1.2', '--test-tasks', '1.3', '--train-rows', '200', '--test-rows', '200'];
+    expect(await main(['generate', ...flags, '--labels', 'clutrr', '--synthetic', '--seed', 'st', '--out', dir])).toBe(
+      0,
+    );
+    const files = ['1.2_train.csv', '1.3_test.csv'].map((f) => path.join(dir, f));
+    io.out = '';
+    expect(await main(['stats', ...files])).toBe(0);
+    // Counted independently: the k = 2 rows of the eight child-uncle/aunt/grandparent patterns.
+    const k2 = parseClutrrCsv(readFileSync(files[0]!, 'utf8'));
+    const assumed = k2.filter((r) => /^(son|daughter)-(uncle|aunt|grandfather|grandmother)$/.test(r.fComb)).length;
+    const row2 = io.out.split('\n').find((l) => /^\s+2\s+200\s/.test(l))!;
+    const cells = row2.trim().split(/\s+/);
+    expect(cells.at(-2)).toBe((assumed / 200).toFixed(3));
+    expect(cells.at(-1)).toBe('0.000');
+    expect(io.out).toMatch(/assumed patterns \(f_comb → target: rows\):\n {2}k=2 \([1-8]\): /);
+    expect(io.out).toMatch(/ {2}k=3 \(\d+\): /);
+    expect(io.out).toMatch(/entailed 400: through an assumption rule 0\.\d{3}, true in no family 0\.\d{3}/);
+  });
+});
+
 describe('stats', () => {
   it('ends with the exact summary line of a generated file (seed stats-fixture, tasks 1.2,1.3,5.3)', async () => {
     expect(await main(['stats', `${FIXTURES}/stats-generated.csv`])).toBe(0);
