@@ -377,3 +377,21 @@ test('a link with a seed too long for links says so and opens a puzzle; the seed
   await expect(page).not.toHaveURL(/q{201}/);
   await expect(page.getByTestId('seed-input')).toHaveAttribute('maxlength', '200');
 });
+
+test('a proof step that only an assumption rule gives says so; strict puzzles never need one', async ({ page }) => {
+  // Seed 2, k = 10, task 1 is proved only through an assumption rule (strict.test.ts).
+  const ex = new Explorer(page);
+  await ex.goto({ seed: 2, k: 10, task: 1 });
+  await page.getByTestId('show-proof').click();
+  await expect(ex.proofSteps).toHaveCount(9);
+  const assumed = page.locator('[data-testid=proof-step][data-rule=assumption]');
+  await expect(assumed.first()).toBeVisible();
+  await expect(assumed.first().getByTestId('proof-step-assumption')).toContainText(/assumes my child's/);
+  await expect(page.locator('[data-testid=proof-step][data-rule=none]')).toHaveCount(0);
+  // A generated puzzle's label is its answer: no imported-row verdict.
+  await expect(page.getByTestId('proof-verdict')).toHaveCount(0);
+  await ex.goto({ seed: 2, k: 10, task: 1, strict: 1 });
+  await page.getByTestId('show-proof').click();
+  await expect(ex.proofSteps).toHaveCount(9);
+  await expect(page.locator('[data-testid=proof-step][data-rule=sound]')).toHaveCount(9);
+});
