@@ -61,6 +61,8 @@ test('a 1,000-row dataset downloads from the builder and re-imports with every r
   await expect(audit.total()).toHaveAttribute('data-entailed', '1000');
   await expect(audit.total()).toHaveAttribute('data-ambiguous', '0');
   await expect(audit.total()).toHaveAttribute('data-unsupported', '0');
+  // Our own rows: some need an assumption rule, none has a label true in no family.
+  await expect(audit.total()).toHaveAttribute('data-impossible', '0');
   await expect(audit.errors()).toHaveCount(0);
   await expect(page.getByTestId('audit-summary-k')).toHaveCount(1);
   await expect(page.getByTestId('audit-summary-k')).toHaveAttribute('data-k', '3');

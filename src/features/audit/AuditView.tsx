@@ -22,7 +22,10 @@ export function AuditView() {
         <p className="au-hint">
           As <code>npm run cli -- check</code>: each row is solved from story_edges, edge_types, genders and query_edge
           (edges without a type are left out). <em>Entailed</em>: the rule base derives exactly the label;{' '}
-          <em>ambiguous</em>: the label among other answers; <em>unsupported</em>: not the label.
+          <em>ambiguous</em>: the label among other answers; <em>unsupported</em>: not the label. Of the entailed rows,{' '}
+          <em>assumed</em> ones follow only through one of the rule base's two assumption rules (my child's uncle or
+          aunt is my sibling; my child's grandparent is my parent), and some of those have a label that is{' '}
+          <em>true in no family</em> where the facts hold.
         </p>
       </header>
       <DropZone />
