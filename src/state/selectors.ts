@@ -18,6 +18,8 @@ export const selectShowHidden = (s: Store) => s.showHidden;
 export const selectGraphWide = (s: Store) => s.graphWide;
 export const selectRevealed = (s: Store) => s.revealed;
 export const selectGuess = (s: Store) => s.guess;
+export const selectSecondTry = (s: Store) => s.secondTry;
+export const selectMissed = (s: Store) => s.missed;
 export const selectProofStep = (s: Store) => s.proofStep;
 /**
  * Whether what gives the answer away (the proof, derived relations, the hidden family) may be

@@ -54,6 +54,11 @@ describe('settings in the URL', () => {
     expect(nextSeed('41')).toBe('42');
     expect(nextSeed('abc')).toBe('abc-1');
     expect(nextSeed('abc-1')).toBe('abc-2');
+    // Seeds are strings: digits a number cannot hold exactly are never rounded (issue 23).
+    expect(nextSeed('99999999999999999999')).toBe('99999999999999999999-1');
+    expect(nextSeed('99999999999999999999-1')).toBe('99999999999999999999-2');
+    expect(nextSeed('a-99999999999999999999')).toBe('a-99999999999999999999-1');
+    expect(nextSeed('9007199254740990')).toBe('9007199254740991');
   });
 });
 

@@ -76,9 +76,11 @@ export function freshSeed(now: number = Date.now()): string {
 
 /** The seed after `seed`: numbers count up; `abc` becomes `abc-1`, `abc-1` becomes `abc-2`. */
 export function nextSeed(seed: string): string {
-  if (/^\d+$/.test(seed)) return String(Number(seed) + 1);
+  // Digits count up only while a number holds them exactly; a longer run of digits is text, so
+  // the seed as typed stays whole (99999999999999999999 → 99999999999999999999-1).
+  if (/^\d+$/.test(seed) && Number(seed) < Number.MAX_SAFE_INTEGER) return String(Number(seed) + 1);
   const m = /^(.*)-(\d+)$/.exec(seed);
-  if (m) return `${m[1]}-${Number(m[2]) + 1}`;
+  if (m && Number(m[2]) < Number.MAX_SAFE_INTEGER) return `${m[1]}-${Number(m[2]) + 1}`;
   return `${seed}-1`;
 }
 

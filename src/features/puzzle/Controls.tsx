@@ -130,7 +130,7 @@ function Settings() {
     setSeedShown(settings.seed);
     setSeed(settings.seed);
   }
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
   const ids = {
     seed: useId(),
     k: useId(),
@@ -149,10 +149,11 @@ function Settings() {
   const copyLink = async () => {
     try {
       await navigator.clipboard.writeText(window.location.href);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
+      setCopied('copied');
+      setTimeout(() => setCopied(null), 2500);
     } catch {
-      setCopied(false);
+      // No clipboard permission: say so, and where the link is.
+      setCopied('failed');
     }
   };
   const f = settings.family;
@@ -227,8 +228,15 @@ function Settings() {
             New puzzle
           </button>
           <button type="button" className="button" onClick={copyLink} data-testid="copy-link">
-            {copied ? 'Link copied' : 'Copy link'}
+            {copied === 'copied' ? 'Link copied' : 'Copy link'}
           </button>
+          <span className="controls__copied" role="status" data-testid="copy-link-status">
+            {copied === 'copied'
+              ? 'Link copied to the clipboard.'
+              : copied === 'failed'
+                ? 'Could not copy: the link is the address in the address bar.'
+                : ''}
+          </span>
           <a
             className="button"
             href={hrefForRoute('classroom', searchFromSettings(settings))}

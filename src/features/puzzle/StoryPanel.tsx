@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import type { RelationWord } from '../../core/kinship/relations';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { RenderedStory } from '../../core/text/render';
-import { selectGuess, selectHover, selectRevealed } from '../../state/selectors';
+import { selectGuess, selectHover, selectMissed, selectRevealed, selectSecondTry } from '../../state/selectors';
 import { useStore } from '../../state/useStore';
 import { AnswerGrid } from '../../ui/puzzle/AnswerGrid';
 import { proofInWords } from '../../ui/puzzle/proof';
@@ -60,13 +60,14 @@ function Story({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) {
  */
 const AnswerPicker = memo(function AnswerPicker({ target, trusted }: { target: RelationWord; trusted: boolean }) {
   const guess = useStore(selectGuess);
+  const missed = useStore(selectMissed);
   const revealed = useStore(selectRevealed);
   return (
     <fieldset className="answers">
       <legend>Your answer</legend>
       <AnswerGrid
         className="answers__grid"
-        picked={guess}
+        picked={guess ?? missed}
         answer={revealed && trusted ? target : null}
         onPick={pickGuess}
       />
@@ -78,10 +79,16 @@ const AnswerPicker = memo(function AnswerPicker({ target, trusted }: { target: R
 function Answer({ puzzle, verdict }: { puzzle: Puzzle; verdict: LabelVerdict }) {
   const revealed = useStore(selectRevealed);
   const guess = useStore(selectGuess);
+  const missed = useStore(selectMissed);
   const { a, b } = queryPeople(puzzle);
   const words = useMemo(() => proofInWords(puzzle), [puzzle]);
   return (
     <div className="answer-panel" aria-live="polite" data-testid="answer-panel">
+      {!revealed && missed && (
+        <p className="verdict verdict--wrong" data-testid="try-again">
+          ✗ Not {missed}. One more try.
+        </p>
+      )}
       {revealed && (
         <>
           {guess && verdict.trusted && (
@@ -115,6 +122,22 @@ function Answer({ puzzle, verdict }: { puzzle: Puzzle; verdict: LabelVerdict }) 
   );
 }
 
+/** The setting: reveal on the first pick, or give a wrong pick one more try. */
+function SecondTryToggle() {
+  const on = useStore(selectSecondTry);
+  return (
+    <label className="second-try">
+      <input
+        type="checkbox"
+        checked={on}
+        data-testid="second-try"
+        onChange={(e) => actions().setSecondTry(e.target.checked)}
+      />{' '}
+      Let me try again after a wrong pick
+    </label>
+  );
+}
+
 export function StoryPanel({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) {
   const revealed = useStore(selectRevealed);
   const verdict = useMemo(() => labelVerdict(puzzle), [puzzle]);
@@ -129,9 +152,10 @@ export function StoryPanel({ puzzle, story }: { puzzle: Puzzle; story: RenderedS
       <Story puzzle={puzzle} story={story} />
       <Question puzzle={puzzle} className="query" />
       <AnswerPicker target={puzzle.target.word} trusted={verdict.trusted} />
+      <SecondTryToggle />
       <button
         type="button"
-        className="button button--primary"
+        className={revealed ? 'button' : 'button button--primary'}
         data-testid="reveal-answer"
         aria-expanded={revealed}
         onClick={() => actions().reveal()}

@@ -28,6 +28,7 @@ export interface PuzzleSlice {
 const freshView = {
   revealed: false,
   guess: null,
+  missed: null,
   hover: null,
   proofStep: null,
   classroomCursor: -1,

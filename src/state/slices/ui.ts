@@ -17,26 +17,42 @@ export interface UiSlice {
   readonly graphWide: boolean;
   readonly revealed: boolean;
   readonly guess: RelationWord | null;
+  /** A setting: a wrong pick gets one more try before the answer is shown (off: the first pick reveals). */
+  readonly secondTry: boolean;
+  /** The wrong first pick, while the answer waits for the second try. */
+  readonly missed: RelationWord | null;
   setRoute(route: Route): void;
   highlight(h: Highlight | null): void;
   setShowHidden(on: boolean): void;
   setGraphWide(on: boolean): void;
   reveal(): void;
-  /** Records the reader's answer and reveals the right one. */
+  /**
+   * Records the reader's answer and reveals the right one; with `secondTry`, a wrong first pick
+   * is only remembered (`missed`) and the next pick reveals.
+   */
   pickGuess(word: RelationWord): void;
+  setSecondTry(on: boolean): void;
 }
 
-export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
+export const createUiSlice: SliceCreator<UiSlice> = (set, get) => ({
   route: 'puzzle',
   hover: null,
   showHidden: false,
   graphWide: false,
   revealed: false,
   guess: null,
+  secondTry: false,
+  missed: null,
   setRoute: (route) => set({ route }),
   highlight: (hover) => set({ hover }),
   setShowHidden: (showHidden) => set({ showHidden }),
   setGraphWide: (graphWide) => set({ graphWide }),
   reveal: () => set({ revealed: true }),
-  pickGuess: (guess) => set({ guess, revealed: true }),
+  pickGuess: (guess) => {
+    const s = get();
+    const first = !s.revealed && s.missed === null;
+    if (s.secondTry && first && s.puzzle && guess !== s.puzzle.target.word) set({ missed: guess });
+    else set({ guess, revealed: true });
+  },
+  setSecondTry: (secondTry) => set({ secondTry }),
 });
