@@ -191,6 +191,8 @@ test('entailed rows say how they are decided; an opened row shows its verdict, n
   await expect(page.getByTestId('proof-verdict')).toHaveAttribute('data-verdict', 'impossible');
   await expect(page.locator('[data-testid=proof-step][data-rule=assumption]').first()).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/audit-open-impossible.png`, fullPage: true });
+  const axe = await new AxeBuilder({ page }).include('.puzzle-view').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
   // An unsupported row: no ✓, and its proof_state is not drawn as a proof.
   await page.getByTestId('nav-audit').click();
