@@ -32,7 +32,12 @@ const FLAGS: Record<string, FlagSpec> = {
             type: 'string',
             help: o.help,
             default: o.default as string,
-            hint: o.kind === 'text' || o.kind === 'tasks' ? 'value' : 'n',
+            hint:
+              o.kind === 'text' || o.kind === 'tasks'
+                ? 'value'
+                : o.kind === 'choice'
+                  ? (o.choices ?? []).join('|')
+                  : 'n',
           },
     ]),
   ),
