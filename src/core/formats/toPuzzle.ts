@@ -39,6 +39,14 @@ export interface ImportedPuzzle extends Puzzle {
 /** Whether a puzzle was read from a CSV row (rowToPuzzle) rather than generated. */
 export const isImportedPuzzle = (p: Puzzle): p is ImportedPuzzle => 'source' in p && 'check' in p;
 
+/**
+ * Whether a puzzle's label may be treated as its answer (marked right, a guess judged against it):
+ * always for a generated puzzle; for an imported row only when the rules that hold in every
+ * family entail it.
+ */
+export const labelIsAnswer = (p: Puzzle): boolean =>
+  !isImportedPuzzle(p) || (p.check?.verdict === 'entailed' && p.check.basis?.kind !== 'assumed');
+
 /** The family parameters of the minimal family: one generation, nobody married, no children. */
 export const IMPORTED_FAMILY_PARAMS: FamilyParams = { maxLevels: 1, minChild: 0, maxChild: 0, pMarry: 0 };
 

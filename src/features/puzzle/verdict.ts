@@ -58,6 +58,7 @@ export function labelVerdict(p: Puzzle): LabelVerdict {
       text: `The file labels this "${label}", but the rule base derives ${others.join(' or ')} as well: the facts do not decide.`,
     };
   }
+  // As labelIsAnswer: entailed, and not only through an assumption rule.
   if (!c.basis || c.basis.kind === 'sound') {
     return {
       kind: 'entailed',

@@ -1,3 +1,4 @@
+import { labelIsAnswer } from '../../core/formats/toPuzzle';
 import type { RelationWord } from '../../core/kinship/relations';
 import type { Route } from '../routes';
 import type { SliceCreator } from './types';
@@ -51,7 +52,9 @@ export const createUiSlice: SliceCreator<UiSlice> = (set, get) => ({
   pickGuess: (guess) => {
     const s = get();
     const first = !s.revealed && s.missed === null;
-    if (s.secondTry && first && s.puzzle && guess !== s.puzzle.target.word) set({ missed: guess });
+    // An imported row's label that the facts do not entail is no answer to judge a pick against.
+    if (s.secondTry && first && s.puzzle && labelIsAnswer(s.puzzle) && guess !== s.puzzle.target.word)
+      set({ missed: guess });
     else set({ guess, revealed: true });
   },
   setSecondTry: (secondTry) => set({ secondTry }),
