@@ -41,6 +41,11 @@ export interface FamilyGraphProps {
    * shows it whole on request.
    */
   readonly minTextZoom?: number;
+  /**
+   * A still picture for paper: the whole drawing in the box by its viewBox (no pan or zoom, no
+   * measuring), the box's shape the drawing's.
+   */
+  readonly still?: boolean;
   /** Facts the opening view centres on when the drawing is larger than its box (the classroom's newest sentence). */
   readonly focusFacts?: ReadonlySet<number>;
   /**
@@ -129,6 +134,7 @@ export function FamilyGraph(props: FamilyGraphProps) {
   // What is drawn (people and labels, the hidden family's when shown) decides the view: the
   // opening view never zooms below `minTextZoom` (a larger family is panned), Fit shows it all.
   const { autoHeight, focusFacts, minTextZoom = READABLE_ZOOM } = props;
+  const still = props.still === true;
   // The whole story (not only what the classroom has told so far), so the view does not jump.
   const bounds = useMemo(() => drawnBounds(layout.nodes, layout.edges), [layout]);
   const focus = useMemo<Bounds | null>(() => {
@@ -147,7 +153,7 @@ export function FamilyGraph(props: FamilyGraphProps) {
   useLayoutEffect(() => {
     const svg = svgRef.current;
     const g = viewRef.current;
-    if (!svg || !g) return;
+    if (!svg || !g || still) return;
     const pz = createPanZoom(svg, g);
     zoomRef.current = pz;
     // Measured once before the first paint, so the drawing never shows without its view.
@@ -166,7 +172,7 @@ export function FamilyGraph(props: FamilyGraphProps) {
       pz.destroy();
       zoomRef.current = null;
     };
-  }, []);
+  }, [still]);
   useLayoutEffect(() => {
     viewArgs.current = { bounds, focus, minTextZoom, autoHeight };
     const svg = svgRef.current;
@@ -253,6 +259,10 @@ export function FamilyGraph(props: FamilyGraphProps) {
         tabIndex={0}
         onKeyDown={onKey}
         data-hidden-family={hiddenOk ? 'true' : 'false'}
+        viewBox={still ? `${bounds.x0} ${bounds.y0} ${bounds.x1 - bounds.x0} ${bounds.y1 - bounds.y0}` : undefined}
+        style={
+          still ? { height: 'auto', aspectRatio: `${bounds.x1 - bounds.x0} / ${bounds.y1 - bounds.y0}` } : undefined
+        }
       >
         <defs>
           {(['path', 'supporting', 'irrelevant', 'disconnected', 'background', 'lit', 'conclusion'] as const).map(

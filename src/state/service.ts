@@ -8,6 +8,8 @@ import type { ExplorerText, PuzzleWithStory, StoryRequestBody } from '../worker/
 export interface PuzzleService {
   /** Generates a puzzle and its story; a newer call supersedes (rejects) an older one. */
   generate(body: StoryRequestBody): Promise<PuzzleWithStory>;
+  /** Generates a puzzle and its story without superseding any other request (a handout's set). */
+  generateOne(body: StoryRequestBody): Promise<PuzzleWithStory>;
   /** Writes the story of a puzzle made elsewhere. */
   render(puzzle: Puzzle, text: ExplorerText): Promise<{ story: RenderedStory; renderer: string }>;
   /**
@@ -40,6 +42,7 @@ export function createWorkerService(
       send(client, id, source);
     },
     generate: (body) => client.latest('explorer', 'story', body),
+    generateOne: (body) => client.request('story', body).promise,
     render: (puzzle, text) => client.latest('explorer-render', 'render', { puzzle, text }),
     cancel: () => client.reset(),
   };

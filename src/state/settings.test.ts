@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hrefForRoute, routeFromHash } from './routes';
-import { DEFAULT_K, nextSeed, searchFromSettings, settingsFromSearch, textMode } from './settings';
+import { DEFAULT_K, nextSeed, previousSeed, searchFromSettings, settingsFromSearch, textMode } from './settings';
 
 describe('settings in the URL', () => {
   it('round-trips every setting, writing only what differs from the defaults', () => {
@@ -59,6 +59,14 @@ describe('settings in the URL', () => {
     expect(nextSeed('99999999999999999999-1')).toBe('99999999999999999999-2');
     expect(nextSeed('a-99999999999999999999')).toBe('a-99999999999999999999-1');
     expect(nextSeed('9007199254740990')).toBe('9007199254740991');
+  });
+
+  it('previousSeed undoes nextSeed', () => {
+    for (const seed of ['41', 'abc', 'abc-1', 'abc-7', '99999999999999999999', '99999999999999999999-3']) {
+      expect(previousSeed(nextSeed(seed))).toBe(seed);
+    }
+    expect(previousSeed('0')).toBeNull();
+    expect(previousSeed('abc')).toBeNull();
   });
 });
 

@@ -74,6 +74,18 @@ export function freshSeed(now: number = Date.now()): string {
   return String(now % 100000);
 }
 
+/** The seed `nextSeed` came from, or null (`0`, or a seed New puzzle never gives). */
+export function previousSeed(seed: string): string | null {
+  if (/^\d+$/.test(seed) && Number(seed) < Number.MAX_SAFE_INTEGER)
+    return Number(seed) > 0 ? String(Number(seed) - 1) : null;
+  const m = /^(.*)-(\d+)$/.exec(seed);
+  if (!m || Number(m[2]) >= Number.MAX_SAFE_INTEGER) return null;
+  const n = Number(m[2]);
+  if (n > 1) return `${m[1]}-${n - 1}`;
+  // `abc-1` came from `abc`, unless `abc` is a number New puzzle would have counted up.
+  return n === 1 && !(/^\d+$/.test(m[1]!) && Number(m[1]) < Number.MAX_SAFE_INTEGER) ? m[1]! : null;
+}
+
 /** The seed after `seed`: numbers count up; `abc` becomes `abc-1`, `abc-1` becomes `abc-2`. */
 export function nextSeed(seed: string): string {
   // Digits count up only while a number holds them exactly; a longer run of digits is text, so

@@ -14,6 +14,10 @@ export function createMainThreadService(delay = 0): PuzzleService & { calls: num
       await wait();
       return handlers.story(body);
     },
+    async generateOne(body: Parameters<PuzzleService['generate']>[0]) {
+      await wait();
+      return handlers.story(body);
+    },
     async render(puzzle: Parameters<PuzzleService['render']>[0], text: Parameters<PuzzleService['render']>[1]) {
       await wait();
       return handlers.render({ puzzle, text });

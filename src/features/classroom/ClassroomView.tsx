@@ -19,6 +19,8 @@ import { Question } from '../../ui/puzzle/Question';
 import { Relation } from '../../ui/puzzle/Relation';
 import { StoryText } from '../../ui/puzzle/StoryText';
 import { queryPeople } from '../../ui/puzzle/text';
+import { previousPuzzle } from '../../state/handout';
+import { Handout, HANDOUT_SIZES } from './Handout';
 import { actionForKey, capsFor, CLASSROOM_KEYMAP, type ClassroomAction } from './keymap';
 import { presenterView } from './presenter';
 
@@ -199,12 +201,15 @@ export function ClassroomView() {
   const cursor = useStore(selectClassroomCursor);
   const rootRef = useRef<HTMLDivElement>(null);
   const total = puzzle && story ? classroomBeats(puzzle, story).length : 0;
+  const [handout, setHandout] = useState({ count: 1, drawing: true });
 
   useEffect(() => {
     rootRef.current?.focus();
     const run: Record<ClassroomAction, () => void> = {
       next: () => actions().classroomStep(1),
       back: () => actions().classroomStep(-1),
+      nextPuzzle: () => actions().newPuzzle(),
+      previousPuzzle: () => void previousPuzzle(useStore),
       guess: () => actions().setGuessOpen(true),
       reveal: () => actions().classroomReveal(),
       fullscreen: () => {
@@ -251,6 +256,22 @@ export function ClassroomView() {
           >
             Next →
           </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="classroom-prev-puzzle"
+            onClick={() => previousPuzzle(useStore)}
+          >
+            ◀ Puzzle ({capsFor('previousPuzzle')})
+          </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="classroom-next-puzzle"
+            onClick={() => actions().newPuzzle()}
+          >
+            Puzzle ▶ ({capsFor('nextPuzzle')})
+          </button>
           <button type="button" className="button" onClick={() => actions().setGuessOpen(true)}>
             Guess ({capsFor('guess')})
           </button>
@@ -268,6 +289,41 @@ export function ClassroomView() {
           >
             Exit ({capsFor('exit')})
           </button>
+          <details className="classroom__print">
+            <summary className="button">Print…</summary>
+            <div className="classroom__print-panel">
+              <label>
+                Puzzles{' '}
+                <select
+                  data-testid="handout-count"
+                  value={handout.count}
+                  onChange={(e) => setHandout({ ...handout, count: Number(e.target.value) })}
+                >
+                  {HANDOUT_SIZES.map((n) => (
+                    <option key={n} value={n}>
+                      {n}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                <input
+                  type="checkbox"
+                  data-testid="handout-drawing"
+                  checked={handout.drawing}
+                  onChange={(e) => setHandout({ ...handout, drawing: e.target.checked })}
+                />{' '}
+                with the drawing
+              </label>
+              <button type="button" className="button" data-testid="handout-print" onClick={() => window.print()}>
+                Print handout
+              </button>
+              <p className="classroom__print-note">
+                From this puzzle on (the next ones by New puzzle’s seeds), an answer line each, and the answers on a
+                page of their own.
+              </p>
+            </div>
+          </details>
         </div>
       </header>
       {puzzle && story ? (
@@ -275,6 +331,7 @@ export function ClassroomView() {
       ) : (
         <p className="placeholder">Generating the puzzle…</p>
       )}
+      <Handout count={handout.count} drawing={handout.drawing} />
       <footer className="classroom__keys" aria-label="Keyboard" data-testid="classroom-keys">
         {CLASSROOM_KEYMAP.map((b) => (
           <span key={b.action}>

@@ -9,6 +9,8 @@ describe('the classroom keymap', () => {
     expect(actionForKey(' ')).toBe('next');
     expect(actionForKey('G')).toBe('guess');
     expect(actionForKey('Escape')).toBe('exit');
+    expect(actionForKey('n')).toBe('nextPuzzle');
+    expect(actionForKey('P')).toBe('previousPuzzle');
     expect(actionForKey('x')).toBeNull();
   });
 

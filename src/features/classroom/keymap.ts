@@ -1,5 +1,6 @@
 /** What a classroom key does. */
-export type ClassroomAction = 'next' | 'back' | 'guess' | 'reveal' | 'fullscreen' | 'exit';
+export type ClassroomAction =
+  'next' | 'back' | 'nextPuzzle' | 'previousPuzzle' | 'guess' | 'reveal' | 'fullscreen' | 'exit';
 
 export interface KeyBinding {
   /** `KeyboardEvent.key` values that trigger the action. */
@@ -18,6 +19,8 @@ export interface KeyBinding {
 export const CLASSROOM_KEYMAP: readonly KeyBinding[] = [
   { keys: ['ArrowRight', 'PageDown', ' '], action: 'next', caps: '→ / Space', label: 'next' },
   { keys: ['ArrowLeft', 'PageUp'], action: 'back', caps: '←', label: 'back' },
+  { keys: ['n', 'N'], action: 'nextPuzzle', caps: 'N', label: 'next puzzle' },
+  { keys: ['p', 'P'], action: 'previousPuzzle', caps: 'P', label: 'previous puzzle' },
   { keys: ['g', 'G'], action: 'guess', caps: 'G', label: "class's guess" },
   { keys: ['r', 'R'], action: 'reveal', caps: 'R', label: 'reveal' },
   { keys: ['f', 'F'], action: 'fullscreen', caps: 'F', label: 'full screen' },
