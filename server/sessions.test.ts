@@ -300,6 +300,9 @@ describe('POST /api/rows with issued sessions', () => {
     const ok = await t.post('/api/rows', { sessions: [session], rows: rows.slice(0, 3), secrets });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ stored: 3, unchanged: 0 });
+    // The same participant again (another device): the resumed grant lists what is stored.
+    const again = (await t.start({ study_id: 'crossed', participant_id: 'PID-9' })).json as unknown as SessionGrant;
+    expect(again).toEqual({ ...grant, resumed: true, answered: rows.slice(0, 3).map((x) => x.trial_index) });
     const other = schedule.condition.id === 'timed' ? 'untimed' : 'timed';
     const r = rows[3]!;
     for (const [change, pattern] of [

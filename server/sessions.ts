@@ -153,6 +153,9 @@ export class StudyAccess {
       ),
       issuedCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM issued_sessions WHERE study_id = ?'),
       issued: db.prepare<[string], IssuedRow>('SELECT * FROM issued_sessions WHERE session_id = ?'),
+      answered: db
+        .prepare<[string], number>('SELECT trial_index FROM trials WHERE session_id = ? ORDER BY trial_index')
+        .pluck(),
       issuedFor: db.prepare<[string, string], IssuedRow>(
         'SELECT * FROM issued_sessions WHERE study_id = ? AND participant_id = ?',
       ),
@@ -303,7 +306,7 @@ export class StudyAccess {
       .transaction((): IssueOutcome => {
         if (participantId !== '') {
           const old = this.q.issuedFor.get(studyId, participantId);
-          if (old) return { ok: true, status: 200, grant: grantOf(old, true) };
+          if (old) return { ok: true, status: 200, grant: grantOf(old, this.q.answered.all(old.session_id)) };
         }
         const state = this.state(studyId)!;
         if (state.closed) return refuse(403, 'closed', CLOSED_MESSAGE);
@@ -333,7 +336,7 @@ export class StudyAccess {
           issued_at: this.now().toISOString(),
         };
         this.q.insertIssued.run(row);
-        return { ok: true, status: 201, grant: grantOf(row, false) };
+        return { ok: true, status: 201, grant: grantOf(row, null) };
       })
       .immediate();
   }
@@ -490,13 +493,20 @@ const refuse = (status: Refusal['status'], reason: Refusal['reason'], message: s
   message,
 });
 
-const grantOf = (r: IssuedRow, resumed: boolean): SessionGrant => ({
+/**
+ * The answer to a session request. `answered`: for a resumed session, the trials this server
+ * already stores (the participant may come back on another device, whose browser has none of
+ * them: it skips these instead of answering them again, which would be 409 conflicts); null for a
+ * new session.
+ */
+const grantOf = (r: IssuedRow, answered: readonly number[] | null): SessionGrant => ({
   study_id: r.study_id,
   session_id: r.session_id,
   secret: r.secret,
   participant: r.participant,
   condition: r.condition,
-  resumed,
+  resumed: answered !== null,
+  answered: answered ?? [],
 });
 
 /**

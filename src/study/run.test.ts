@@ -474,6 +474,8 @@ function fakeServer(study: SessionIssuer['study'] = { studyId: 'study' }) {
   const server = {
     requests,
     answers: [] as SessionAnswer[],
+    /** The trial indexes the server stores per session (what a resumed grant's `answered` lists). */
+    stored: new Map<string, number[]>(),
     issuer: {
       study,
       request: async (request: SessionRequest): Promise<SessionAnswer> => {
@@ -483,9 +485,16 @@ function fakeServer(study: SessionIssuer['study'] = { studyId: 'study' }) {
         const known = request.participant_id ? byParticipant.get(request.participant_id) : undefined;
         const grant = known ?? { session_id: `srv-${next + 1}`, secret: `secret-${next + 1}`, participant: next++ };
         if (request.participant_id) byParticipant.set(request.participant_id, grant);
+        const resumed = known !== undefined;
         return {
           ok: true,
-          grant: { study_id: 'study', ...grant, condition: request.condition ?? null, resumed: known !== undefined },
+          grant: {
+            study_id: 'study',
+            ...grant,
+            condition: request.condition ?? null,
+            resumed,
+            answered: resumed ? (server.stored.get(grant.session_id) ?? []) : [],
+          },
         };
       },
     } satisfies SessionIssuer,
@@ -563,6 +572,28 @@ describe('StudyRun with sessions the results server issues', () => {
     expect(again.outbox.secretOf('srv-3')).toBe('secret-3');
     expect(again.run.state).toMatchObject({ kind: 'trial', trial: { trialIndex: 2 } });
     expect(server.requests.length).toBe(asked);
+  });
+
+  it('the same participant on another device carries on after the trials the server already has', async () => {
+    const server = fakeServer();
+    const identity = { prolificStudyId: 'PS', prolificSessionId: 'PSS', participantId: 'PID-8' };
+    const phone = await makeRun({ identity, def: TWO_CONDITIONS, issuer: server.issuer });
+    await begin(phone.run);
+    await answer(phone.run);
+    await phone.run.continue(); // the practice feedback
+    await answer(phone.run);
+    const session = phone.run.sessionId;
+    const sent = (await phone.outbox.rows(session)).map((r) => r.trial_index);
+    expect(sent).toEqual([0, 1]);
+    server.stored.set(session, sent);
+
+    // A new browser (its own storage): same session from the server, trials 0 and 1 not shown again.
+    const laptop = await makeRun({ identity, def: TWO_CONDITIONS, issuer: server.issuer, owner: 'laptop' });
+    await begin(laptop.run);
+    expect(laptop.run.sessionId).toBe(session);
+    expect(laptop.run.state).toMatchObject({ kind: 'trial', trial: { trialIndex: 2 } });
+    await answer(laptop.run);
+    expect((await laptop.outbox.rows(session)).map((r) => r.trial_index)).toEqual([2]);
   });
 
   it("a refusal shows the server's message and records nothing", async () => {

@@ -566,8 +566,13 @@ export class StudyRun {
       this.session = info;
       this.resumedRun = true;
       for (const row of await deps.outbox.rows(grant.session_id)) this.answered.add(row.trial_index);
+      for (const index of grant.answered) this.answered.add(index);
       return this.goToResumePoint();
     }
+    // Trials answered in another browser (the same participant on another device): the server
+    // has their rows, so they are not shown again here (answering them twice would conflict).
+    // After the instructions, showStep passes over them.
+    for (const index of grant.answered) this.answered.add(index);
     this.set({ kind: 'instructions' });
   }
 

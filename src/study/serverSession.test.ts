@@ -36,7 +36,15 @@ function fakeFetch(answers: ({ status: number; body?: unknown; headers?: Record<
   return { fetchFn, calls };
 }
 
-const GRANT = { study_id: 'lab', session_id: 'iABC', secret: 'sss', participant: 4, condition: null, resumed: false };
+const GRANT = {
+  study_id: 'lab',
+  session_id: 'iABC',
+  secret: 'sss',
+  participant: 4,
+  condition: null,
+  resumed: false,
+  answered: [],
+};
 
 describe('short links', () => {
   it('makes ?s=<study id>, at most 3 + 64 characters, and reads it back (also after the hash)', () => {

@@ -98,6 +98,11 @@ export interface SessionGrant {
   readonly condition: string | null;
   /** True when this participant id already had a session: resume it. */
   readonly resumed: boolean;
+  /**
+   * Of a resumed session, the trial indexes the server already stores (answered in another
+   * browser, perhaps on another device): the run counts them as done and does not show them.
+   */
+  readonly answered: readonly number[];
 }
 
 /** Why the server refuses to start a session; `message` is written for the participant. */
@@ -173,6 +178,7 @@ export function readSessionAnswer(status: number, body: unknown, retryAfter?: st
       participant: Number(b.participant),
       condition: typeof b.condition === 'string' ? b.condition : null,
       resumed: b.resumed === true,
+      answered: Array.isArray(b.answered) ? b.answered.filter((i): i is number => Number.isInteger(i) && i >= 0) : [],
     };
     if (grant.session_id === '' || grant.secret === '' || !Number.isInteger(grant.participant)) {
       return { ok: false, kind: 'unavailable', message: 'the results server gave an answer this page cannot read' };
