@@ -82,6 +82,8 @@ export const LAYERS = [
       'server/export',
       'server/files',
       'server/sessions',
+      // `results export --format psych-ds` writes the psych-DS folder (issue 25).
+      'server/psychDs',
     ],
     packages: true,
     node: true,
