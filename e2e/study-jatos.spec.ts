@@ -95,6 +95,24 @@ test('inside JATOS: one appended row per trial, ids from JATOS, then endStudy on
   expect(calls.filter((c) => c.name === 'appendResultData').length).toBe(rows.length);
 });
 
+test('inside JATOS, a decline aborts the run once and sends nothing', async ({ page, context }) => {
+  const path = cliLink(['--k', '2', '--per-k', '1', '--seed', '22', '--practice', '0', '--jatos']);
+  const calls = await serveAsJatos(context, {
+    componentJsonInput: { clutrrStudy: tokenOf(path) },
+    workerId: '43',
+    studyResultId: '9002',
+  });
+  await page.goto(PUBLIX);
+  await page.getByTestId('consent-decline').click();
+  await expect(page.getByTestId('declined')).toBeVisible();
+  await expect(page.getByTestId('declined-jatos')).toBeVisible();
+  await expect(page.getByTestId('declined-reconsider')).toHaveCount(0);
+  await page.waitForURL(/\/publix\/sr-5f2a9c\/end\?aborted=true/);
+  expect(calls.filter((c) => c.name === 'abortStudy').map((c) => c.args[0])).toEqual(['participant declined consent']);
+  expect(calls.filter((c) => c.name.startsWith('appendResultData'))).toEqual([]);
+  expect(ends(calls)).toEqual([]);
+});
+
 test('inside JATOS with a redirect: failed appends are sent again, then endStudyAndRedirect once', async ({
   page,
   context,

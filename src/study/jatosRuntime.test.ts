@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { jatosEnder, jatosInputs, JatosError, loadJatos, type JatosApi } from './jatosRuntime';
+import {
+  JATOS_DECLINE_MESSAGE,
+  jatosAborter,
+  jatosEnder,
+  jatosInputs,
+  JatosError,
+  loadJatos,
+  type JatosApi,
+} from './jatosRuntime';
 
 describe('jatosInputs', () => {
   it('takes the token from the component input, the worker id and Prolific ids from the start URL', () => {
@@ -35,6 +43,16 @@ describe('jatosInputs', () => {
       expect(() => jatosInputs({ componentJsonInput: input, workerId: 1, urlQueryParameters: {} })).toThrow(JatosError);
     },
   );
+});
+
+describe('jatosAborter', () => {
+  it('aborts the run once, with the decline message', () => {
+    const j = { abortStudy: vi.fn() };
+    const abort = jatosAborter(j);
+    expect(abort()).toBe(true);
+    expect(abort()).toBe(false);
+    expect(j.abortStudy).toHaveBeenCalledExactlyOnceWith(JATOS_DECLINE_MESSAGE);
+  });
 });
 
 describe('jatosEnder', () => {

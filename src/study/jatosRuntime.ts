@@ -24,6 +24,11 @@ export interface JatosApi extends JatosLike {
   endStudyAndRedirect(url: string, successful?: boolean): void;
   /** Ends the study (`successful`) and shows JATOS's end page. */
   endStudy(successful?: boolean): unknown;
+  /**
+   * Aborts the study run: JATOS deletes the run's result data, logs `message` and shows its end
+   * page. A participant who declines consent leaves this way (nothing of theirs is kept).
+   */
+  abortStudy(message?: string): unknown;
 }
 
 /** The key of the component JSON input that holds the study token. */
@@ -120,6 +125,20 @@ export function jatosEnder(
     ended = true;
     if (redirectUrl !== '') jatos.endStudyAndRedirect(redirectUrl, true);
     else jatos.endStudy(true);
+    return true;
+  };
+}
+
+/** What `abortStudy` logs in JATOS when a participant declines consent. */
+export const JATOS_DECLINE_MESSAGE = 'participant declined consent';
+
+/** Aborts the JATOS study run exactly once, however often it is called (a decline). */
+export function jatosAborter(jatos: Pick<JatosApi, 'abortStudy'>): () => boolean {
+  let aborted = false;
+  return () => {
+    if (aborted) return false;
+    aborted = true;
+    jatos.abortStudy(JATOS_DECLINE_MESSAGE);
     return true;
   };
 }

@@ -1,6 +1,9 @@
+import { useEffect, useMemo } from 'react';
+import { jatosAborter } from '../../study/jatosRuntime';
 import { consentDestinations } from '../../study/sinks';
 import type { StudyRun } from '../../study/run';
 import type { RunEnv } from './boot';
+import { REDIRECT_DELAY_MS } from './Completion';
 import { Heading } from './Heading';
 import { Markdown } from './Markdown';
 
@@ -49,9 +52,18 @@ export function ConsentScreen({ run, env, onError }: { run: StudyRun; env: RunEn
 
 /**
  * After a decline: nothing was recorded or sent. With Prolific the participant returns the study
- * there (Prolific's "Cancel participation"); there is no completion code to give.
+ * there (Prolific's "Cancel participation"); there is no completion code to give. Inside JATOS the
+ * run is aborted (`jatos.abortStudy`: JATOS keeps no data of it and shows its end page) after the
+ * same short pause as a redirect, so the page can be read; there is no way back to the consent.
  */
 export function DeclinedScreen({ run, env }: { run: StudyRun; env: RunEnv }) {
+  const jatos = env.jatos;
+  const abort = useMemo(() => (jatos ? jatosAborter(jatos) : null), [jatos]);
+  useEffect(() => {
+    if (!abort) return;
+    const id = setTimeout(abort, REDIRECT_DELAY_MS);
+    return () => clearTimeout(id);
+  }, [abort]);
   return (
     <section className="study-screen" data-testid="declined" aria-labelledby="declined-heading">
       <Heading id="declined-heading">You chose not to take part</Heading>
@@ -63,17 +75,26 @@ export function DeclinedScreen({ run, env }: { run: StudyRun; env: RunEnv }) {
           code for this study, and returning it does not count against you on Prolific.
         </p>
       )}
-      <button
-        type="button"
-        className="button"
-        data-testid="declined-reconsider"
-        onClick={() => {
-          run.forgetDecline();
-          window.location.reload();
-        }}
-      >
-        I changed my mind: show the consent again
-      </button>
+      {abort ? (
+        <p data-testid="declined-jatos" role="status">
+          Ending the study for you in a moment…{' '}
+          <button type="button" className="button" onClick={() => abort()}>
+            Leave now
+          </button>
+        </p>
+      ) : (
+        <button
+          type="button"
+          className="button"
+          data-testid="declined-reconsider"
+          onClick={() => {
+            run.forgetDecline();
+            window.location.reload();
+          }}
+        >
+          I changed my mind: show the consent again
+        </button>
+      )}
     </section>
   );
 }
