@@ -1,11 +1,10 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { unbracket } from '../../core/text/render';
 import { useDatasetBuilder } from './store';
 import {
   countRows,
   filterPreview,
   isNoFilter,
-  NO_FILTER,
   orderedRows,
   type PreviewFilter,
   sliceInOrder,
@@ -13,10 +12,47 @@ import {
 import { FilterSelect } from '../../ui/FilterSelect';
 import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
+import { SortHeader } from '../../ui/SortHeader';
+import { readTableQuery, sortRows, tableQueryHash, textMatches, type TableQuery } from '../../ui/tableQuery';
+import type { PreviewRow } from '../../worker/datasetProtocol';
 
 const SPLITS = ['train', 'test'] as const;
 
 const PAGE = 25;
+const ROUTE = '#/dataset';
+const FILTERS = ['k', 'task', 'split', 'pattern', 'row'] as const;
+
+/** The sortable columns and the value each sorts by. */
+const SORTS: Record<string, (r: PreviewRow & { n: number }) => string | number> = {
+  row: (r) => r.n,
+  split: (r) => r.split,
+  task: (r) => r.task * 100 + r.k,
+  pattern: (r) => r.pattern,
+  answer: (r) => r.target,
+};
+
+/** The filter the URL's table view names (bad values mean any). */
+function filterOf(q: TableQuery): PreviewFilter {
+  const num = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : null);
+  const split = q.filters.split;
+  return {
+    k: num(q.filters.k),
+    task: num(q.filters.task),
+    split: split === 'train' || split === 'test' ? split : null,
+    pattern: q.filters.pattern ?? '',
+  };
+}
+
+/** The view as URL filters: only what is set. */
+function filtersOf(f: PreviewFilter, row: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (f.k !== null) out.k = String(f.k);
+  if (f.task !== null) out.task = String(f.task);
+  if (f.split !== null) out.split = f.split;
+  if (f.pattern) out.pattern = f.pattern;
+  if (row) out.row = row;
+  return out;
+}
 
 /**
  * The generated rows, filterable by k, task, split and pattern, 25 to a page (so the DOM stays
@@ -26,28 +62,57 @@ export function PreviewTable() {
   const id = useId();
   const plan = useDatasetBuilder((s) => s.plan);
   const rowsByJob = useDatasetBuilder((s) => s.rowsByJob);
-  const [filter, setFilter] = useState<PreviewFilter>(NO_FILTER);
+  // The table's view (search, sort, filters, one row) lives in the hash's query, so a view is a link.
+  const [query, setQuery] = useState<TableQuery>(() => readTableQuery(window.location.hash, FILTERS));
+  const filter = useMemo(() => filterOf(query), [query]);
+  const onlyRow = query.filters.row;
+  useEffect(() => {
+    const onHash = () => setQuery(readTableQuery(window.location.hash, FILTERS));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  useEffect(() => {
+    const hash = tableQueryHash(ROUTE, query);
+    if (window.location.hash !== hash && window.location.hash.startsWith(ROUTE)) {
+      window.history.replaceState(
+        window.history.state,
+        '',
+        `${window.location.pathname}${window.location.search}${hash}`,
+      );
+    }
+  }, [query]);
   const [page, setPage] = useState(0);
   const [fullStories, setFullStories] = useState(false);
   const jobs = plan?.jobs ?? [];
   const ks = [...new Set(jobs.map((j) => j.task.k))].sort((a, b) => a - b);
   const tasks = [...new Set(jobs.map((j) => j.task.task))].sort((a, b) => a - b);
-  const unfiltered = isNoFilter(filter);
-  const matching = useMemo(
-    () => (plan && !unfiltered ? filterPreview(orderedRows(plan, rowsByJob), filter) : null),
-    [plan, rowsByJob, filter, unfiltered],
-  );
+  const unfiltered = isNoFilter(filter) && !query.q.trim() && !query.sort && !onlyRow;
+  const matching = useMemo(() => {
+    if (!plan || unfiltered) return null;
+    const numbered = orderedRows(plan, rowsByJob).map((r, n) => ({ ...r, n }));
+    const kept = filterPreview(numbered, filter).filter(
+      (r) =>
+        (!onlyRow || r.id === onlyRow) &&
+        textMatches([r.id, r.story, r.query[0], r.query[1], r.pattern, r.target, `${r.task}.${r.k}`], query.q),
+    );
+    const by = query.sort ? SORTS[query.sort] : undefined;
+    return by ? sortRows(kept, by, query.dir) : kept;
+  }, [plan, rowsByJob, filter, unfiltered, onlyRow, query.q, query.sort, query.dir]);
   const total = plan ? countRows(plan, rowsByJob) : 0;
   const matchCount = matching ? matching.length : total;
   const win = pageWindow(matchCount, page, PAGE);
   // Without a filter the page is sliced straight out of the per-task lists: no work per row.
-  const items = matching
+  const items: (PreviewRow & { n: number })[] = matching
     ? matching.slice(win.start, win.start + PAGE)
     : plan
-      ? sliceInOrder(plan, rowsByJob, win.start, PAGE)
+      ? sliceInOrder(plan, rowsByJob, win.start, PAGE).map((r, i) => ({ ...r, n: win.start + i }))
       : [];
   const update = (f: Partial<PreviewFilter>) => {
-    setFilter((old) => ({ ...old, ...f }));
+    setQuery((old) => ({ ...old, filters: filtersOf({ ...filterOf(old), ...f }, undefined) }));
+    setPage(0);
+  };
+  const sortBy = (s: Pick<TableQuery, 'sort' | 'dir'>) => {
+    setQuery((old) => ({ ...old, ...s }));
     setPage(0);
   };
   const first = win.start;
@@ -56,6 +121,20 @@ export function PreviewTable() {
     <section className="ds-preview" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Preview</h2>
       <div className="ds-filters" role="group" aria-label="Filter rows">
+        <label className="table-search">
+          Search
+          <input
+            type="search"
+            value={query.q}
+            placeholder="story, names, row id"
+            onChange={(e) => {
+              const q = e.target.value;
+              setQuery((old) => ({ ...old, q }));
+              setPage(0);
+            }}
+            data-testid="dataset-search"
+          />
+        </label>
         <FilterSelect
           label="k"
           value={filter.k}
@@ -104,17 +183,17 @@ export function PreviewTable() {
           <table className={`ds-table${fullStories ? '' : ' ds-table--clamped'}`}>
             <thead>
               <tr>
-                <th scope="col">#</th>
-                <th scope="col">Split</th>
-                <th scope="col">Task</th>
-                <th scope="col">Pattern (f_comb)</th>
+                <SortHeader column="row" label="#" query={query} onSort={sortBy} />
+                <SortHeader column="split" label="Split" query={query} onSort={sortBy} />
+                <SortHeader column="task" label="Task" query={query} onSort={sortBy} />
+                <SortHeader column="pattern" label="Pattern (f_comb)" query={query} onSort={sortBy} />
                 <th scope="col">Question</th>
-                <th scope="col">Answer</th>
+                <SortHeader column="answer" label="Answer" query={query} onSort={sortBy} />
                 <th scope="col">Story</th>
               </tr>
             </thead>
             <tbody>
-              {items.map((r, i) => (
+              {items.map((r) => (
                 <tr
                   key={r.id}
                   data-testid="dataset-preview-row"
@@ -122,7 +201,15 @@ export function PreviewTable() {
                   data-task={r.task}
                   data-pattern={r.pattern}
                 >
-                  <td>{fmt(first + i + 1)}</td>
+                  <td>
+                    <a
+                      href={tableQueryHash(ROUTE, { q: '', sort: null, dir: 'asc', filters: { row: r.id } })}
+                      data-testid="dataset-row-link"
+                      title="A link to this row"
+                    >
+                      {fmt(r.n + 1)}
+                    </a>
+                  </td>
                   <td>{r.split}</td>
                   <td>
                     {r.task}.{r.k}

@@ -103,7 +103,7 @@ export interface PreviewFilter {
 export const NO_FILTER: PreviewFilter = { k: null, task: null, split: null, pattern: '' };
 
 /** Rows passing the filter, in order. */
-export function filterPreview(rows: readonly PreviewRow[], f: PreviewFilter): PreviewRow[] {
+export function filterPreview<R extends PreviewRow>(rows: readonly R[], f: PreviewFilter): R[] {
   const p = f.pattern.trim().toLowerCase();
   const re = p.includes('*')
     ? new RegExp(

@@ -46,8 +46,8 @@ export function FileList() {
           {good.map((f) =>
             f.ok ? (
               <li key={f.name} data-testid="results-file" data-file={f.name} data-rows={f.rows}>
-                <span className="rs-mono">{f.name}</span> — {f.format.toUpperCase()}, {formatCount(f.rows)} rows,{' '}
-                {formatCount(f.sessions)} sessions{' '}
+                <span className="rs-mono">{f.name}</span> — {f.format.toUpperCase()}, {formatCount(f.rows)}{' '}
+                {f.rows === 1 ? 'row' : 'rows'}, {formatCount(f.sessions)} {f.sessions === 1 ? 'session' : 'sessions'}{' '}
                 <button type="button" onClick={() => void remove(f.name)} aria-label={`Remove ${f.name}`}>
                   Remove
                 </button>
@@ -64,7 +64,8 @@ export function FileList() {
         data-duplicates={merged.duplicates}
         data-conflicts={merged.conflicts}
       >
-        {formatCount(sessions)} sessions, {formatCount(merged.rows)} rows after merging
+        {formatCount(sessions)} {sessions === 1 ? 'session' : 'sessions'}, {formatCount(merged.rows)}{' '}
+        {merged.rows === 1 ? 'row' : 'rows'} after merging
         {merged.duplicates > 0
           ? `; ${formatCount(merged.duplicates)} duplicate rows (same session and trial) counted once`
           : ''}

@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * Issue 23: the dataset preview searches the story, names and ids, sorts by its columns
+ * (aria-sort), keeps its view in the URL (so a filtered, sorted view is a link), and links to any
+ * generated row.
+ */
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+test('the dataset preview: search, sort, a view in the URL, a link to a row', async ({ page }) => {
+  await page.goto('/#/dataset');
+  await page.getByTestId('dataset-generate').click();
+  await expect(page.getByTestId('dataset-status')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const rows = page.getByTestId('dataset-preview-row');
+  const count = page.getByTestId('dataset-preview-count');
+  const total = Number(await count.getAttribute('data-count'));
+  expect(total).toBeGreaterThan(100);
+
+  // Search: a name from the third row's question finds rows that name it (story, question or id).
+  const question = await rows.nth(2).locator('td').nth(4).innerText();
+  const name = /How is (\w+) related/.exec(question)![1]!;
+  await page.getByTestId('dataset-search').fill(name);
+  await expect(page).toHaveURL(new RegExp(`#/dataset\\?q=${name}$`));
+  const found = Number(await count.getAttribute('data-count'));
+  expect(found).toBeGreaterThan(0);
+  expect(found).toBeLessThan(total);
+  for (const r of await rows.all()) await expect(r).toContainText(name);
+
+  // Sort by task (k within task), descending: the first row has the largest k; aria-sort says so.
+  await page.getByTestId('dataset-search').fill('');
+  const sortTask = page.getByTestId('sort-task');
+  await sortTask.click();
+  await sortTask.click();
+  await expect(page.locator('th', { has: sortTask })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(/#\/dataset\?sort=task&dir=desc$/);
+  const ks = await rows.evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-k'))));
+  expect(ks).toEqual([...ks].sort((a, b) => b - a));
+  expect(ks[0]).toBe(4);
+
+  // A filter too; then the URL alone reopens the same view (the builder keeps its rows).
+  await page.getByTestId('dataset-filter-split').selectOption('test');
+  await expect(page).toHaveURL(/#\/dataset\?sort=task&dir=desc&split=test$/);
+  const view = page.url();
+  const firstId = await rows.first().getAttribute('data-k');
+  await page.getByTestId('nav-puzzle').click();
+  await expect(page.getByTestId('story')).toBeVisible();
+  await page.goto(view);
+  await expect(page.getByTestId('dataset-filter-split')).toHaveValue('test');
+  await expect(page.locator('th', { has: page.getByTestId('sort-task') })).toHaveAttribute('aria-sort', 'descending');
+  await expect(rows.first()).toHaveAttribute('data-k', firstId!);
+
+  // A row's link shows that row alone.
+  const link = rows.nth(3).getByTestId('dataset-row-link');
+  const story = (await rows.nth(3).locator('.ds-story').textContent()) ?? '';
+  expect(story.length).toBeGreaterThan(20);
+  await link.click();
+  await expect(page).toHaveURL(/#\/dataset\?row=/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().locator('.ds-story')).toHaveText(story);
+});
