@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 
 /**
  * Issue 23: the dataset preview searches the story, names and ids, sorts by its columns
@@ -58,4 +59,34 @@ test('the dataset preview: search, sort, a view in the URL, a link to a row', as
   await expect(page).toHaveURL(/#\/dataset\?row=/);
   await expect(rows).toHaveCount(1);
   await expect(rows.first().locator('.ds-story')).toHaveText(story);
+});
+
+test("the audit's rows: a search, and filters that survive Open → Back (they are in the URL)", async ({ page }) => {
+  await page.goto('/#/audit');
+  await page.getByTestId('audit-drop').setInputFiles({
+    name: 'audit-verdicts.csv',
+    mimeType: 'text/csv',
+    buffer: readFileSync('e2e/fixtures/audit-verdicts.csv'),
+  });
+  const rows = page.getByTestId('audit-row');
+  await expect(rows.first()).toBeVisible();
+  const all = await rows.count();
+
+  await page.getByTestId('audit-search').fill('Julian');
+  await expect(page).toHaveURL(/#\/audit\?q=Julian$/);
+  await expect(rows).not.toHaveCount(all);
+  for (const r of await rows.all()) await expect(r).toContainText('Julian');
+  await page.getByTestId('audit-search').fill('');
+
+  const verdict = page.getByTestId('audit-filter-verdict');
+  await verdict.selectOption('entailed');
+  await expect(page).toHaveURL(/#\/audit\?verdict=entailed$/);
+  const entailed = await rows.count();
+  expect(entailed).toBeGreaterThan(0);
+  await rows.first().getByTestId('audit-open-row').click();
+  await expect(page.getByTestId('story')).toBeVisible();
+  await page.goBack();
+  await expect(page.getByTestId('audit-view')).toBeVisible();
+  await expect(verdict).toHaveValue('entailed');
+  await expect(rows).toHaveCount(entailed);
 });

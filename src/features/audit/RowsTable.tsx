@@ -1,13 +1,39 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { VERDICTS } from '../../core/formats/audit';
 import { FilterSelect } from '../../ui/FilterSelect';
 import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
+import { readTableQuery, tableQueryHash, textMatches, type TableQuery } from '../../ui/tableQuery';
 import { RowHead, RowLine } from './RowLine';
 import { KEEP_FIRST, KEEP_MAX, useAudit } from './store';
-import { type AuditFilter, BASES, countMatching, filterAudited, NO_AUDIT_FILTER, summariseByK } from './summary';
+import { type AuditFilter, BASES, type BasisFilter, countMatching, filterAudited, summariseByK } from './summary';
 
 const PAGE = 25;
+const ROUTE = '#/audit';
+const FILTERS = ['file', 'verdict', 'basis', 'k'] as const;
+
+/**
+ * The filters the URL's table view names (bad values mean any): the view lives in the hash's
+ * query, so it survives Open → Back and can be shared as a link.
+ */
+function filterOf(q: TableQuery): AuditFilter {
+  const f = q.filters;
+  return {
+    file: f.file ?? null,
+    verdict: (VERDICTS as readonly string[]).includes(f.verdict ?? '') ? (f.verdict as AuditFilter['verdict']) : null,
+    basis: (BASES as readonly string[]).includes(f.basis ?? '') ? (f.basis as BasisFilter) : null,
+    k: f.k !== undefined && /^\d+$/.test(f.k) ? Number(f.k) : null,
+  };
+}
+
+function filtersOf(f: AuditFilter): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (f.file !== null) out.file = f.file;
+  if (f.verdict !== null) out.verdict = f.verdict;
+  if (f.basis !== null) out.basis = f.basis;
+  if (f.k !== null) out.k = String(f.k);
+  return out;
+}
 
 /** Says that the table lists only part of the rows, and which part. */
 function SubsetNotice({ listed, total }: { listed: number; total: number }) {
@@ -24,10 +50,27 @@ function SubsetNotice({ listed, total }: { listed: number; total: number }) {
 export function RowsTable() {
   const rows = useAudit((s) => s.rows);
   const files = useAudit((s) => s.files);
-  const [filter, setFilter] = useState<AuditFilter>(NO_AUDIT_FILTER);
+  const [query, setQuery] = useState<TableQuery>(() => readTableQuery(window.location.hash, FILTERS));
+  const filter = useMemo(() => filterOf(query), [query]);
+  useEffect(() => {
+    const hash = tableQueryHash(ROUTE, query);
+    if (window.location.hash !== hash && window.location.hash.startsWith(ROUTE)) {
+      window.history.replaceState(
+        window.history.state,
+        '',
+        `${window.location.pathname}${window.location.search}${hash}`,
+      );
+    }
+  }, [query]);
   const [page, setPage] = useState(0);
   const ks = useMemo(() => summariseByK(files).map((c) => c.k), [files]);
-  const listed = useMemo(() => filterAudited(rows, filter), [rows, filter]);
+  const listed = useMemo(
+    () =>
+      filterAudited(rows, filter).filter((r) =>
+        textMatches([r.row.id, r.row.index, r.row.story, r.row.query.join(' '), r.row.target, r.row.fComb], query.q),
+      ),
+    [rows, filter, query.q],
+  );
   const matching = useMemo(() => countMatching(files, filter), [files, filter]);
   const total = useMemo(() => files.reduce((s, f) => s + f.rows, 0), [files]);
   if (total === 0) return null;
@@ -35,7 +78,7 @@ export function RowsTable() {
   const win = pageWindow(listed.length, page, PAGE);
   const shown = listed.slice(win.start, win.start + PAGE);
   const update = (f: Partial<AuditFilter>) => {
-    setFilter((old) => ({ ...old, ...f }));
+    setQuery((old) => ({ ...old, filters: filtersOf({ ...filterOf(old), ...f }) }));
     setPage(0);
   };
   let count: string;
@@ -54,6 +97,20 @@ export function RowsTable() {
       <h2 id="au-rows-h">Rows</h2>
       {subset && <SubsetNotice listed={rows.length} total={total} />}
       <div className="au-filters" role="group" aria-label="Filter rows">
+        <label className="table-search">
+          Search
+          <input
+            type="search"
+            value={query.q}
+            placeholder="story, names, row id"
+            onChange={(e) => {
+              const q = e.target.value;
+              setQuery((old) => ({ ...old, q }));
+              setPage(0);
+            }}
+            data-testid="audit-search"
+          />
+        </label>
         <FilterSelect
           label="File"
           value={filter.file}
