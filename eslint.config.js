@@ -40,6 +40,15 @@ export const LAYERS = [
     packages: true,
     node: false,
   },
+  // plugin-clutrr for researchers' jsPsych experiments (issue 25): makes puzzles as a study does
+  // (src/study's schedule and trial content, the generator worker's handler run on the page),
+  // draws the stated facts with the study's layout (src/graph/layout); jsPsych is its only package.
+  {
+    dir: 'src/jspsych',
+    may: ['src/core', 'src/study', 'src/worker', 'src/graph/layout'],
+    packages: ['jspsych'],
+    node: false,
+  },
   { dir: 'src/ui', may: ['src/core', 'src/worker'], packages: true, node: false },
   { dir: 'src/graph', may: ['src/core'], packages: true, node: false },
   // The model report and the dashboard's model columns build model questions on the page
