@@ -208,7 +208,7 @@ test('by keyboard on a phone; the timed trial ends with ended_on "timeout"', asy
     await expect(page.getByTestId('trial-story')).toHaveText(content.story);
     // Tab into the words, arrows to the gold one, Space picks, a digit rates, Enter submits.
     await page.getByTestId('answer-option').first().focus();
-    const at = RELATION_WORDS.indexOf(content.gold);
+    const at = (RELATION_WORDS as readonly string[]).indexOf(content.gold);
     for (let n = 0; n < at; n++) await page.keyboard.press('ArrowRight');
     await expect(page.locator(`[data-testid="answer-option"][data-relation="${content.gold}"]`)).toBeFocused();
     await page.keyboard.press('Space');
