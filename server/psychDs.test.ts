@@ -2,13 +2,22 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../src/core/formats/csv';
 import { withDefaults } from '../src/study/definition';
 import { encodeStudyLink } from '../src/study/link';
 import { rowsToCsv } from '../src/study/results';
 import { OutputExistsError } from './files';
-import { DATAFILE_NAME, PSYCH_DS_SCHEMA_VERSION, studyKey, writePsychDs, type DatasetDescription } from './psychDs';
+import {
+  DATAFILE_NAME,
+  PSYCH_DS_SCHEMA_VERSION,
+  psychDsFiles,
+  psychDsZip,
+  studyKey,
+  type DatasetDescription,
+} from '../src/study/psychDs';
+import { writePsychDs } from './psychDs';
 import { ResultStore } from './store';
 import { makeRow, makeSession, ROOT } from './testServer';
 
@@ -109,6 +118,41 @@ describe('psych-DS export', () => {
     expect(() => writePsychDs(store, path.join(dir, 'never'), { force: false })).toThrow();
     expect(existsSync(path.join(dir, 'never'))).toBe(false);
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('the ZIP the dashboard downloads holds the same files as the CLI folder', () => {
+    const dir = tempDir();
+    const store = sampleStore(path.join(dir, 'data'));
+    const now = new Date('2026-01-02T03:04:05Z');
+    writePsychDs(store, path.join(dir, 'ds'), { force: false, now });
+    const files = psychDsFiles(
+      store.studies().map((s) => ({
+        definition: JSON.parse(
+          readFileSync(path.join(dir, 'ds', 'materials', `study-${studyKey(s.study_id)}_definition.json`), 'utf8'),
+        ) as never,
+        csv: rowsToCsv(store.rows(s.study_id), store.sessionInfos(s.study_id)),
+      })),
+      now,
+    );
+    const zipped = unzipSync(psychDsZip('clutrr-dataset', files));
+    const inZip = Object.keys(zipped).sort();
+    expect(inZip).toEqual(
+      [
+        'dataset_description.json',
+        'data/study-lab_data.csv',
+        'data/study-pilot2b_data.csv',
+        'materials/study-lab_definition.json',
+        'materials/study-pilot2b_definition.json',
+      ]
+        .map((f) => `clutrr-dataset/${f}`)
+        .sort(),
+    );
+    for (const name of inZip) {
+      expect(strFromU8(zipped[name]!), name).toBe(
+        readFileSync(path.join(dir, 'ds', name.slice('clutrr-dataset/'.length)), 'utf8'),
+      );
+    }
+    store.close();
   });
 
   it('makes keyword values of letters and digits, distinct for distinct ids', () => {
