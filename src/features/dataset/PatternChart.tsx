@@ -2,6 +2,7 @@ import { scaleBand, scaleLinear } from 'd3';
 import { useId, useState } from 'react';
 import { formatCount as fmt } from '../../core/util/format';
 import type { PatternCount } from './summary';
+import { GridX } from '../../ui/chart/axes';
 
 const TOP = 20;
 const WIDTH = 720;
@@ -76,19 +77,7 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
           >
             <title id={`${id}-t`}>{`Count of each f_comb pattern at k = ${k}`}</title>
             <desc id={`${id}-desc`}>{description}</desc>
-            <g className="ds-axis" aria-hidden="true">
-              {x
-                .ticks(5)
-                .filter(Number.isInteger)
-                .map((t) => (
-                  <g key={t} transform={`translate(${x(t)},0)`}>
-                    <line y1={MARGIN.top - 4} y2={height - MARGIN.bottom} />
-                    <text y={MARGIN.top - 8} textAnchor="middle">
-                      {fmt(t)}
-                    </text>
-                  </g>
-                ))}
-            </g>
+            <GridX x={x} top={MARGIN.top} bottom={height - MARGIN.bottom} format={fmt} integers className="ds-axis" />
             {top.map((p) => {
               const by = y(p.pattern) ?? 0;
               return (

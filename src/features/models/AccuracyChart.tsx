@@ -1,6 +1,7 @@
 import { area, line, scaleLinear } from 'd3';
 import { useId } from 'react';
 import { REPORT_KS, type ChartSeries } from './report';
+import { AxisTitles, GridY, TicksBelow } from '../../ui/chart/axes';
 
 const W = 640;
 const H = 300;
@@ -39,29 +40,9 @@ export function AccuracyChart({ series }: { series: readonly ChartSeries[] }) {
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-t ${id}-d`} preserveAspectRatio="xMidYMid meet">
         <title id={`${id}-t`}>Accuracy by k (2 to 10)</title>
         <desc id={`${id}-d`}>{series.length ? describe(series) : 'No figures yet.'}</desc>
-        {y.ticks(5).map((t) => (
-          <g key={`y${t}`} className="mr-grid">
-            <line x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} />
-            <text x={M.left - 8} y={y(t)} dy="0.32em" textAnchor="end">
-              {t.toFixed(1)}
-            </text>
-          </g>
-        ))}
-        {REPORT_KS.map((k) => (
-          <text key={`x${k}`} className="mr-tick" x={x(k)} y={H - M.bottom + 18} textAnchor="middle">
-            {k}
-          </text>
-        ))}
-        <text className="mr-axis" x={(M.left + W - M.right) / 2} y={H - 6} textAnchor="middle">
-          k (reasoning steps)
-        </text>
-        <text
-          className="mr-axis"
-          transform={`translate(14 ${(M.top + H - M.bottom) / 2}) rotate(-90)`}
-          textAnchor="middle"
-        >
-          accuracy
-        </text>
+        <GridY y={y} left={M.left} right={W - M.right} format={(t) => t.toFixed(1)} className="mr-grid" />
+        <TicksBelow className="mr-tick" items={REPORT_KS} at={(k) => x(Number(k))} y={H - M.bottom + 18} />
+        <AxisTitles x="k (reasoning steps)" y="accuracy" width={W} height={H} plot={M} className="mr-axis" />
         {series.map((s) => (
           <g
             key={s.key}

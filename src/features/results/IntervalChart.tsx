@@ -1,5 +1,6 @@
 import { line, scaleBand, scaleLinear } from 'd3';
 import { useId } from 'react';
+import { AxisTitles, GridY, TicksBelow } from '../../ui/chart/axes';
 
 /** One group's estimate with its trial-level (thick) and participant-clustered (thin) intervals. */
 export interface ChartPoint {
@@ -101,31 +102,15 @@ export function IntervalChart(p: IntervalChartProps) {
         <desc id={`${id}-d`}>
           {p.description} {p.method}.
         </desc>
-        <g className="rs-grid" aria-hidden="true">
-          {y.ticks(5).map((t) => (
-            <g key={t} transform={`translate(0,${y(t)})`}>
-              <line x1={M.left} x2={W - M.right} />
-              <text x={M.left - 6} dy="0.32em" textAnchor="end">
-                {p.format(t)}
-              </text>
-            </g>
-          ))}
-          {keys.map((k) => (
-            <text key={k} x={cx(k)} y={H - M.bottom + 16} textAnchor="middle">
-              {k.length > 12 ? `${k.slice(0, 11)}…` : k}
-            </text>
-          ))}
-          <text x={(M.left + W - M.right) / 2} y={H - 6} textAnchor="middle" className="rs-axis-label">
-            {p.xLabel}
-          </text>
-          <text
-            transform={`translate(12,${(M.top + H - M.bottom) / 2}) rotate(-90)`}
-            textAnchor="middle"
-            className="rs-axis-label"
-          >
-            {p.yLabel}
-          </text>
-        </g>
+        <GridY y={y} left={M.left} right={W - M.right} format={p.format} className="rs-grid" />
+        <TicksBelow
+          className="rs-grid"
+          items={keys}
+          at={(k) => cx(String(k))}
+          y={H - M.bottom + 16}
+          label={(k) => (String(k).length > 12 ? `${String(k).slice(0, 11)}…` : String(k))}
+        />
+        <AxisTitles x={p.xLabel} y={p.yLabel} width={W} height={H} plot={M} className="rs-axis-label" />
         <g aria-hidden="true">
           {paperPoints.length > 1 && ordered && <path className="rs-paper-line" d={paperLine(paperPoints) ?? ''} />}
           {ordered &&
