@@ -90,3 +90,42 @@ test("the audit's rows: a search, and filters that survive Open → Back (they a
   await expect(verdict).toHaveValue('entailed');
   await expect(rows).toHaveCount(entailed);
 });
+
+test('the results tables: items and participants search and sort (aria-sort)', async ({ page }) => {
+  await page.goto('/#/results');
+  await page.getByTestId('results-drop').setInputFiles({
+    name: 'results-a.csv',
+    mimeType: 'text/csv',
+    buffer: readFileSync('e2e/fixtures/results-a.csv'),
+  });
+  const items = page.getByTestId('results-item');
+  await expect(items.first()).toBeVisible();
+  const allItems = await items.count();
+  const sortAcc = page.getByTestId('results-items').getByTestId('sort-accuracy');
+  await sortAcc.click();
+  await expect(page.getByTestId('results-items').locator('th:has([data-testid="sort-accuracy"])')).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  const acc = await page
+    .getByTestId('results-item-accuracy')
+    .evaluateAll((cells) => cells.map((c) => Number(c.textContent!.trim().split(' ')[0])));
+  expect(acc).toEqual([...acc].sort((a, b) => a - b));
+  const firstId = (await items.first().getAttribute('data-puzzle'))!;
+  await page.getByTestId('results-items-search').fill(firstId);
+  await expect(items.first()).toHaveAttribute('data-puzzle', firstId);
+  expect(await items.count()).toBeLessThan(allItems);
+
+  const people = page.getByTestId('results-participant');
+  await expect(people.first()).toBeVisible();
+  const sortSession = page.getByTestId('results-participants').getByTestId('sort-session');
+  await sortSession.click();
+  await sortSession.click();
+  const sessions = await people.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-session')!));
+  expect(sessions).toEqual(
+    [...sessions].sort((a, b) => b.localeCompare(a, 'en', { numeric: true, sensitivity: 'base' })),
+  );
+  await page.getByTestId('results-participants-search').fill(sessions[3]!);
+  await expect(people).toHaveCount(1);
+  await expect(people.first()).toHaveAttribute('data-session', sessions[3]!);
+});

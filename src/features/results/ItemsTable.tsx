@@ -1,6 +1,21 @@
-import { useId } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { SortHeader } from '../../ui/SortHeader';
+import { EMPTY_QUERY, sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
 import { fixed, range } from './format';
 import { useResults } from './store';
+
+type Item = ReturnType<typeof useResults.getState>['figures']['items'][number];
+const n = (v: number | null | undefined) => v ?? -1;
+const ITEM_SORTS: Record<string, (it: Item) => string | number> = {
+  puzzle: (it) => it.puzzle_id,
+  k: (it) => it.k,
+  task: (it) => it.task,
+  answer: (it) => it.gold,
+  n: (it) => it.n,
+  accuracy: (it) => n(it.accuracy.estimate),
+  time: (it) => n(it.meanRt),
+  difficulty: (it) => n(it.meanDifficulty),
+};
 
 /** One line per puzzle: how many answered it, accuracy with its Wilson interval, the usual wrong answer. */
 export function ItemsTable() {
@@ -8,7 +23,16 @@ export function ItemsTable() {
   // Computed in the results worker with the figures (flagged participants left out with them).
   const list = useResults((s) => s.figures.items);
   const excludeFlagged = useResults((s) => s.figures.view.excludeFlagged);
+  const [query, setQuery] = useState<TableQuery>(EMPTY_QUERY);
+  const shown = useMemo(() => {
+    const kept = list.filter((it) =>
+      textMatches([it.puzzle_id, it.gold, String(it.task), `k${it.k}`, it.commonError?.word ?? ''], query.q),
+    );
+    const by = query.sort ? ITEM_SORTS[query.sort] : undefined;
+    return by ? sortRows(kept, by, query.dir) : kept;
+  }, [list, query]);
   if (list.length === 0) return null;
+  const sortBy = (s: Pick<TableQuery, 'sort' | 'dir'>) => setQuery((q) => ({ ...q, ...s }));
   return (
     <section className="rs-items" aria-labelledby={`${id}-h`} data-testid="results-items">
       <h2 id={`${id}-h`}>Items</h2>
@@ -17,24 +41,39 @@ export function ItemsTable() {
         {excludeFlagged ? ', and so are flagged participants' : ''}. Accuracy with its 95% Wilson interval; time and
         difficulty are plain means of the item&apos;s answers, without an interval.
       </p>
+      <label className="table-search">
+        Search items
+        <input
+          type="search"
+          value={query.q}
+          placeholder="puzzle id, answer, wrong answer"
+          onChange={(e) => {
+            const q = e.target.value;
+            setQuery((old) => ({ ...old, q }));
+          }}
+          data-testid="results-items-search"
+        />
+      </label>
       <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
         <table className="rs-table">
-          <caption id={`${id}-cap`}>Items ({list.length})</caption>
+          <caption id={`${id}-cap`}>
+            Items ({shown.length === list.length ? list.length : `${shown.length} of ${list.length}`})
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Puzzle</th>
-              <th scope="col">k</th>
-              <th scope="col">Task</th>
-              <th scope="col">Answer</th>
-              <th scope="col">Answers</th>
-              <th scope="col">Accuracy [95% Wilson]</th>
-              <th scope="col">Mean time (s, arithmetic)</th>
-              <th scope="col">Mean difficulty</th>
+              <SortHeader column="puzzle" label="Puzzle" query={query} onSort={sortBy} />
+              <SortHeader column="k" label="k" query={query} onSort={sortBy} />
+              <SortHeader column="task" label="Task" query={query} onSort={sortBy} />
+              <SortHeader column="answer" label="Answer" query={query} onSort={sortBy} />
+              <SortHeader column="n" label="Answers" query={query} onSort={sortBy} />
+              <SortHeader column="accuracy" label="Accuracy [95% Wilson]" query={query} onSort={sortBy} />
+              <SortHeader column="time" label="Mean time (s, arithmetic)" query={query} onSort={sortBy} />
+              <SortHeader column="difficulty" label="Mean difficulty" query={query} onSort={sortBy} />
               <th scope="col">Most common wrong answer</th>
             </tr>
           </thead>
           <tbody>
-            {list.map((it) => (
+            {shown.map((it) => (
               <tr key={it.puzzle_id} data-testid="results-item" data-puzzle={it.puzzle_id}>
                 <th scope="row" className="rs-mono">
                   {it.puzzle_id}

@@ -1,4 +1,6 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { SortHeader } from '../../ui/SortHeader';
+import { EMPTY_QUERY, sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
 import { formatCount } from '../../core/util/format';
 import { FLAG_RULES, FLAG_TEXT } from '../../study/figures';
 import { fixed } from './format';
@@ -8,6 +10,20 @@ import { useResults } from './store';
 /** Lines per page: a study of thousands is not drawn all at once. */
 const PAGE = 100;
 
+type Line = ReturnType<typeof useResults.getState>['participants'][number];
+const n = (v: number | null | undefined) => v ?? -1;
+const SORTS: Record<string, (p: Line) => string | number> = {
+  session: (p) => p.session_id,
+  participant: (p) => p.participant_id,
+  condition: (p) => p.condition,
+  main: (p) => p.mainTrials,
+  accuracy: (p) => n(p.accuracy),
+  time: (p) => n(p.medianRt),
+  difficulty: (p) => n(p.meanDifficulty),
+  timeouts: (p) => p.timeouts,
+  hidden: (p) => p.hiddenMs,
+};
+
 /** One line per participant (session), flagged ones marked; a filter shows the flagged only. */
 export function ParticipantsTable() {
   const id = useId();
@@ -15,9 +31,20 @@ export function ParticipantsTable() {
   const list = useResults((s) => s.participants);
   const [flaggedOnly, setFlaggedOnly] = useState(false);
   const [page, setPage] = useState(0);
+  const [query, setQuery] = useState<TableQuery>(EMPTY_QUERY);
+  const flagged = useMemo(() => list.filter((p) => p.flags.length > 0), [list]);
+  const shown = useMemo(() => {
+    const kept = (flaggedOnly ? flagged : list).filter((p) =>
+      textMatches([p.session_id, p.participant_id, String(p.condition)], query.q),
+    );
+    const by = query.sort ? SORTS[query.sort] : undefined;
+    return by ? sortRows(kept, by, query.dir) : kept;
+  }, [list, flagged, flaggedOnly, query]);
   if (list.length === 0) return null;
-  const flagged = list.filter((p) => p.flags.length > 0);
-  const shown = flaggedOnly ? flagged : list;
+  const sortBy = (s: Pick<TableQuery, 'sort' | 'dir'>) => {
+    setQuery((q) => ({ ...q, ...s }));
+    setPage(0);
+  };
   const win = pageWindow(shown.length, page, PAGE);
   return (
     <section className="rs-participants" aria-labelledby={`${id}-h`} data-testid="results-participants">
@@ -39,6 +66,20 @@ export function ParticipantsTable() {
         />
         Show flagged participants only
       </label>
+      <label className="table-search">
+        Search participants
+        <input
+          type="search"
+          value={query.q}
+          placeholder="session, participant id, condition"
+          onChange={(e) => {
+            const q = e.target.value;
+            setQuery((old) => ({ ...old, q }));
+            setPage(0);
+          }}
+          data-testid="results-participants-search"
+        />
+      </label>
       <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
         <table className="rs-table">
           <caption id={`${id}-cap`}>
@@ -46,17 +87,17 @@ export function ParticipantsTable() {
           </caption>
           <thead>
             <tr>
-              <th scope="col">Session</th>
-              <th scope="col">Participant</th>
+              <SortHeader column="session" label="Session" query={query} onSort={sortBy} />
+              <SortHeader column="participant" label="Participant" query={query} onSort={sortBy} />
               <th scope="col">Flags</th>
-              <th scope="col">Condition</th>
-              <th scope="col">Main trials</th>
-              <th scope="col">Accuracy</th>
-              <th scope="col">Median time (s)</th>
-              <th scope="col">Difficulty</th>
+              <SortHeader column="condition" label="Condition" query={query} onSort={sortBy} />
+              <SortHeader column="main" label="Main trials" query={query} onSort={sortBy} />
+              <SortHeader column="accuracy" label="Accuracy" query={query} onSort={sortBy} />
+              <SortHeader column="time" label="Median time (s)" query={query} onSort={sortBy} />
+              <SortHeader column="difficulty" label="Difficulty" query={query} onSort={sortBy} />
               <th scope="col">Checks wrong</th>
-              <th scope="col">Timeouts</th>
-              <th scope="col">Hidden (s)</th>
+              <SortHeader column="timeouts" label="Timeouts" query={query} onSort={sortBy} />
+              <SortHeader column="hidden" label="Hidden (s)" query={query} onSort={sortBy} />
             </tr>
           </thead>
           <tbody>
