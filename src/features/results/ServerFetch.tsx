@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { buildPsychDsDownload, saveBlob } from './psychDsDownload';
 import { exportUrl, useResults } from './store';
 
 function targetOf(address: string, study: string): string {
@@ -21,6 +22,7 @@ export function ServerFetch() {
   const [address, setAddress] = useState(() => location.origin);
   const [token, setToken] = useState('');
   const [study, setStudy] = useState('');
+  const [psychDs, setPsychDs] = useState<{ busy: boolean; ok: boolean; message: string } | null>(null);
   const target = targetOf(address, study);
   return (
     <details className="rs-server" data-testid="results-server">
@@ -70,6 +72,29 @@ export function ServerFetch() {
         <button type="submit" data-testid="results-fetch" disabled={server.status === 'fetching'}>
           Fetch rows
         </button>
+        <button
+          type="button"
+          data-testid="results-psychds"
+          disabled={psychDs?.busy === true}
+          onClick={() => {
+            setPsychDs({ busy: true, ok: true, message: 'Building the psych-DS dataset…' });
+            void buildPsychDsDownload(address, token, study).then((r) => {
+              if (r.zip && r.fileName) saveBlob(r.zip, r.fileName);
+              setPsychDs({ busy: false, ok: r.ok, message: r.message });
+            });
+          }}
+        >
+          Download psych-DS dataset (.zip)
+        </button>
+        {psychDs && (
+          <p
+            className={psychDs.ok ? 'rs-hint' : 'rs-alert'}
+            role={psychDs.ok ? 'status' : 'alert'}
+            data-testid="results-psychds-status"
+          >
+            {psychDs.message}
+          </p>
+        )}
         {server.status !== 'idle' && (
           <p
             className={server.status === 'error' ? 'rs-alert' : 'rs-hint'}
