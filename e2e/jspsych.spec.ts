@@ -6,6 +6,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { RELATION_WORDS } from '../src/core/kinship/relations';
+import { withDefaults } from '../src/study/definition';
+import { encodeStudyLink } from '../src/study/link';
 
 /**
  * Issue 25: the worked example (examples/jspsych/index.html) runs jsPsych from node_modules with
@@ -77,6 +79,30 @@ function engineTrials(): EngineTrial[] {
     encoding: 'utf8',
   });
   return JSON.parse(json) as EngineTrial[];
+}
+
+/** A study link's trials for participant 0 (session seed "jspsych", the helper's default), the study's way, in Node. */
+function studyTrials(token: string): (EngineTrial & { phase: string })[] {
+  const script = `
+    import { generatePuzzle } from './src/core/puzzle/puzzle.ts';
+    import { createRng } from './src/core/random/rng.ts';
+    import { datasetRenderer } from './src/core/text/datasetText.ts';
+    import { decodeStudyLink } from './src/study/link.ts';
+    import { scheduleParticipant } from './src/study/schedule.ts';
+    import { storyRequest, trialContent } from './src/study/trialContent.ts';
+    const def = decodeStudyLink(${JSON.stringify(token)}).definition;
+    const out = scheduleParticipant(def, { participantNumber: 0, sessionSeed: 'jspsych' }).trials.map(({ item }) => {
+      const body = storyRequest(def, item);
+      const puzzle = generatePuzzle({ seed: body.seed, k: body.k, task: body.task, strict: body.strict });
+      const story = datasetRenderer(body.text, '1').render(puzzle, body.text.half, createRng(puzzle.seed, 'text'));
+      return trialContent(puzzle, story, item);
+    });
+    console.log(JSON.stringify(out));`;
+  const json = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return JSON.parse(json) as (EngineTrial & { phase: string })[];
 }
 
 let expected: EngineTrial[] = [];
@@ -260,4 +286,38 @@ test('by keyboard on a phone; the timed trial ends with ended_on "timeout"', asy
   });
   expect(rows[2]!.rt_ms).toBeGreaterThanOrEqual(1900);
   await page.screenshot({ path: path.join(SHOTS, 'jspsych-data-phone.png'), fullPage: true });
+});
+
+test('a study link through the script build’s timeline helper: practice with feedback, then the study’s puzzles', async ({
+  page,
+}) => {
+  const token = encodeStudyLink(
+    withDefaults({ studyId: 'js-pilot', seed: 77, k: [2], tasks: [1], itemsPerK: 2, practice: 1, attentionChecks: 0 }),
+  );
+  const study = studyTrials(token);
+  expect(study.map((t) => t.phase)).toEqual(['practice', 'main', 'main']);
+  await page.goto(`${origin}/examples/jspsych/index.html?study=${token}`);
+  await page.getByRole('button', { name: 'Start' }).click();
+  const given = [wrongWord(study[0]!.gold), study[1]!.gold, study[2]!.gold];
+  for (const [i, content] of study.entries()) {
+    await expect(page.getByTestId('trial-story')).toHaveText(content.story);
+    await expect(page.getByTestId('trial-question')).toHaveText(content.question);
+    await page.locator(`[data-testid="answer-option"][data-relation="${given[i]}"]`).click();
+    await page.locator('[data-testid="difficulty-option"][data-value="2"]').click();
+    await page.getByTestId('submit-answer').click();
+    if (i === 0) {
+      // Practice: feedback names the right answer; Enter continues.
+      await expect(page.getByTestId('practice-feedback')).toContainText(`Not quite`);
+      await expect(page.getByTestId('practice-feedback')).toContainText(content.gold);
+      await page.keyboard.press('Enter');
+    }
+  }
+  await page.getByText('Yes', { exact: true }).click();
+  await page.locator('#jspsych-survey-multi-choice-next').click();
+  await expect(page.getByTestId('jspsych-data')).toBeVisible();
+  const rows = await clutrrRows(page);
+  expect(rows.map((r) => [r.phase, r.gold, r.story, r.query_a, r.query_b, r.study_id, r.study_trial_index])).toEqual(
+    study.map((t, i) => [t.phase, t.gold, t.story, t.queryA, t.queryB, 'js-pilot', i]),
+  );
+  expect(rows.map((r) => r.correct)).toEqual([false, true, true]);
 });

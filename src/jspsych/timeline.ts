@@ -28,8 +28,11 @@ export interface ClutrrTrialParameters {
   readonly feedback: boolean;
   readonly phase: string;
   readonly puzzle_id: string;
-  /** Added to the trial's data, as jsPsych does with `data` on any trial. */
-  readonly data: { readonly study_id: string; readonly condition: string; readonly trial_index: number };
+  /**
+   * Added to the trial's data, as jsPsych does with `data` on any trial. `study_trial_index` is the
+   * study's trial index (jsPsych's own `trial_index` counts every trial of the experiment).
+   */
+  readonly data: { readonly study_id: string; readonly condition: string; readonly study_trial_index: number };
 }
 
 export interface TimelineOptions {
@@ -84,6 +87,6 @@ export function clutrrTimeline(study: StudyDefinition | string, options: Timelin
     feedback: item.phase === 'practice',
     phase: item.phase,
     puzzle_id: item.puzzleId,
-    data: { study_id: def.studyId, condition: condition.id, trial_index: trialIndex },
+    data: { study_id: def.studyId, condition: condition.id, study_trial_index: trialIndex },
   }));
 }
