@@ -11,6 +11,7 @@ import { rowsToCsv } from '../src/study/results';
 import { OutputExistsError } from './files';
 import {
   DATAFILE_NAME,
+  datasetDescription,
   PSYCH_DS_SCHEMA_VERSION,
   psychDsFiles,
   psychDsZip,
@@ -159,6 +160,11 @@ describe('psych-DS export', () => {
     expect(studyKey('pilot-2_b')).toBe('pilot2b');
     expect(studyKey('a-b', new Set(['ab']))).toBe('ab2');
     expect(studyKey('--')).toBe('study');
+    // Two ids that meet: the description names each one's own definition file.
+    const both = datasetDescription([withDefaults({ studyId: 'a-b' }), withDefaults({ studyId: 'ab' })]);
+    expect(both.description).toContain('Study "a-b"');
+    expect(both.description).toContain('materials/study-ab_definition.json');
+    expect(both.description).toContain('materials/study-ab2_definition.json');
   });
 
   it('the CLI: --format psych-ds writes the folder and ends with sessions= rows=', () => {

@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { StudyDefinition } from '../src/study/definition';
-import { definitionJson, descriptionJson, studyKey } from '../src/study/psychDs';
+import { definitionJson, descriptionJson, studyKeys } from '../src/study/psychDs';
 import { ExportReader } from './export';
 import { OutputExistsError, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './files';
 import type { ResultStore } from './store';
@@ -68,10 +68,9 @@ export function writePsychDs(
     const definitions = studyDefinitions(store, options.studyId);
     const files: string[] = [];
     const counted = { rows: 0 };
-    const taken = new Set<string>();
-    for (const def of definitions) {
-      const key = studyKey(def.studyId, taken);
-      taken.add(key);
+    const keys = studyKeys(definitions);
+    for (const [i, def] of definitions.entries()) {
+      const key = keys[i]!;
       const dataFile = path.join('data', `study-${key}_data.csv`);
       writeChunks(path.join(temp, dataFile), reader.chunks('csv', def.studyId, counted));
       files.push(dataFile);
