@@ -75,6 +75,8 @@ interface ViewArgs {
   readonly focus: Bounds | null;
   readonly minTextZoom: number;
   readonly autoHeight: { readonly min: number; readonly max: number } | undefined;
+  /** The focus must be shown whole, even below `minTextZoom` (the story's people among the hidden family). */
+  readonly focusWhole: boolean;
 }
 
 /** Sizes the box (with `autoHeight`; the observer then calls back) or sets the opening view. */
@@ -95,9 +97,18 @@ function openView(svg: SVGSVGElement, pz: PanZoom, size: { width: number; height
     }
     size = { width: size.width, height: h };
   }
+  let minScale = v.minTextZoom;
+  if (v.focusWhole && v.focus) {
+    const pad = 24;
+    const whole = Math.min(
+      (size.width - 2 * pad) / Math.max(1, v.focus.x1 - v.focus.x0),
+      (size.height - 2 * pad) / Math.max(1, v.focus.y1 - v.focus.y0),
+    );
+    minScale = Math.min(minScale, whole);
+  }
   pz.show(
     readableTransform(v.bounds, size.width, size.height, {
-      minScale: v.minTextZoom,
+      minScale,
       maxScale: MAX_ZOOM,
       focus: v.focus,
     }),
@@ -138,12 +149,15 @@ export function FamilyGraph(props: FamilyGraphProps) {
   // The whole story (not only what the classroom has told so far), so the view does not jump.
   const bounds = useMemo(() => drawnBounds(layout.nodes, layout.edges), [layout]);
   const focus = useMemo<Bounds | null>(() => {
-    if (!focusFacts || focusFacts.size === 0) return null;
+    // With the hidden family (often far wider than the box), the story's people stay in view.
+    if (!focusFacts || focusFacts.size === 0) {
+      return hiddenOk ? boundsOf(layout.nodes.filter((n) => !n.hidden).map((n) => nodeBox(n))) : null;
+    }
     const ids = new Set<number>();
     for (const f of puzzle.facts) if (focusFacts.has(f.id)) ids.add(f.from).add(f.to);
     const boxes = layout.nodes.filter((n) => n.entity !== null && ids.has(n.entity)).map((n) => nodeBox(n));
     return boxes.length ? boundsOf(boxes) : null;
-  }, [focusFacts, puzzle, layout]);
+  }, [focusFacts, puzzle, layout, hiddenOk]);
 
   // The box's size is measured once on mount, then comes from a ResizeObserver (read after
   // layout, never forcing one); the opening view is set when the box changes and whenever the
@@ -174,10 +188,10 @@ export function FamilyGraph(props: FamilyGraphProps) {
     };
   }, [still]);
   useLayoutEffect(() => {
-    viewArgs.current = { bounds, focus, minTextZoom, autoHeight };
+    viewArgs.current = { bounds, focus, minTextZoom, autoHeight, focusWhole: hiddenOk && !focusFacts?.size };
     const svg = svgRef.current;
     if (svg && zoomRef.current && sizeRef.current) openView(svg, zoomRef.current, sizeRef.current, viewArgs.current);
-  }, [bounds, focus, minTextZoom, autoHeight]);
+  }, [bounds, focus, minTextZoom, autoHeight, hiddenOk, focusFacts]);
   const fit = () => zoomRef.current?.fit(bounds, sizeRef.current ?? undefined);
 
   const lit = useMemo(() => {
