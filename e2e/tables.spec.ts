@@ -91,6 +91,51 @@ test("the audit's rows: a search, and filters that survive Open → Back (they a
   await expect(rows).toHaveCount(entailed);
 });
 
+test("the audit's rows: sort by a column (aria-sort), kept in the URL across a reload", async ({ page }) => {
+  const drop = () =>
+    page.getByTestId('audit-drop').setInputFiles({
+      name: 'audit-verdicts.csv',
+      mimeType: 'text/csv',
+      buffer: readFileSync('e2e/fixtures/audit-verdicts.csv'),
+    });
+  const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+  const labels = () =>
+    page.getByTestId('audit-row').evaluateAll((rs) => rs.map((r) => r.querySelectorAll('td')[5]!.textContent!.trim()));
+  await page.goto('/#/audit');
+  await drop();
+  await expect(page.getByTestId('audit-row').first()).toBeVisible();
+  const unsorted = await labels();
+  const sortLabel = page.getByTestId('sort-label');
+  const header = page.locator('th', { has: sortLabel });
+  await expect(header).toHaveAttribute('aria-sort', 'none');
+  await sortLabel.click();
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page).toHaveURL(/#\/audit\?sort=label$/);
+  await sortLabel.click();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(/#\/audit\?sort=label&dir=desc$/);
+  const desc = await labels();
+  expect(desc).toEqual([...desc].sort((a, b) => collator.compare(b, a)));
+  expect(new Set(desc).size).toBeGreaterThan(1);
+  expect(desc).not.toEqual(unsorted);
+  await page.getByTestId('audit-filter-verdict').selectOption('entailed');
+  await expect(page).toHaveURL(/#\/audit\?sort=label&dir=desc&verdict=entailed$/);
+
+  // A reload (the file read again) keeps the sort and the filter: they are in the URL.
+  await page.reload();
+  await drop();
+  await expect(page.getByTestId('audit-row').first()).toBeVisible();
+  await expect(page.locator('th', { has: page.getByTestId('sort-label') })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByTestId('audit-filter-verdict')).toHaveValue('entailed');
+  const again = await labels();
+  expect(again).toEqual([...again].sort((a, b) => collator.compare(b, a)));
+  for (const r of await page.getByTestId('audit-row').all())
+    await expect(r).toHaveAttribute('data-verdict', 'entailed');
+  await page.getByTestId('sort-label').click();
+  await expect(page.locator('th', { has: page.getByTestId('sort-label') })).toHaveAttribute('aria-sort', 'none');
+  await expect(page).toHaveURL(/#\/audit\?verdict=entailed$/);
+});
+
 test('the results tables: items and participants search and sort (aria-sort)', async ({ page }) => {
   await page.goto('/#/results');
   await page.getByTestId('results-drop').setInputFiles({

@@ -3,6 +3,8 @@ import type { AuditedRow } from '../../core/formats/audit';
 import type { Verdict } from '../../core/reasoning/solver';
 import { basisLine } from '../../core/reasoning/assumptions';
 import { unbracket } from '../../core/text/render';
+import { SortHeader } from '../../ui/SortHeader';
+import type { TableQuery } from '../../ui/tableQuery';
 import { openRowInExplorer } from './openRow';
 
 const BADGE_TITLE: Record<Verdict, string> = {
@@ -72,19 +74,35 @@ function OpenButton({ r }: { r: AuditedRow }) {
   );
 }
 
-/** The head of the rows table, matching RowLine's cells. */
-export function RowHead() {
+/** The sortable columns (the `sort` of the URL) and each row's value in them. */
+export const ROW_SORTS: Readonly<Record<string, (r: AuditedRow) => string | number>> = {
+  file: (r) => r.file,
+  row: (r) => r.n,
+  task: (r) => r.row.taskName.replace(/^task_/, ''),
+  pattern: (r) => r.row.fComb,
+  label: (r) => r.row.target,
+  verdict: (r) => r.verdict,
+};
+
+/** The head of the rows table, matching RowLine's cells; sortable columns cycle on a click. */
+export function RowHead({
+  query,
+  onSort,
+}: {
+  query: TableQuery;
+  onSort: (sort: Pick<TableQuery, 'sort' | 'dir'>) => void;
+}) {
   return (
     <thead>
       <tr>
-        <th scope="col">File</th>
-        <th scope="col">Row</th>
-        <th scope="col">Task</th>
-        <th scope="col">Pattern (f_comb)</th>
+        <SortHeader column="file" label="File" query={query} onSort={onSort} />
+        <SortHeader column="row" label="Row" query={query} onSort={onSort} />
+        <SortHeader column="task" label="Task" query={query} onSort={onSort} />
+        <SortHeader column="pattern" label="Pattern (f_comb)" query={query} onSort={onSort} />
         <th scope="col">Question</th>
-        <th scope="col">Label</th>
+        <SortHeader column="label" label="Label" query={query} onSort={onSort} />
         <th scope="col">Solver</th>
-        <th scope="col">Verdict</th>
+        <SortHeader column="verdict" label="Verdict" query={query} onSort={onSort} />
         <th scope="col">
           <span className="au-visually-hidden">Puzzle view</span>
         </th>

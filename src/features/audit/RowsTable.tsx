@@ -3,8 +3,9 @@ import { VERDICTS } from '../../core/formats/audit';
 import { FilterSelect } from '../../ui/FilterSelect';
 import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
-import { readTableQuery, tableQueryHash, textMatches, type TableQuery } from '../../ui/tableQuery';
-import { RowHead, RowLine } from './RowLine';
+import { readTableQuery, sortRows, tableQueryHash, textMatches, type TableQuery } from '../../ui/tableQuery';
+import type { AuditedRow } from '../../core/formats/audit';
+import { RowHead, RowLine, ROW_SORTS } from './RowLine';
 import { KEEP_FIRST, KEEP_MAX, useAudit } from './store';
 import { type AuditFilter, BASES, type BasisFilter, countMatching, filterAudited, summariseByK } from './summary';
 
@@ -46,7 +47,7 @@ function SubsetNotice({ listed, total }: { listed: number; total: number }) {
   );
 }
 
-/** The kept rows with their verdicts, filterable by file, verdict and k, 25 to a page. */
+/** The kept rows with their verdicts, searchable, filterable by file, verdict and k, sortable by column, 25 to a page. */
 export function RowsTable() {
   const rows = useAudit((s) => s.rows);
   const files = useAudit((s) => s.files);
@@ -64,13 +65,13 @@ export function RowsTable() {
   }, [query]);
   const [page, setPage] = useState(0);
   const ks = useMemo(() => summariseByK(files).map((c) => c.k), [files]);
-  const listed = useMemo(
-    () =>
-      filterAudited(rows, filter).filter((r) =>
-        textMatches([r.row.id, r.row.index, r.row.story, r.row.query.join(' '), r.row.target, r.row.fComb], query.q),
-      ),
-    [rows, filter, query.q],
-  );
+  const listed = useMemo(() => {
+    const kept = filterAudited(rows, filter).filter((r) =>
+      textMatches([r.row.id, r.row.index, r.row.story, r.row.query.join(' '), r.row.target, r.row.fComb], query.q),
+    );
+    const by: ((r: AuditedRow) => string | number) | undefined = query.sort ? ROW_SORTS[query.sort] : undefined;
+    return by ? sortRows(kept, by, query.dir) : kept;
+  }, [rows, filter, query.q, query.sort, query.dir]);
   const matching = useMemo(() => countMatching(files, filter), [files, filter]);
   const total = useMemo(() => files.reduce((s, f) => s + f.rows, 0), [files]);
   if (total === 0) return null;
@@ -79,6 +80,10 @@ export function RowsTable() {
   const shown = listed.slice(win.start, win.start + PAGE);
   const update = (f: Partial<AuditFilter>) => {
     setQuery((old) => ({ ...old, filters: filtersOf({ ...filterOf(old), ...f }) }));
+    setPage(0);
+  };
+  const sortBy = (sort: Pick<TableQuery, 'sort' | 'dir'>) => {
+    setQuery((old) => ({ ...old, ...sort }));
     setPage(0);
   };
   let count: string;
@@ -141,7 +146,7 @@ export function RowsTable() {
       {shown.length > 0 && (
         <div className="au-table-wrap">
           <table className="au-table au-table--rows">
-            <RowHead />
+            <RowHead query={query} onSort={sortBy} />
             <tbody>
               {shown.map((r) => (
                 <RowLine key={`${r.file}#${r.n}`} r={r} />
