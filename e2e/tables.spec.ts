@@ -174,3 +174,68 @@ test('the results tables: items and participants search and sort (aria-sort)', a
   await expect(people).toHaveCount(1);
   await expect(people.first()).toHaveAttribute('data-session', sessions[3]!);
 });
+
+test('the results tables keep their search and sort in the URL: a reload (or a shared link) shows the same view', async ({
+  page,
+}) => {
+  const drop = () =>
+    page.getByTestId('results-drop').setInputFiles({
+      name: 'results-a.csv',
+      mimeType: 'text/csv',
+      buffer: readFileSync('e2e/fixtures/results-a.csv'),
+    });
+  await page.goto('/#/results');
+  await drop();
+  const items = page.getByTestId('results-item');
+  await expect(items.first()).toBeVisible();
+  const allItems = await items.count();
+  const itemHead = page.getByTestId('results-items').locator('th:has([data-testid="sort-accuracy"])');
+  const sortAcc = page.getByTestId('results-items').getByTestId('sort-accuracy');
+  await sortAcc.click();
+  await sortAcc.click();
+  await expect(itemHead).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(/#\/results\?items_sort=accuracy&items_dir=desc$/);
+  const accuracies = () =>
+    page
+      .getByTestId('results-item-accuracy')
+      .evaluateAll((cells) => cells.map((c) => Number(c.textContent!.trim().split(' ')[0])));
+  const acc = await accuracies();
+  expect(acc).toEqual([...acc].sort((a, b) => b - a));
+  // Search the items by their answer word: several puzzles share it.
+  const answer = (await items.first().locator('td').nth(2).textContent())!.trim();
+  await page.getByTestId('results-items-search').fill(answer);
+  await expect(page).toHaveURL(new RegExp(`items_q=${answer}`));
+  const matching = await items.count();
+  expect(matching).toBeLessThan(allItems);
+
+  const peopleHead = page.getByTestId('results-participants').locator('th:has([data-testid="sort-session"])');
+  const sortSession = page.getByTestId('results-participants').getByTestId('sort-session');
+  await sortSession.click();
+  await sortSession.click();
+  await expect(peopleHead).toHaveAttribute('aria-sort', 'descending');
+  await page.getByTestId('results-flagged-only').check();
+  await expect(page).toHaveURL(/people_sort=session&people_dir=desc&people_flagged=1$/);
+  // The items' part of the URL is kept when the participants' table writes its own.
+  await expect(page).toHaveURL(/items_sort=accuracy&items_dir=desc/);
+  const people = page.getByTestId('results-participant');
+  const flaggedSessions = await people.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-session')!));
+  expect(flaggedSessions.length).toBeGreaterThan(0);
+
+  const url = page.url();
+  await page.reload();
+  await drop();
+  await expect(items.first()).toBeVisible();
+  expect(page.url()).toBe(url);
+  await expect(itemHead).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByTestId('results-items-search')).toHaveValue(answer);
+  await expect(items).toHaveCount(matching);
+  const again = await accuracies();
+  expect(again).toEqual([...again].sort((a, b) => b - a));
+  await expect(peopleHead).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByTestId('results-flagged-only')).toBeChecked();
+  expect(await people.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-session')!))).toEqual(flaggedSessions);
+
+  await page.getByTestId('results-items-search').fill('');
+  await page.getByTestId('results-flagged-only').uncheck();
+  await expect(page).toHaveURL(/#\/results\?items_sort=accuracy&items_dir=desc&people_sort=session&people_dir=desc$/);
+});

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ariaSort, EMPTY_QUERY, nextSort, readTableQuery, sortRows, tableQueryHash, textMatches } from './tableQuery';
+import {
+  ariaSort,
+  EMPTY_QUERY,
+  mergeTableQuery,
+  nextSort,
+  readTableQuery,
+  sortRows,
+  tableQueryHash,
+  textMatches,
+} from './tableQuery';
 
 describe('table views in a URL (issue 23)', () => {
   it('searches every word in any field, ignoring case', () => {
@@ -36,5 +45,23 @@ describe('table views in a URL (issue 23)', () => {
     expect(readTableQuery(hash, ['k', 'task', 'split'])).toEqual(q);
     expect(tableQueryHash('#/dataset', EMPTY_QUERY)).toBe('#/dataset');
     expect(readTableQuery('#/dataset', ['k'])).toEqual(EMPTY_QUERY);
+  });
+
+  it('keeps two prefixed tables in one hash, each replacing only its own names', () => {
+    const items = { q: 'son', sort: 'accuracy', dir: 'desc' as const, filters: {} };
+    let hash = mergeTableQuery('#/results', items, 'items_', []);
+    expect(hash).toBe('#/results?items_q=son&items_sort=accuracy&items_dir=desc');
+    const people = { q: '', sort: 'session', dir: 'asc' as const, filters: { flagged: '1' } };
+    hash = mergeTableQuery(hash, people, 'people_', ['flagged']);
+    expect(hash).toBe('#/results?items_q=son&items_sort=accuracy&items_dir=desc&people_sort=session&people_flagged=1');
+    expect(readTableQuery(hash, [], 'items_')).toEqual(items);
+    expect(readTableQuery(hash, ['flagged'], 'people_')).toEqual(people);
+    // A table written again keeps its names where they were.
+    expect(mergeTableQuery(hash, { ...items, q: 'wife' }, 'items_', [])).toBe(
+      '#/results?items_q=wife&items_sort=accuracy&items_dir=desc&people_sort=session&people_flagged=1',
+    );
+    hash = mergeTableQuery(hash, EMPTY_QUERY, 'items_', []);
+    expect(hash).toBe('#/results?people_sort=session&people_flagged=1');
+    expect(mergeTableQuery(hash, EMPTY_QUERY, 'people_', ['flagged'])).toBe('#/results');
   });
 });

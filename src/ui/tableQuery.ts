@@ -47,16 +47,50 @@ export function nextSort(query: TableQuery, column: string): Pick<TableQuery, 's
 export const ariaSort = (query: TableQuery, column: string): 'ascending' | 'descending' | 'none' =>
   query.sort === column ? (query.dir === 'asc' ? 'ascending' : 'descending') : 'none';
 
-/** Reads a table's view from a hash like `#/dataset?q=son&sort=k&dir=desc&k=3`. */
-export function readTableQuery(hash: string, filterNames: readonly string[]): TableQuery {
+/**
+ * Reads a table's view from a hash like `#/dataset?q=son&sort=k&dir=desc&k=3`. With a `prefix`
+ * (two tables on one route), the names are prefixed: `items_q`, `items_sort`, `items_dir`, ….
+ */
+export function readTableQuery(hash: string, filterNames: readonly string[], prefix = ''): TableQuery {
   const at = hash.indexOf('?');
   const p = new URLSearchParams(at >= 0 ? hash.slice(at + 1) : '');
   const filters: Record<string, string> = {};
   for (const name of filterNames) {
-    const v = p.get(name);
+    const v = p.get(prefix + name);
     if (v !== null && v !== '') filters[name] = v;
   }
-  return { q: p.get('q') ?? '', sort: p.get('sort') || null, dir: p.get('dir') === 'desc' ? 'desc' : 'asc', filters };
+  return {
+    q: p.get(`${prefix}q`) ?? '',
+    sort: p.get(`${prefix}sort`) || null,
+    dir: p.get(`${prefix}dir`) === 'desc' ? 'desc' : 'asc',
+    filters,
+  };
+}
+
+/**
+ * The hash with one prefixed table's view put in (its names replaced in place or dropped, every
+ * other name kept where it was, so the URL does not reshuffle): how two tables on one route share the hash's query.
+ */
+export function mergeTableQuery(
+  hash: string,
+  query: TableQuery,
+  prefix: string,
+  filterNames: readonly string[],
+): string {
+  const at = hash.indexOf('?');
+  const route = at >= 0 ? hash.slice(0, at) : hash;
+  const p = new URLSearchParams(at >= 0 ? hash.slice(at + 1) : '');
+  const put = (name: string, v: string | null | undefined) => {
+    if (v)
+      p.set(prefix + name, v); // in place when already there
+    else p.delete(prefix + name);
+  };
+  put('q', query.q.trim() ? query.q : null);
+  put('sort', query.sort);
+  put('dir', query.sort && query.dir === 'desc' ? 'desc' : null);
+  for (const name of filterNames) put(name, query.filters[name]);
+  const s = p.toString();
+  return s ? `${route}?${s}` : route;
 }
 
 /** The hash of a view: the route's own part, then the table's view (nothing when it is the default). */

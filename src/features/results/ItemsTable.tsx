@@ -1,6 +1,7 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import { SortHeader } from '../../ui/SortHeader';
-import { EMPTY_QUERY, sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
+import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
+import { useHashTable } from './useHashTable';
 import { fixed, range } from './format';
 import { useResults } from './store';
 
@@ -23,7 +24,8 @@ export function ItemsTable() {
   // Computed in the results worker with the figures (flagged participants left out with them).
   const list = useResults((s) => s.figures.items);
   const excludeFlagged = useResults((s) => s.figures.view.excludeFlagged);
-  const [query, setQuery] = useState<TableQuery>(EMPTY_QUERY);
+  // Search and sort live in the URL (items_q, items_sort, items_dir): a view is a link.
+  const [query, setQuery] = useHashTable('items_');
   const shown = useMemo(() => {
     const kept = list.filter((it) =>
       textMatches([it.puzzle_id, it.gold, String(it.task), `k${it.k}`, it.commonError?.word ?? ''], query.q),

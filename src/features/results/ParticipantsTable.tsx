@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { SortHeader } from '../../ui/SortHeader';
-import { EMPTY_QUERY, sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
+import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
+import { useHashTable } from './useHashTable';
 import { formatCount } from '../../core/util/format';
 import { FLAG_RULES, FLAG_TEXT } from '../../study/figures';
 import { fixed } from './format';
@@ -9,6 +10,7 @@ import { useResults } from './store';
 
 /** Lines per page: a study of thousands is not drawn all at once. */
 const PAGE = 100;
+const FILTERS = ['flagged'] as const;
 
 type Line = ReturnType<typeof useResults.getState>['participants'][number];
 const n = (v: number | null | undefined) => v ?? -1;
@@ -29,9 +31,11 @@ export function ParticipantsTable() {
   const id = useId();
   // Computed in the results worker when the files were merged.
   const list = useResults((s) => s.participants);
-  const [flaggedOnly, setFlaggedOnly] = useState(false);
   const [page, setPage] = useState(0);
-  const [query, setQuery] = useState<TableQuery>(EMPTY_QUERY);
+  // Search, sort and the flagged-only filter live in the URL (people_q, people_sort, people_dir,
+  // people_flagged=1): a view is a link.
+  const [query, setQuery] = useHashTable('people_', FILTERS);
+  const flaggedOnly = query.filters.flagged === '1';
   const flagged = useMemo(() => list.filter((p) => p.flags.length > 0), [list]);
   const shown = useMemo(() => {
     const kept = (flaggedOnly ? flagged : list).filter((p) =>
@@ -59,7 +63,8 @@ export function ParticipantsTable() {
           type="checkbox"
           checked={flaggedOnly}
           onChange={(e) => {
-            setFlaggedOnly(e.target.checked);
+            const filters: Record<string, string> = e.target.checked ? { flagged: '1' } : {};
+            setQuery((old) => ({ ...old, filters }));
             setPage(0);
           }}
           data-testid="results-flagged-only"
