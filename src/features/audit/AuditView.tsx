@@ -19,7 +19,7 @@ export function AuditView() {
         <h1 data-view-heading tabIndex={-1}>
           Import and audit
         </h1>
-        <p className="au-hint">
+        <p className="hint">
           As <code>npm run cli -- check</code>: each row is solved from story_edges, edge_types, genders and query_edge
           (edges without a type are left out). <em>Entailed</em>: the rule base derives exactly the label;{' '}
           <em>ambiguous</em>: the label among other answers; <em>unsupported</em>: not the label. Of the entailed rows,{' '}

@@ -126,7 +126,7 @@ export function RowLine({ r }: { r: AuditedRow }) {
       <td className="au-file">{r.file}</td>
       <td>{r.n}</td>
       <td>{r.row.taskName.replace(/^task_/, '')}</td>
-      <td className="au-mono">{r.row.fComb}</td>
+      <td className="mono">{r.row.fComb}</td>
       <td title={unbracket(r.row.story)}>
         How is {r.row.query[1]} related to {r.row.query[0]}?
       </td>

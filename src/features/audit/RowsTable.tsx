@@ -140,7 +140,7 @@ export function RowsTable() {
         />
         <FilterSelect label="k" value={filter.k} options={ks} onChange={(k) => update({ k })} testId="audit-filter-k" />
       </div>
-      <p className="au-hint" data-testid="audit-row-count" data-count={listed.length} data-matching={matching}>
+      <p className="hint" data-testid="audit-row-count" data-count={listed.length} data-matching={matching}>
         {count}
       </p>
       {shown.length > 0 && (

@@ -65,7 +65,7 @@ export function StatsPanel() {
   return (
     <section className="au-summary au-stats" aria-labelledby="au-stats-h" data-testid="audit-stats">
       <h2 id="au-stats-h">Shortcuts and character</h2>
-      <p className="au-hint">
+      <p className="hint">
         As <code>npm run cli -- stats</code> over the files read whole. A low τ and first = q0 mean the story is not
         told along the path; the baselines show how far an answer can be read off the text without reasoning.
       </p>

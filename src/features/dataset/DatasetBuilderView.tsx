@@ -24,7 +24,7 @@ function PreviewLimitNote() {
   const plan = useDatasetBuilder((s) => s.plan);
   if (!plan || !plan.jobs.some((j) => j.rows > PREVIEW_ROWS_PER_JOB)) return null;
   return (
-    <p className="ds-hint" data-testid="dataset-preview-limit">
+    <p className="hint" data-testid="dataset-preview-limit">
       The preview below lists the first {formatCount(PREVIEW_ROWS_PER_JOB)} rows of each task; the chart, the counts and
       the downloads cover all {formatCount(plan.totalRows)} rows.
     </p>
@@ -53,12 +53,12 @@ export function DatasetBuilderView() {
         <h1 data-view-heading tabIndex={-1}>
           Dataset builder
         </h1>
-        <p className="ds-hint">
+        <p className="hint">
           The options of <code>npm run cli -- generate</code>. Rows are made in background workers; each row is
           determined by its seed, so the same settings give the same files as the command line.
         </p>
       </header>
-      <div className="ds-top">
+      <div className="two-col">
         <DatasetForm />
         <RunPanel />
       </div>

@@ -23,7 +23,7 @@ function Field(props: {
       </label>
       {props.children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy })}
       {props.hint && (
-        <span id={hintId} className="ds-hint">
+        <span id={hintId} className="hint">
           {props.hint}
         </span>
       )}
@@ -101,7 +101,7 @@ function Checkbox({
       <label htmlFor={id}>
         {label} <span className="ds-flag">{FLAG[field]}</span>
       </label>
-      <span id={`${id}-hint`} className="ds-hint">
+      <span id={`${id}-hint`} className="hint">
         {hint}
       </span>
     </div>
@@ -160,7 +160,7 @@ function PresetPicker() {
           </option>
         ))}
       </select>
-      <span id={`${id}-hint`} className="ds-hint">
+      <span id={`${id}-hint`} className="hint">
         the tasks, rows per task and balance of a dataset released with the paper; with Labels: clutrr, the closest
         reproduction of the release
       </span>

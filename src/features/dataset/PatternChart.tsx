@@ -52,7 +52,7 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
     <section className="ds-chart" aria-labelledby={`${id}-h`} data-testid="pattern-chart" data-k={k ?? ''}>
       <h2 id={`${id}-h`}>Patterns per k</h2>
       {ks.length === 0 ? (
-        <p className="ds-hint">The chart appears as tasks finish.</p>
+        <p className="hint">The chart appears as tasks finish.</p>
       ) : (
         <>
           <div className="ds-chart-controls">
@@ -65,7 +65,7 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
               ))}
             </select>
           </div>
-          <p className="ds-hint" id={`${id}-d`}>
+          <p className="hint" id={`${id}-d`}>
             {description}
           </p>
           <svg

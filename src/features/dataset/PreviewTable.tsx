@@ -1,14 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { unbracket } from '../../core/text/render';
 import { useDatasetBuilder } from './store';
-import {
-  countRows,
-  filterPreview,
-  isNoFilter,
-  orderedRows,
-  type PreviewFilter,
-  sliceInOrder,
-} from './summary';
+import { countRows, filterPreview, isNoFilter, orderedRows, type PreviewFilter, sliceInOrder } from './summary';
 import { FilterSelect } from '../../ui/FilterSelect';
 import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
@@ -171,7 +164,7 @@ export function PreviewTable() {
           Show whole stories
         </label>
       </div>
-      <p className="ds-hint" aria-live="polite" data-testid="dataset-preview-count" data-count={matchCount}>
+      <p className="hint" aria-live="polite" data-testid="dataset-preview-count" data-count={matchCount}>
         {matchCount === 0
           ? total === 0
             ? 'No rows yet.'
@@ -214,7 +207,7 @@ export function PreviewTable() {
                   <td>
                     {r.task}.{r.k}
                   </td>
-                  <td className="ds-mono">{r.pattern}</td>
+                  <td className="mono">{r.pattern}</td>
                   <td>
                     How is {r.query[1]} related to {r.query[0]}?
                   </td>

@@ -95,7 +95,7 @@ export function RunPanel() {
         </button>
       </div>
       {run && (
-        <p className="ds-hint">
+        <p className="hint">
           The zip holds <code>{datasetStem(run.spec)}/</code> with {run.plan.files.map((f) => f.name).join(', ')} and
           config.json, as the CLI writes them; the CSV holds every row, train then test.
         </p>

@@ -104,7 +104,7 @@ function RunProgress() {
           {done} of {total}
         </progress>
       )}
-      <p role="status" className={run.status === 'error' ? 'mr-error' : 'mr-hint'}>
+      <p role="status" className={run.status === 'error' ? 'mr-error' : 'hint'}>
         {run.status === 'idle'
           ? 'Not run yet: the figures below are the training script’s until you run.'
           : run.message}
@@ -116,7 +116,7 @@ function RunProgress() {
         )}
       </p>
       {Object.keys(run.ms).length > 0 && (
-        <p className="mr-hint" data-testid="models-times">
+        <p className="hint" data-testid="models-times">
           Time in the worker:{' '}
           {Object.entries(run.ms)
             .map(([id, ms]) => `${id} ${(ms / 1000).toFixed(1)} s (${(ms / perModel).toFixed(1)} ms per puzzle)`)
@@ -163,7 +163,7 @@ export function ModelsView() {
         <h1 tabIndex={-1} data-view-heading>
           Models
         </h1>
-        <p className="mr-hint">
+        <p className="hint">
           The GAT reads the story&apos;s graph of facts, the BiLSTM its text. Both were trained by{' '}
           <code>npm run train</code> on clean k = 2, 3 puzzles of our engine; here they answer fresh puzzles of k = 2 to
           10, made and answered in a worker of this page (nothing is sent anywhere). Seed 1 makes the training
@@ -177,7 +177,7 @@ export function ModelsView() {
         </p>
       )}
       {index.status === 'loading' && (
-        <p className="mr-hint" role="status">
+        <p className="hint" role="status">
           Reading the model list…
         </p>
       )}
@@ -192,7 +192,7 @@ export function ModelsView() {
         <RunForm />
         <RunProgress />
         {ran && (
-          <p className="mr-hint">
+          <p className="hint">
             This browser: {runSettings.rows} {runSettings.noise} puzzles per k, seed {runSettings.seed}.
           </p>
         )}

@@ -12,7 +12,7 @@ export function RobustnessTable({ table, errors }: { table: Table; errors: reado
   return (
     <section className="mr-section" aria-labelledby={`${id}-h`} data-testid="models-robustness">
       <h2 id={`${id}-h`}>Robustness: trained on one noise kind, tested on each</h2>
-      <p className="mr-hint">
+      <p className="hint">
         From the training metadata of every shipped folder (the main models are trained clean; a version{' '}
         <code>1-&lt;noise&gt;</code> is trained on that noise), each tested on fresh k = 2, 3 puzzles of each kind by
         the training script. A blank cell: no folder of that model was trained on that noise. The paper&apos;s figures

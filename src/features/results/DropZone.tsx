@@ -43,7 +43,7 @@ export function DropZone() {
         progress={progress}
       />
       {computing && (reading.length === 0 || bytesRead) && (
-        <p className="rs-hint" role="status" data-testid="results-computing">
+        <p className="hint" role="status" data-testid="results-computing">
           {reading.length > 0 ? 'Every byte read; merging the files and computing' : 'Computing'} the figures (in the
           background: the page stays usable; a study of thousands of participants takes a while)…
         </p>

@@ -129,7 +129,7 @@ export function Figures() {
           Export table (CSV)
         </button>
       </div>
-      <p className="rs-hint">
+      <p className="hint">
         Main trials only (practice and attention checks left out); a timeout counts as wrong and has no time or rating.
       </p>
       <ul className="rs-legend">
@@ -235,7 +235,7 @@ export function Figures() {
           </tbody>
         </table>
       </div>
-      <ul id={`${id}-methods`} className="rs-hint rs-methods" data-testid="results-interval-note">
+      <ul id={`${id}-methods`} className="hint rs-methods" data-testid="results-interval-note">
         {(['accuracy', 'rt', 'difficulty', 'clustered'] as const).map((m) => (
           <li key={m} data-measure={m}>
             {INTERVAL_METHODS[m]}.
@@ -243,7 +243,7 @@ export function Figures() {
         ))}
         <li>Every interval stays within its scale: accuracy 0–1, response time above 0 s, difficulty 1–5.</li>
       </ul>
-      <p className="rs-hint" data-testid="results-cluster-note">
+      <p className="hint" data-testid="results-cluster-note">
         {anyWide
           ? `† Clustering matters here: the interval over participants is at least ${CLUSTER_NOTE_RATIO}× as wide as the one over trials, because participants differ; read the wider one.`
           : `Clustering by participant changes no interval by ${CLUSTER_NOTE_RATIO}× or more here.`}{' '}

@@ -32,7 +32,7 @@ export function FileList() {
                 Dismiss
               </button>
             </p>
-            <p className="rs-mono">{f.problem.message}</p>
+            <p className="mono">{f.problem.message}</p>
           </div>
         ),
       )}
@@ -46,7 +46,7 @@ export function FileList() {
           {good.map((f) =>
             f.ok ? (
               <li key={f.name} data-testid="results-file" data-file={f.name} data-rows={f.rows}>
-                <span className="rs-mono">{f.name}</span> — {f.format.toUpperCase()}, {formatCount(f.rows)}{' '}
+                <span className="mono">{f.name}</span> — {f.format.toUpperCase()}, {formatCount(f.rows)}{' '}
                 {f.rows === 1 ? 'row' : 'rows'}, {formatCount(f.sessions)} {f.sessions === 1 ? 'session' : 'sessions'}{' '}
                 <button type="button" onClick={() => void remove(f.name)} aria-label={`Remove ${f.name}`}>
                   Remove
@@ -57,7 +57,7 @@ export function FileList() {
         </ul>
       )}
       <p
-        className="rs-hint"
+        className="hint"
         data-testid="results-summary"
         data-sessions={sessions}
         data-rows={merged.rows}
@@ -79,7 +79,7 @@ export function FileList() {
           <p>
             {formatCount(merged.conflicts)} rows appear in two files with different content; the first file&apos;s row
             is used. First:{' '}
-            <span className="rs-mono">
+            <span className="mono">
               session {merged.firstConflicts[0]!.session_id}, trial {merged.firstConflicts[0]!.trial_index} (
               {merged.firstConflicts[0]!.column} differs; kept {merged.firstConflicts[0]!.kept}, dropped{' '}
               {merged.firstConflicts[0]!.dropped})

@@ -38,7 +38,7 @@ export function ItemsTable() {
   return (
     <section className="rs-items" aria-labelledby={`${id}-h`} data-testid="results-items">
       <h2 id={`${id}-h`}>Items</h2>
-      <p className="rs-hint">
+      <p className="hint">
         Main items by k, hardest first; attention checks at the end. Practice items are left out
         {excludeFlagged ? ', and so are flagged participants' : ''}. Accuracy with its 95% Wilson interval; time and
         difficulty are plain means of the item&apos;s answers, without an interval.
@@ -77,7 +77,7 @@ export function ItemsTable() {
           <tbody>
             {shown.map((it) => (
               <tr key={it.puzzle_id} data-testid="results-item" data-puzzle={it.puzzle_id}>
-                <th scope="row" className="rs-mono">
+                <th scope="row" className="mono">
                   {it.puzzle_id}
                 </th>
                 <td>{it.k}</td>

@@ -51,7 +51,7 @@ export function ModelsCompare() {
   return (
     <section className="rs-models" aria-labelledby={`${id}-h`} data-testid="results-models" data-status={status}>
       <h2 id={`${id}-h`}>Models on the same items</h2>
-      <p className="rs-hint">
+      <p className="hint">
         Each main item is rebuilt from its row: the puzzle from its seed, k and task, the story as the participant read
         it. The shipped models (GAT over the graph, BiLSTM over the text) answer it in a worker of this page; the models
         load only when you ask. The BiLSTM was trained on 80% of the paraphrases (template split seed 1): a study told
@@ -82,11 +82,11 @@ export function ModelsCompare() {
           />
         )}
       </div>
-      <p role="status" className={status === 'error' ? 'rs-alert' : 'rs-hint'} data-testid="results-models-status">
+      <p role="status" className={status === 'error' ? 'rs-alert' : 'hint'} data-testid="results-models-status">
         {running ? `${progress.label}: ${progress.done} of ${progress.total}…` : message}
       </p>
       {notAsked > 0 && !running && (
-        <p className="rs-hint">
+        <p className="hint">
           {notAsked} item{notAsked === 1 ? '' : 's'} came with files loaded since: ask again to include them.
         </p>
       )}
@@ -156,7 +156,7 @@ export function ModelsCompare() {
             </table>
           </div>
           {bracketed > 0 && (
-            <p className="rs-hint">
+            <p className="hint">
               {bracketed} stor{bracketed === 1 ? 'y' : 'ies'} did not come out word for word from the generator (another
               bank or template split?): the models read the file&apos;s story with the names marked.
             </p>
@@ -171,7 +171,7 @@ export function ModelsCompare() {
               <ul>
                 {refused.slice(0, 5).map(({ item, reason }) => (
                   <li key={item.key}>
-                    <span className="rs-mono">{item.puzzle_id}</span>: {reason}
+                    <span className="mono">{item.puzzle_id}</span>: {reason}
                   </li>
                 ))}
                 {refused.length > 5 && <li>and {refused.length - 5} more.</li>}
@@ -199,7 +199,7 @@ export function ModelsCompare() {
                 <tbody>
                   {listed.map((it) => (
                     <tr key={it.key} data-testid="results-models-item" data-puzzle={it.puzzle_id}>
-                      <th scope="row" className="rs-mono">
+                      <th scope="row" className="mono">
                         {it.puzzle_id}
                       </th>
                       <td>{it.k}</td>

@@ -53,7 +53,7 @@ export function ParticipantsTable() {
   return (
     <section className="rs-participants" aria-labelledby={`${id}-h`} data-testid="results-participants">
       <h2 id={`${id}-h`}>Participants</h2>
-      <p className="rs-hint">
+      <p className="hint">
         Flagged ({formatCount(flagged.length)} of {formatCount(list.length)}): an attention check answered wrong or not
         at all; {Math.round(FLAG_RULES.timeoutShare * 100)}% or more of main and check trials timed out; or{' '}
         {FLAG_RULES.hiddenMs / 1000} s or more in another tab over the run. Accuracy and times are over main trials.
@@ -114,10 +114,10 @@ export function ParticipantsTable() {
                 data-flags={p.flags.join(' ')}
                 className={p.flags.length ? 'rs-flagged' : undefined}
               >
-                <th scope="row" className="rs-mono">
+                <th scope="row" className="mono">
                   {p.session_id}
                 </th>
-                <td className="rs-mono" data-testid="results-participant-id">
+                <td className="mono" data-testid="results-participant-id">
                   {p.participant_id || '–'}
                 </td>
                 <td>

@@ -21,7 +21,7 @@ export function ResultsView() {
         <h1 tabIndex={-1} data-view-heading>
           Results
         </h1>
-        <p className="rs-hint">
+        <p className="hint">
           Figures from your study&apos;s result files, held against the human study of the CLUTRR paper (Sinha et al.
           2019, Table 3). Files are read in this page and sent nowhere.
         </p>
@@ -37,7 +37,7 @@ export function ResultsView() {
           <ModelsCompare />
         </>
       ) : (
-        <p className="rs-hint" data-testid="results-empty">
+        <p className="hint" data-testid="results-empty">
           No rows yet: load a file to see the figures.
         </p>
       )}

@@ -66,7 +66,7 @@ export function ServerFetch() {
             onChange={(e) => setStudy(e.target.value)}
           />
         </div>
-        <p className="rs-hint">
+        <p className="hint">
           Asks <code>{target || '(not an address)'}</code> with the token as <code>Authorization: Bearer</code>.
         </p>
         <button type="submit" data-testid="results-fetch" disabled={server.status === 'fetching'}>
@@ -88,7 +88,7 @@ export function ServerFetch() {
         </button>
         {psychDs && (
           <p
-            className={psychDs.ok ? 'rs-hint' : 'rs-alert'}
+            className={psychDs.ok ? 'hint' : 'rs-alert'}
             role={psychDs.ok ? 'status' : 'alert'}
             data-testid="results-psychds-status"
           >
@@ -97,7 +97,7 @@ export function ServerFetch() {
         )}
         {server.status !== 'idle' && (
           <p
-            className={server.status === 'error' ? 'rs-alert' : 'rs-hint'}
+            className={server.status === 'error' ? 'rs-alert' : 'hint'}
             role={server.status === 'error' ? 'alert' : 'status'}
             data-testid="results-server-status"
             data-status={server.status}

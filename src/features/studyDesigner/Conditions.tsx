@@ -17,11 +17,11 @@ export function Conditions() {
   return (
     <fieldset>
       <legend>Conditions</legend>
-      <p className="sd-hint">
+      <p className="hint">
         Between subjects: each participant gets one. A time limit shows a countdown; at 0 the trial is recorded as a
         timeout. Leave a limit empty for none.
       </p>
-      <p className="sd-hint" data-testid="study-drawing-note">
+      <p className="hint" data-testid="study-drawing-note">
         <strong>text+drawing</strong> shows, beside the story, a drawing of the stated facts only: one labelled line per
         fact the story states, nothing inferred. People are placed by a seeded layout that does not follow generations
         (the same after a reload), so the drawing does not count generations for the participant; the two people of the

@@ -19,7 +19,7 @@ export function Destinations() {
   return (
     <fieldset data-testid="study-destinations">
       <legend>Where results go</legend>
-      <p className="sd-hint">
+      <p className="hint">
         Choose at least one; nothing is chosen for you, and there is no participant link until you do. Participants see
         every destination on the consent screen before they agree.
       </p>

@@ -139,7 +139,7 @@ function Outputs({ def, token }: { def: StudyDefinition; token: string }) {
               {link}
             </code>
           </p>
-          <p className="sd-hint">
+          <p className="hint">
             {link.length} characters. Prolific adds PROLIFIC_PID, STUDY_ID and SESSION_ID to it; add{' '}
             <code>&amp;condition=&lt;id&gt;</code> to force a condition.
           </p>
@@ -175,7 +175,7 @@ function Outputs({ def, token }: { def: StudyDefinition; token: string }) {
           Definition (.json)
         </button>
       </div>
-      <p id="sd-jzip-hint" className="sd-hint" data-testid="study-jzip-hint">
+      <p id="sd-jzip-hint" className="hint" data-testid="study-jzip-hint">
         {dev
           ? DEV_SERVER_MESSAGE
           : 'The .jzip holds this app and this study: import it in JATOS (Import study); participants then open a JATOS study link (for Prolific, a General Single link), not the link above.'}

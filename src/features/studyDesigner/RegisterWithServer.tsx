@@ -17,7 +17,7 @@ export function RegisterWithServer({ token }: { token: string }) {
   return (
     <section className="sd-register" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Results server</h3>
-      <p className="sd-hint" id={`${id}-hint`}>
+      <p className="hint" id={`${id}-hint`}>
         The server accepts rows of registered studies only. Its researcher token is in the <code>token</code> file of
         its data folder (or run <code>npm run cli -- study register</code>).
       </p>

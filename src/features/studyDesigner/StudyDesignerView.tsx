@@ -23,12 +23,12 @@ export function StudyDesignerView() {
         <h1 id="sd-title" tabIndex={-1} data-view-heading>
           Study designer
         </h1>
-        <p className="sd-hint">
+        <p className="hint">
           A human study of CLUTRR puzzles like the paper&apos;s (Table 3): choose the items, conditions, texts and where
           results go; the participant link carries the whole study, and the same settings always give the same link.
         </p>
       </header>
-      <div className="sd-top">
+      <div className="two-col">
         <form className="sd-form" aria-label="Study settings" onSubmit={(e) => e.preventDefault()} noValidate>
           <Problems.Provider value={problems.byInput}>
             <SettingsForm />

@@ -7,7 +7,7 @@ export function Summary({ def }: { def: StudyDefinition }) {
   return (
     <section className="sd-panel" aria-labelledby="sd-summary" data-testid="study-summary">
       <h2 id="sd-summary">Items</h2>
-      <p className="sd-hint" id="sd-cells">
+      <p className="hint" id="sd-cells">
         Main items per story length k and task
       </p>
       <table className="sd-table" aria-describedby="sd-cells">
@@ -32,7 +32,7 @@ export function Summary({ def }: { def: StudyDefinition }) {
         {s.main} main, {s.practice} practice, {s.checks} attention check{s.checks === 1 ? '' : 's'}:{' '}
         <strong>{s.trials} trials</strong>, about <strong>{s.minutes} minutes</strong>
       </p>
-      <p className="sd-hint">
+      <p className="hint">
         Estimate: 1.4 min per puzzle, the mean of the paper&apos;s time-limited crowd workers (1 min 23 s).{' '}
         {def.conditions.length} condition{def.conditions.length === 1 ? '' : 's'} ({def.assignment} assignment).
       </p>
@@ -45,7 +45,7 @@ export function CliLine({ def }: { def: StudyDefinition }) {
   return (
     <section className="sd-panel" aria-labelledby="sd-cli">
       <h2 id="sd-cli">Same link from the command line</h2>
-      <pre className="sd-cli" data-testid="study-cli">
+      <pre className="mono sd-cli" data-testid="study-cli">
         {cliCommand(def)}
       </pre>
     </section>

@@ -41,7 +41,7 @@ export function Field(props: {
         'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined,
       })}
       {props.hint && (
-        <span id={hintId} className="sd-hint">
+        <span id={hintId} className="hint">
           {props.hint}
         </span>
       )}
@@ -147,7 +147,7 @@ export function Check(props: { field: CheckField; label: string; hint: string; o
         }}
       />
       <label htmlFor={id}>{props.label}</label>
-      <span id={`${id}-hint`} className="sd-hint">
+      <span id={`${id}-hint`} className="hint">
         {props.hint}
       </span>
       {problems && (
