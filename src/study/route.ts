@@ -11,8 +11,6 @@
  * relative to the app's root (the folder its index.html is served from).
  */
 
-import { readShortStudyRef, SHORT_STUDY_PARAM } from './serverSession';
-
 /** The query parameter that carries the study token; its presence makes the page a participant run. */
 export const STUDY_PARAM = 'study';
 
@@ -85,4 +83,29 @@ export function hasShortParam(search: string, hash = ''): boolean {
     new URLSearchParams(search).has(SHORT_STUDY_PARAM) ||
     (q >= 0 && new URLSearchParams(hash.slice(q + 1)).has(SHORT_STUDY_PARAM))
   );
+}
+
+/** The query parameter of a short link: `?s=<study id>`. */
+export const SHORT_STUDY_PARAM = 's';
+
+/** Study ids (as `checkStudyDefinition` allows them). */
+export const STUDY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A short link's path for a study registered on the results server that serves the app. */
+export function shortParticipantPath(studyId: string): string {
+  return `?${new URLSearchParams({ [SHORT_STUDY_PARAM]: studyId }).toString()}`;
+}
+
+/**
+ * The study id of a short link (`?s=<study id>`, also after the hash as recruiters sometimes put
+ * it), or null when the URL is not a short link or the id is not a study id.
+ */
+export function readShortStudyRef(search: string, hash = ''): string | null {
+  const params = new URLSearchParams(search);
+  const q = hash.indexOf('?');
+  const value =
+    params.get(SHORT_STUDY_PARAM) ?? (q >= 0 ? new URLSearchParams(hash.slice(q + 1)).get(SHORT_STUDY_PARAM) : null);
+  if (value === null) return null;
+  const id = value.trim();
+  return STUDY_ID.test(id) ? id : null;
 }

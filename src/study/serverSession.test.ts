@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { readShortStudyRef, shortParticipantPath } from './route';
 import {
   linkLengthProblem,
   MAX_ID_LENGTH,
   MAX_LINK_LENGTH,
   readSessionAnswer,
-  readShortStudyRef,
   requestSession,
   resolveShortLink,
   rowsBody,
   sessionRequestOf,
   sessionRequestProblem,
   shortLinkUrl,
-  shortParticipantPath,
   type JsonFetch,
 } from './serverSession';
 

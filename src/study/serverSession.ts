@@ -14,15 +14,10 @@
  *   3. A refusal (`kind: 'refused'`: the study is closed, full, unknown, or the ids are too long)
  *      ends the run with its `message`; `kind: 'unavailable'` (network, 5xx, 429) may be retried.
  */
+import { STUDY_ID } from './route';
 
 /** Longest id the server accepts (participant ids, Prolific ids, session ids): as the row schema. */
 export const MAX_ID_LENGTH = 200;
-
-/** The query parameter of a short link: `?s=<study id>`. */
-export const SHORT_STUDY_PARAM = 's';
-
-/** Study ids (as `checkStudyDefinition` allows them). */
-const STUDY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Longest participant link (path and query, as the CLI and the designer print it) that is made at
@@ -43,25 +38,6 @@ export function linkLengthProblem(link: string): string | null {
     'through common web servers and proxies (nginx refuses request lines over 8 KB); shorten the study texts, ' +
     'or send the rows to a results server (study link --sink server --data DIR), whose link is ?s=<study id>'
   );
-}
-
-/** A short link's path for a study registered on the results server that serves the app. */
-export function shortParticipantPath(studyId: string): string {
-  return `?${new URLSearchParams({ [SHORT_STUDY_PARAM]: studyId }).toString()}`;
-}
-
-/**
- * The study id of a short link (`?s=<study id>`, also after the hash as recruiters sometimes put
- * it), or null when the URL is not a short link or the id is not a study id.
- */
-export function readShortStudyRef(search: string, hash = ''): string | null {
-  const params = new URLSearchParams(search);
-  const q = hash.indexOf('?');
-  const value =
-    params.get(SHORT_STUDY_PARAM) ?? (q >= 0 ? new URLSearchParams(hash.slice(q + 1)).get(SHORT_STUDY_PARAM) : null);
-  if (value === null) return null;
-  const id = value.trim();
-  return STUDY_ID.test(id) ? id : null;
 }
 
 // ---- the wire ----
