@@ -43,6 +43,9 @@ const COLUMNS = [
   'strict',
   'time_limit_s',
   'answer_changes',
+  'hidden_ms',
+  'started_at',
+  'answered_at',
 ] as const;
 
 interface EngineTrial {
@@ -224,6 +227,8 @@ test('by clicks on a phone: three CLUTRR trials, a survey, one data row per tria
       ended_on: 'response',
     });
     expect(row.rt_ms).toBeGreaterThan(0);
+    expect(row.hidden_ms).toBe(0);
+    expect(Date.parse(String(row.answered_at)) - Date.parse(String(row.started_at))).toBeGreaterThanOrEqual(0);
   }
   expect(rows[0]!.answer_changes).toBe(1);
   expect(rows[1]!.correct).toBe(false);

@@ -74,6 +74,11 @@ const info = {
     time_limit_s: { type: ParameterType.FLOAT },
     /** Switches from one picked word to another (the first pick is not a change). */
     answer_changes: { type: ParameterType.INT },
+    /** Milliseconds the page was hidden (another tab or app) during the trial. */
+    hidden_ms: { type: ParameterType.INT },
+    /** When the story was shown and when the trial ended (ISO 8601, the participant's clock). */
+    started_at: { type: ParameterType.STRING },
+    answered_at: { type: ParameterType.STRING },
     display: { type: ParameterType.STRING },
     template_split: { type: ParameterType.STRING },
     story_order: { type: ParameterType.STRING },
@@ -103,6 +108,9 @@ export interface ClutrrTrialData {
   question: string;
   time_limit_s: number | null;
   answer_changes: number;
+  hidden_ms: number;
+  started_at: string;
+  answered_at: string;
   display: string;
   template_split: string;
   story_order: string;
@@ -269,6 +277,18 @@ class ClutrrPlugin implements JsPsychPlugin<Info> {
 
     display_element.replaceChildren(root);
     const start = performance.now();
+    const startedAt = new Date().toISOString();
+    // Time with the page hidden, as the study's rows measure it.
+    let hiddenMs = 0;
+    let hiddenSince = document.hidden ? performance.now() : null;
+    const onVisibility = () => {
+      if (document.hidden) hiddenSince ??= performance.now();
+      else if (hiddenSince !== null) {
+        hiddenMs += performance.now() - hiddenSince;
+        hiddenSince = null;
+      }
+    };
+    document.addEventListener('visibilitychange', onVisibility);
 
     const ready = () => response !== null && (!trial.ask_difficulty || difficulty !== null);
     const refresh = () => {
@@ -340,6 +360,8 @@ class ClutrrPlugin implements JsPsychPlugin<Info> {
       done = true;
       const rt = Math.round(performance.now() - start);
       document.removeEventListener('keydown', onKey);
+      document.removeEventListener('visibilitychange', onVisibility);
+      if (hiddenSince !== null) hiddenMs += performance.now() - hiddenSince;
       if (ticker !== undefined) window.clearInterval(ticker);
       this.jsPsych.pluginAPI.clearAllTimeouts();
       const answered = endedOn === 'response' ? response! : '';
@@ -363,6 +385,9 @@ class ClutrrPlugin implements JsPsychPlugin<Info> {
         question: content.question,
         time_limit_s: trial.time_limit,
         answer_changes: changes,
+        hidden_ms: Math.round(hiddenMs),
+        started_at: startedAt,
+        answered_at: new Date().toISOString(),
         display: trial.display,
         template_split: trial.template_split,
         story_order: trial.story_order,
