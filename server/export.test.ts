@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +11,7 @@ import { createApp, DEFAULT_MAX_BODY_BYTES } from './app';
 import { ExportReader, exportStream, type ExportFormat } from './export';
 import { OutputExistsError, writeFileAtomically } from './files';
 import { ResultStore } from './store';
-import { makeRow, makeSession, ROOT } from './testServer';
+import { makeRow, makeSession, runCli } from './testServer';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -186,23 +185,6 @@ describe('writeFileAtomically', () => {
 });
 
 describe('results export (the CLI)', () => {
-  const cli = (args: string[]) => {
-    try {
-      return {
-        status: 0,
-        out: execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'cli.mjs'), ...args], {
-          cwd: ROOT,
-          encoding: 'utf8',
-          timeout: 120_000,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        }),
-      };
-    } catch (e) {
-      const err = e as { status: number; stdout: string; stderr: string };
-      return { status: err.status, out: `${err.stdout}${err.stderr}` };
-    }
-  };
-
   it('writes the export (600), refuses an existing --out unless --force, and ends with sessions= rows=', () => {
     const dir = tempDir();
     const data = path.join(dir, 'data');
@@ -213,20 +195,20 @@ describe('results export (the CLI)', () => {
     const rows = store.rows().length;
     store.close();
     const out = path.join(dir, 'r.csv');
-    const first = cli(['results', 'export', '--data', data, '--out', out]);
+    const first = runCli(['results', 'export', '--data', data, '--out', out]);
     expect(first.status).toBe(0);
     expect(first.out.trimEnd().split('\n').at(-1)).toBe(`sessions=${sessions} rows=${rows}`);
     expect(readFileSync(out, 'utf8')).toBe(csv);
     expect(statSync(out).mode & 0o777).toBe(0o600);
-    const again = cli(['results', 'export', '--data', data, '--out', out]);
+    const again = runCli(['results', 'export', '--data', data, '--out', out]);
     expect(again.status).not.toBe(0);
     expect(again.out).toMatch(/exists; give --force/);
-    expect(cli(['results', 'export', '--data', data, '--out', out, '--force']).status).toBe(0);
+    expect(runCli(['results', 'export', '--data', data, '--out', out, '--force']).status).toBe(0);
     const jsonOut = path.join(dir, 'lab.json');
-    expect(cli(['results', 'export', '--data', data, '--out', jsonOut, '--study', 'lab']).status).toBe(0);
+    expect(runCli(['results', 'export', '--data', data, '--out', jsonOut, '--study', 'lab']).status).toBe(0);
     expect(readFileSync(jsonOut, 'utf8')).toBe(json);
     expect(existsSync(path.join(dir, 'lab.json'))).toBe(true);
-    const nowhere = cli(['results', 'export', '--data', data, '--out', path.join(dir, 'missing', 'r.csv')]);
+    const nowhere = runCli(['results', 'export', '--data', data, '--out', path.join(dir, 'missing', 'r.csv')]);
     expect(nowhere.status).not.toBe(0);
     expect(nowhere.out).toContain(`out: the folder ${path.join(dir, 'missing')} does not exist`);
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);

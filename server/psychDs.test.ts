@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,7 +19,7 @@ import {
 } from '../src/study/psychDs';
 import { writePsychDs } from './psychDs';
 import { ResultStore } from './store';
-import { makeRow, makeSession, ROOT } from './testServer';
+import { makeRow, makeSession, runCli } from './testServer';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -175,24 +174,9 @@ describe('psych-DS export', () => {
     const rows = store.rows().length;
     const csvAll = rowsToCsv(store.rows(), store.sessionInfos());
     store.close();
-    const run = (args: string[]) => {
-      try {
-        return {
-          status: 0,
-          out: execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'cli.mjs'), ...args], {
-            cwd: ROOT,
-            encoding: 'utf8',
-            timeout: 120_000,
-            stdio: ['ignore', 'pipe', 'pipe'],
-          }),
-        };
-      } catch (e) {
-        const err = e as { status: number; stdout: string; stderr: string };
-        return { status: err.status, out: `${err.stdout}${err.stderr}` };
-      }
-    };
+
     const out = path.join(dir, 'ds');
-    const first = run(['results', 'export', '--data', data, '--format', 'psych-ds', '--out', out]);
+    const first = runCli(['results', 'export', '--data', data, '--format', 'psych-ds', '--out', out]);
     expect(first.status, first.out).toBe(0);
     expect(first.out.trimEnd().split('\n').at(-1)).toBe(`sessions=${sessions} rows=${rows}`);
     // The studies' files together hold the rows of the whole CSV export.
@@ -203,11 +187,13 @@ describe('psych-DS export', () => {
     const key = (r: string[]) => JSON.stringify(r);
     expect(bodies.flat().map(key).sort()).toEqual(all.map(key).sort());
     expect(all.length).toBe(rows);
-    const again = run(['results', 'export', '--data', data, '--format', 'psych-ds', '--out', out]);
+    const again = runCli(['results', 'export', '--data', data, '--format', 'psych-ds', '--out', out]);
     expect(again.status).not.toBe(0);
     expect(again.out).toMatch(/exists; give --force/);
-    expect(run(['results', 'export', '--data', data, '--format', 'psych-ds', '--out', out, '--force']).status).toBe(0);
-    const bad = run(['results', 'export', '--data', data, '--format', 'xml', '--out', out]);
+    expect(runCli(['results', 'export', '--data', data, '--format', 'psych-ds', '--out', out, '--force']).status).toBe(
+      0,
+    );
+    const bad = runCli(['results', 'export', '--data', data, '--format', 'xml', '--out', out]);
     expect(bad.status).not.toBe(0);
     expect(bad.out).toContain('--format must be psych-ds');
   }, 180_000);

@@ -2,6 +2,7 @@
  * For the tests: the real server as a child process on a free loopback port (spawnServer.ts,
  * shared with the e2e tests), and rows that look like a participant's. Every wait is bounded.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ResultRow, SessionInfo } from '../src/study/results';
@@ -11,6 +12,24 @@ export { ROOT };
 
 export interface RunningServer extends SpawnedServer {
   readonly token: string;
+}
+
+/** `npm run cli -- <args>` as a child process (bounded): its exit status and stdout + stderr. */
+export function runCli(args: readonly string[]): { status: number; out: string } {
+  try {
+    return {
+      status: 0,
+      out: execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'cli.mjs'), ...args], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 120_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    };
+  } catch (e) {
+    const err = e as { status: number; stdout: string; stderr: string };
+    return { status: err.status, out: `${err.stdout}${err.stderr}` };
+  }
 }
 
 /** The real server on a free loopback port with `dataDir` (spawnServer.ts), and its researcher token. */
