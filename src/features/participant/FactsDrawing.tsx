@@ -37,7 +37,7 @@ export function FactsDrawing({ puzzle, queryA, queryB }: { puzzle: Puzzle; query
       >
         <defs>
           <marker id="study-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">
-            <path d="M0,0 L10,5 L0,10 z" fill="#4b5566" />
+            <path d="M0,0 L10,5 L0,10 z" style={{ fill: 'var(--muted)' }} />
           </marker>
         </defs>
         {layout.edges.map((e) => (
