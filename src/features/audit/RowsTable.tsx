@@ -8,6 +8,7 @@ import type { AuditedRow } from '../../core/formats/audit';
 import { RowHead, RowLine, ROW_SORTS } from './RowLine';
 import { KEEP_FIRST, KEEP_MAX, useAudit } from './store';
 import { type AuditFilter, BASES, type BasisFilter, countMatching, filterAudited, summariseByK } from './summary';
+import { TableSearch } from '../../ui/TableSearch';
 
 const PAGE = 25;
 const ROUTE = '#/audit';
@@ -102,20 +103,16 @@ export function RowsTable() {
       <h2 id="au-rows-h">Rows</h2>
       {subset && <SubsetNotice listed={rows.length} total={total} />}
       <div className="au-filters" role="group" aria-label="Filter rows">
-        <label className="table-search">
-          Search
-          <input
-            type="search"
-            value={query.q}
-            placeholder="story, names, row id"
-            onChange={(e) => {
-              const q = e.target.value;
-              setQuery((old) => ({ ...old, q }));
-              setPage(0);
-            }}
-            data-testid="audit-search"
-          />
-        </label>
+        <TableSearch
+          label="Search"
+          value={query.q}
+          placeholder="story, names, row id"
+          onSearch={(q) => {
+            setQuery((old) => ({ ...old, q }));
+            setPage(0);
+          }}
+          testId="audit-search"
+        />
         <FilterSelect
           label="File"
           value={filter.file}

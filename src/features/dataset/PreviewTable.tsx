@@ -8,6 +8,7 @@ import { Pager, pageWindow } from '../../ui/Pager';
 import { SortHeader } from '../../ui/SortHeader';
 import { readTableQuery, sortRows, tableQueryHash, textMatches, type TableQuery } from '../../ui/tableQuery';
 import type { PreviewRow } from '../../worker/datasetProtocol';
+import { TableSearch } from '../../ui/TableSearch';
 
 const SPLITS = ['train', 'test'] as const;
 
@@ -114,20 +115,16 @@ export function PreviewTable() {
     <section className="ds-preview" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Preview</h2>
       <div className="ds-filters" role="group" aria-label="Filter rows">
-        <label className="table-search">
-          Search
-          <input
-            type="search"
-            value={query.q}
-            placeholder="story, names, row id"
-            onChange={(e) => {
-              const q = e.target.value;
-              setQuery((old) => ({ ...old, q }));
-              setPage(0);
-            }}
-            data-testid="dataset-search"
-          />
-        </label>
+        <TableSearch
+          label="Search"
+          value={query.q}
+          placeholder="story, names, row id"
+          onSearch={(q) => {
+            setQuery((old) => ({ ...old, q }));
+            setPage(0);
+          }}
+          testId="dataset-search"
+        />
         <FilterSelect
           label="k"
           value={filter.k}

@@ -4,6 +4,7 @@ import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
 import { useHashTable } from './useHashTable';
 import { fixed, range } from './format';
 import { useResults } from './store';
+import { TableSearch } from '../../ui/TableSearch';
 
 type Item = ReturnType<typeof useResults.getState>['figures']['items'][number];
 const n = (v: number | null | undefined) => v ?? -1;
@@ -43,19 +44,15 @@ export function ItemsTable() {
         {excludeFlagged ? ', and so are flagged participants' : ''}. Accuracy with its 95% Wilson interval; time and
         difficulty are plain means of the item&apos;s answers, without an interval.
       </p>
-      <label className="table-search">
-        Search items
-        <input
-          type="search"
-          value={query.q}
-          placeholder="puzzle id, answer, wrong answer"
-          onChange={(e) => {
-            const q = e.target.value;
-            setQuery((old) => ({ ...old, q }));
-          }}
-          data-testid="results-items-search"
-        />
-      </label>
+      <TableSearch
+        label="Search items"
+        value={query.q}
+        placeholder="puzzle id, answer, wrong answer"
+        onSearch={(q) => {
+          setQuery((old) => ({ ...old, q }));
+        }}
+        testId="results-items-search"
+      />
       <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
         <table className="rs-table">
           <caption id={`${id}-cap`}>

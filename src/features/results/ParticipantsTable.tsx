@@ -7,6 +7,7 @@ import { FLAG_RULES, FLAG_TEXT } from '../../study/figures';
 import { fixed } from './format';
 import { Pager, pageWindow } from '../../ui/Pager';
 import { useResults } from './store';
+import { TableSearch } from '../../ui/TableSearch';
 
 /** Lines per page: a study of thousands is not drawn all at once. */
 const PAGE = 100;
@@ -71,20 +72,16 @@ export function ParticipantsTable() {
         />
         Show flagged participants only
       </label>
-      <label className="table-search">
-        Search participants
-        <input
-          type="search"
-          value={query.q}
-          placeholder="session, participant id, condition"
-          onChange={(e) => {
-            const q = e.target.value;
-            setQuery((old) => ({ ...old, q }));
-            setPage(0);
-          }}
-          data-testid="results-participants-search"
-        />
-      </label>
+      <TableSearch
+        label="Search participants"
+        value={query.q}
+        placeholder="session, participant id, condition"
+        onSearch={(q) => {
+          setQuery((old) => ({ ...old, q }));
+          setPage(0);
+        }}
+        testId="results-participants-search"
+      />
       <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
         <table className="rs-table">
           <caption id={`${id}-cap`}>
