@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { VERDICTS } from '../../core/formats/audit';
 import { FilterSelect } from '../../ui/FilterSelect';
 import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
-import { readTableQuery, sortRows, tableQueryHash, textMatches, type TableQuery } from '../../ui/tableQuery';
+import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
+import { useHashTable } from '../../ui/useHashTable';
 import type { AuditedRow } from '../../core/formats/audit';
 import { RowHead, RowLine, ROW_SORTS } from './RowLine';
 import { KEEP_FIRST, KEEP_MAX, useAudit } from './store';
@@ -52,18 +53,8 @@ function SubsetNotice({ listed, total }: { listed: number; total: number }) {
 export function RowsTable() {
   const rows = useAudit((s) => s.rows);
   const files = useAudit((s) => s.files);
-  const [query, setQuery] = useState<TableQuery>(() => readTableQuery(window.location.hash, FILTERS));
+  const [query, setQuery] = useHashTable(ROUTE, FILTERS);
   const filter = useMemo(() => filterOf(query), [query]);
-  useEffect(() => {
-    const hash = tableQueryHash(ROUTE, query);
-    if (window.location.hash !== hash && window.location.hash.startsWith(ROUTE)) {
-      window.history.replaceState(
-        window.history.state,
-        '',
-        `${window.location.pathname}${window.location.search}${hash}`,
-      );
-    }
-  }, [query]);
   const [page, setPage] = useState(0);
   const ks = useMemo(() => summariseByK(files).map((c) => c.k), [files]);
   const listed = useMemo(() => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { unbracket } from '../../core/text/render';
 import { useDatasetBuilder } from './store';
 import { countRows, filterPreview, isNoFilter, orderedRows, type PreviewFilter, sliceInOrder } from './summary';
@@ -6,7 +6,8 @@ import { FilterSelect } from '../../ui/FilterSelect';
 import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
 import { SortHeader } from '../../ui/SortHeader';
-import { readTableQuery, sortRows, tableQueryHash, textMatches, type TableQuery } from '../../ui/tableQuery';
+import { sortRows, tableQueryHash, textMatches, type TableQuery } from '../../ui/tableQuery';
+import { useHashTable } from '../../ui/useHashTable';
 import type { PreviewRow } from '../../worker/datasetProtocol';
 import { TableSearch } from '../../ui/TableSearch';
 
@@ -57,24 +58,9 @@ export function PreviewTable() {
   const plan = useDatasetBuilder((s) => s.plan);
   const rowsByJob = useDatasetBuilder((s) => s.rowsByJob);
   // The table's view (search, sort, filters, one row) lives in the hash's query, so a view is a link.
-  const [query, setQuery] = useState<TableQuery>(() => readTableQuery(window.location.hash, FILTERS));
+  const [query, setQuery] = useHashTable(ROUTE, FILTERS);
   const filter = useMemo(() => filterOf(query), [query]);
   const onlyRow = query.filters.row;
-  useEffect(() => {
-    const onHash = () => setQuery(readTableQuery(window.location.hash, FILTERS));
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-  useEffect(() => {
-    const hash = tableQueryHash(ROUTE, query);
-    if (window.location.hash !== hash && window.location.hash.startsWith(ROUTE)) {
-      window.history.replaceState(
-        window.history.state,
-        '',
-        `${window.location.pathname}${window.location.search}${hash}`,
-      );
-    }
-  }, [query]);
   const [page, setPage] = useState(0);
   const [fullStories, setFullStories] = useState(false);
   const jobs = plan?.jobs ?? [];

@@ -1,7 +1,7 @@
 import { useId, useMemo } from 'react';
 import { SortHeader } from '../../ui/SortHeader';
 import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
-import { useHashTable } from './useHashTable';
+import { useHashTable } from '../../ui/useHashTable';
 import { fixed, range } from './format';
 import { useResults } from './store';
 import { TableSearch } from '../../ui/TableSearch';
@@ -20,13 +20,15 @@ const ITEM_SORTS: Record<string, (it: Item) => string | number> = {
 };
 
 /** One line per puzzle: how many answered it, accuracy with its Wilson interval, the usual wrong answer. */
+const RESULTS_ROUTE = '#/results';
+
 export function ItemsTable() {
   const id = useId();
   // Computed in the results worker with the figures (flagged participants left out with them).
   const list = useResults((s) => s.figures.items);
   const excludeFlagged = useResults((s) => s.figures.view.excludeFlagged);
   // Search and sort live in the URL (items_q, items_sort, items_dir): a view is a link.
-  const [query, setQuery] = useHashTable('items_');
+  const [query, setQuery] = useHashTable(RESULTS_ROUTE, undefined, 'items_');
   const shown = useMemo(() => {
     const kept = list.filter((it) =>
       textMatches([it.puzzle_id, it.gold, String(it.task), `k${it.k}`, it.commonError?.word ?? ''], query.q),

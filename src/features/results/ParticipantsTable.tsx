@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { SortHeader } from '../../ui/SortHeader';
 import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
-import { useHashTable } from './useHashTable';
+import { useHashTable } from '../../ui/useHashTable';
 import { formatCount } from '../../core/util/format';
 import { FLAG_RULES, FLAG_TEXT } from '../../study/figures';
 import { fixed } from './format';
@@ -28,6 +28,8 @@ const SORTS: Record<string, (p: Line) => string | number> = {
 };
 
 /** One line per participant (session), flagged ones marked; a filter shows the flagged only. */
+const RESULTS_ROUTE = '#/results';
+
 export function ParticipantsTable() {
   const id = useId();
   // Computed in the results worker when the files were merged.
@@ -35,7 +37,7 @@ export function ParticipantsTable() {
   const [page, setPage] = useState(0);
   // Search, sort and the flagged-only filter live in the URL (people_q, people_sort, people_dir,
   // people_flagged=1): a view is a link.
-  const [query, setQuery] = useHashTable('people_', FILTERS);
+  const [query, setQuery] = useHashTable(RESULTS_ROUTE, FILTERS, 'people_');
   const flaggedOnly = query.filters.flagged === '1';
   const flagged = useMemo(() => list.filter((p) => p.flags.length > 0), [list]);
   const shown = useMemo(() => {

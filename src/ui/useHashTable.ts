@@ -1,27 +1,29 @@
 import { useEffect, useState } from 'react';
-import { mergeTableQuery, readTableQuery, type TableQuery } from '../../ui/tableQuery';
-
-const ROUTE = '#/results';
+import { mergeTableQuery, readTableQuery, type TableQuery } from './tableQuery';
 
 /**
- * A results table's view (search, sort, its filters) kept in the hash's query under its own
- * prefix (`#/results?items_q=…&people_sort=session`), so the two tables of the route share the
- * URL and a filtered, sorted view can be shared as a link. Written with replaceState: no history
- * entry per keystroke.
+ * A table's view (search, sort, its filters) kept in the hash's query of its route
+ * (`#/dataset?q=son&sort=k`), so a filtered, sorted view can be shared as a link and survives
+ * Open → Back. Two tables on one route give each its own `prefix` (`#/results?items_q=…&people_sort=…`);
+ * the other names of the query stay where they are. Written with replaceState: no history entry
+ * per keystroke. A hash change (back, forward, a link) is read back.
  */
+const NO_FILTERS: readonly string[] = [];
+
 export function useHashTable(
-  prefix: string,
-  filterNames: readonly string[] = [],
+  route: string,
+  filterNames: readonly string[] = NO_FILTERS,
+  prefix = '',
 ): [TableQuery, (update: (old: TableQuery) => TableQuery) => void] {
   const [query, setQuery] = useState<TableQuery>(() => readTableQuery(window.location.hash, filterNames, prefix));
   useEffect(() => {
     const onHash = () => setQuery(readTableQuery(window.location.hash, filterNames, prefix));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
-  }, [prefix]);
+  }, [filterNames, prefix]);
   useEffect(() => {
     const now = window.location.hash;
-    if (!now.startsWith(ROUTE)) return;
+    if (!now.startsWith(route)) return;
     const hash = mergeTableQuery(now, query, prefix, filterNames);
     if (hash !== now) {
       window.history.replaceState(
@@ -30,6 +32,6 @@ export function useHashTable(
         `${window.location.pathname}${window.location.search}${hash}`,
       );
     }
-  }, [query, prefix]);
+  }, [query, route, prefix, filterNames]);
   return [query, setQuery];
 }
