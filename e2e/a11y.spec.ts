@@ -1,20 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { Explorer } from './fixtures/explorer';
-
-/** Serious and critical violations, described well enough to fix. */
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 5)
-          .join(', ')}`,
-    );
-}
+import { seriousViolations } from './fixtures/axe';
 
 test('puzzle view: no serious or critical accessibility violation', async ({ page }) => {
   const ex = new Explorer(page);

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { Explorer } from './fixtures/explorer';
 import { encodedLink, Participant } from './fixtures/study';
+import { seriousViolations } from './fixtures/axe';
 
 /** Issue 23: a dark theme that follows the system setting; the drawing's kinds of fact stay apart. */
 
@@ -37,20 +37,6 @@ test('dark theme: dark paper, light ink, and every kind of fact its own colour',
   await page.emulateMedia({ colorScheme: 'light' });
   expect(luminance(await page.evaluate(() => getComputedStyle(document.body).backgroundColor))).toBeGreaterThan(200);
 });
-
-/** Serious and critical axe violations (colour contrast included), named well enough to fix. */
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 5)
-          .join(', ')}`,
-    );
-}
 
 const drop = (page: Page, testId: string, file: string) =>
   page
