@@ -51,10 +51,20 @@ export interface DatasetBuilderActions {
   downloadCsv(): Promise<void>;
 }
 
-const INITIAL: DatasetBuilderState = {
-  values: DEFAULT_FORM,
-  templates: null,
-  errors: {},
+/** No run's result: what a fresh builder shows, and what a refused submit goes back to. */
+const NO_RESULT: Pick<
+  DatasetBuilderState,
+  | 'status'
+  | 'runError'
+  | 'plan'
+  | 'progress'
+  | 'finished'
+  | 'rowsByJob'
+  | 'patternsByJob'
+  | 'run'
+  | 'elapsedMs'
+  | 'download'
+> = {
   status: 'idle',
   runError: null,
   plan: null,
@@ -63,10 +73,17 @@ const INITIAL: DatasetBuilderState = {
   rowsByJob: {},
   patternsByJob: {},
   run: null,
-  workers: 0,
-  startedAt: null,
   elapsedMs: null,
   download: { busy: null, error: null },
+};
+
+const INITIAL: DatasetBuilderState = {
+  values: DEFAULT_FORM,
+  templates: null,
+  errors: {},
+  workers: 0,
+  startedAt: null,
+  ...NO_RESULT,
 };
 
 /** Runs `fn` after the next frame is painted (or after 100 ms in a hidden tab, which paints none). */
@@ -121,19 +138,7 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
     if (!reading.ok) {
       // A refused submit clears the previous result: its status, preview and downloads describe
       // settings that are no longer the form's.
-      set({
-        errors: reading.errors,
-        status: 'idle',
-        runError: null,
-        plan: null,
-        progress: {},
-        finished: {},
-        rowsByJob: {},
-        patternsByJob: {},
-        run: null,
-        elapsedMs: null,
-        download: { busy: null, error: null },
-      });
+      set({ errors: reading.errors, ...NO_RESULT });
       return;
     }
     const p = getPool();
