@@ -1,9 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../src/study/definition';
 import { encodeStudyLink } from '../src/study/link';
 import { rowsToCsv, rowsToJson } from '../src/study/results';
@@ -11,17 +10,9 @@ import { createApp, DEFAULT_MAX_BODY_BYTES } from './app';
 import { ExportReader, exportStream, type ExportFormat } from './export';
 import { OutputExistsError, writeFileAtomically } from './files';
 import { ResultStore } from './store';
-import { makeRow, makeSession, runCli } from './testServer';
+import { makeRow, makeSession, runCli, tempDirs } from './testServer';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(path.join(tmpdir(), 'clutrr-export-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('clutrr-export-');
 
 /** Two studies, sessions with and without their facts, and cells that test the escaping and quoting. */
 function sampleStore(dir: string): ResultStore {

@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../src/core/formats/csv';
 import { withDefaults } from '../src/study/definition';
 import { encodeStudyLink } from '../src/study/link';
@@ -19,17 +18,9 @@ import {
 } from '../src/study/psychDs';
 import { writePsychDs } from './psychDs';
 import { ResultStore } from './store';
-import { makeRow, makeSession, runCli } from './testServer';
+import { makeRow, makeSession, runCli, tempDirs } from './testServer';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(path.join(tmpdir(), 'clutrr-psychds-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('clutrr-psychds-');
 
 /** Two studies (one id with characters psych-DS keywords do not allow), odd cells, a session without facts. */
 function sampleStore(dir: string): ResultStore {

@@ -3,10 +3,8 @@
  * limits, in-process through Hono's app.request() with a real SQLite file.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withDefaults, type StudyDefinition } from '../src/study/definition';
 import { encodeStudyLink } from '../src/study/link';
 import type { ResultRow, SessionInfo } from '../src/study/results';
@@ -16,17 +14,9 @@ import { createApp } from './app';
 import { DEFAULT_ACCESS_LIMITS, type AccessLimits } from './limits';
 import { CLOSED_MESSAGE, FULL_MESSAGE, StudyAccess } from './sessions';
 import { ResultStore } from './store';
-import { makeRow } from './testServer';
+import { makeRow, tempDirs } from './testServer';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(path.join(tmpdir(), 'clutrr-sessions-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('clutrr-sessions-');
 
 const RESEARCHER = 'researcher-token-for-tests-0123456789';
 

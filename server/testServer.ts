@@ -3,8 +3,10 @@
  * shared with the e2e tests), and rows that look like a participant's. Every wait is bounded.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import type { ResultRow, SessionInfo } from '../src/study/results';
 import { ROOT, spawnServer, type SpawnedServer } from './spawnServer';
 
@@ -12,6 +14,19 @@ export { ROOT };
 
 export interface RunningServer extends SpawnedServer {
   readonly token: string;
+}
+
+/** A maker of temporary folders named `<prefix>…`, each removed after the test that made it. */
+export function tempDirs(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  return () => {
+    const d = mkdtempSync(path.join(tmpdir(), prefix));
+    dirs.push(d);
+    return d;
+  };
 }
 
 /** `npm run cli -- <args>` as a child process (bounded): its exit status and stdout + stderr. */

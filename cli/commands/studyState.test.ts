@@ -1,25 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../../src/study/definition';
 import { encodeStudyLink } from '../../src/study/link';
 import { MAX_LINK_LENGTH } from '../../src/study/serverSession';
 import { StudyAccess } from '../../server/sessions';
 import { ResultStore } from '../../server/store';
+import { tempDirs } from '../../server/testServer';
 import { main } from '../main';
 import { captureOutput } from '../testOutput';
 
 const io = captureOutput();
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(path.join(tmpdir(), 'clutrr-state-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('clutrr-state-');
 const lastLine = (s: string) => s.trim().split('\n').at(-1)!;
 
 function withStudy(): string {
