@@ -18,7 +18,7 @@ import type { ResultRow } from '../src/study/results';
 import { scheduleParticipant } from '../src/study/schedule';
 import type { SessionGrant } from '../src/study/serverSession';
 import { DEFAULT_ACCESS_LIMITS } from './limits';
-import { makeRow, startServer, type RunningServer } from './testServer';
+import { makeRow, scheduledRow, startServer, type RunningServer } from './testServer';
 
 const STUDY = withDefaults({ studyId: 'fill' });
 const TRIALS = scheduleParticipant(STUDY, { participantNumber: 0, sessionSeed: 'x' }).trials.length;
@@ -154,22 +154,7 @@ describe('disk fill (issue 20)', () => {
 });
 
 /** The row a participant's page would record for trial `i` of an issued session, with the longest story. */
-function rowOf(grant: SessionGrant, i: number): ResultRow {
-  const schedule = scheduleParticipant(STUDY, { participantNumber: grant.participant, sessionSeed: grant.session_id });
-  const t = schedule.trials[i]!;
-  return makeRow('fill', grant.session_id, i, {
-    participant_id: '',
-    condition: schedule.condition.id,
-    time_limit_s: schedule.condition.perPuzzleLimitS,
-    puzzle_id: t.item.puzzleId,
-    phase: t.item.phase,
-    seed: t.item.seed,
-    k: t.item.k,
-    task: t.item.task,
-    strict: STUDY.strict,
-    story: STORY,
-  });
-}
+const rowOf = (grant: SessionGrant, i: number): ResultRow => scheduledRow(STUDY, grant, i, { story: STORY });
 
 async function exportJson(server: RunningServer): Promise<{ rows: ResultRow[] }> {
   const res = await fetch(`${server.url}/api/results.json`, { headers: { authorization: `Bearer ${server.token}` } });

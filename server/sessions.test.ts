@@ -14,7 +14,7 @@ import { createApp } from './app';
 import { DEFAULT_ACCESS_LIMITS, type AccessLimits } from './limits';
 import { CLOSED_MESSAGE, FULL_MESSAGE, StudyAccess } from './sessions';
 import { ResultStore } from './store';
-import { makeRow, tempDirs } from './testServer';
+import { makeRow, scheduledRow, tempDirs } from './testServer';
 
 const tempDir = tempDirs('clutrr-sessions-');
 
@@ -69,26 +69,8 @@ function setup(options: { limits?: AccessLimits; logs?: Record<string, unknown>[
 }
 
 /** The rows a participant's page records for the first `n` trials of an issued session. */
-function rowsOf(def: StudyDefinition, grant: SessionGrant, n: number, participantId = ''): ResultRow[] {
-  const schedule = scheduleParticipant(def, {
-    participantNumber: grant.participant,
-    sessionSeed: grant.session_id,
-    forcedCondition: grant.condition ?? undefined,
-  });
-  return schedule.trials.slice(0, n).map((t) =>
-    makeRow(def.studyId, grant.session_id, t.trialIndex, {
-      participant_id: participantId,
-      condition: schedule.condition.id,
-      time_limit_s: schedule.condition.perPuzzleLimitS,
-      puzzle_id: t.item.puzzleId,
-      phase: t.item.phase,
-      seed: t.item.seed,
-      k: t.item.k,
-      task: t.item.task,
-      strict: def.strict,
-    }),
-  );
-}
+const rowsOf = (def: StudyDefinition, grant: SessionGrant, n: number, participantId = ''): ResultRow[] =>
+  Array.from({ length: n }, (_, i) => scheduledRow(def, grant, i, { participant_id: participantId }));
 
 const sessionOf = (def: StudyDefinition, grant: SessionGrant, condition: string): SessionInfo => ({
   study_id: def.studyId,

@@ -7,7 +7,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import type { StudyDefinition } from '../src/study/definition';
 import type { ResultRow, SessionInfo } from '../src/study/results';
+import { scheduleParticipant } from '../src/study/schedule';
+import type { SessionGrant } from '../src/study/serverSession';
 import { ROOT, spawnServer, type SpawnedServer } from './spawnServer';
 
 export { ROOT };
@@ -115,4 +118,35 @@ export async function postRows(
     signal: AbortSignal.timeout(10_000),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/**
+ * The row a participant's page records for trial `i` of an issued session: the puzzle, condition
+ * and limit of the session's schedule, so the server's checks against the study pass; `over` for
+ * the rest (participant id, a long story…).
+ */
+export function scheduledRow(
+  def: StudyDefinition,
+  grant: SessionGrant,
+  i: number,
+  over: Partial<ResultRow> = {},
+): ResultRow {
+  const schedule = scheduleParticipant(def, {
+    participantNumber: grant.participant,
+    sessionSeed: grant.session_id,
+    forcedCondition: grant.condition ?? undefined,
+  });
+  const t = schedule.trials[i]!;
+  return makeRow(def.studyId, grant.session_id, t.trialIndex, {
+    participant_id: '',
+    condition: schedule.condition.id,
+    time_limit_s: schedule.condition.perPuzzleLimitS,
+    puzzle_id: t.item.puzzleId,
+    phase: t.item.phase,
+    seed: t.item.seed,
+    k: t.item.k,
+    task: t.item.task,
+    strict: def.strict,
+    ...over,
+  });
 }
