@@ -6,7 +6,8 @@
  * training seed (test stories use held-out paraphrases) and told in shuffled order.
  */
 import type { DatasetSpec } from '../../src/core/puzzle/dataset';
-import type { TaskSpec } from '../../src/core/puzzle/tasks';
+import { DATASET_PRESETS, type PresetName } from '../../src/core/puzzle/datasetOptions';
+import { parseTaskList, type TaskSpec } from '../../src/core/puzzle/tasks';
 import type { Seed } from '../../src/core/random/rng';
 import type { NoiseKind } from '../../src/ml/model';
 import {
@@ -33,6 +34,14 @@ export interface TrainData {
 export interface DataOptions {
   readonly seed: Seed;
   readonly noise: NoiseKind;
+  /**
+   * The dataset preset whose training tasks and balanced patterns (`equal`) the data follows,
+   * like the datasets released with the paper; test sets are balanced the same way. `none`: the
+   * first rows of k = 2, 3 of the noise kind, unbalanced (the models shipped before issue 22).
+   */
+  readonly preset: PresetName | 'none';
+  /** CLUTRR's own labels (`generate --labels clutrr`) for training and test rows. */
+  readonly labels?: 'clutrr';
   readonly trainRows: number;
   readonly testRows: number;
   /** Progress lines (stderr). */
@@ -42,6 +51,10 @@ export interface DataOptions {
 /** Generates everything a training run needs; the same options give the same examples. */
 export function makeTrainData(options: DataOptions): TrainData {
   const { seed, noise, trainRows, testRows } = options;
+  const dataOptions = {
+    equal: options.preset !== 'none',
+    ...(options.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
+  };
   const log = options.log ?? (() => {});
   const task = (n: NoiseKind, k: number): TaskSpec => ({ task: NOISE_TASK[n], k });
   const testTasks: TaskSpec[] = [];
@@ -54,10 +67,13 @@ export function makeTrainData(options: DataOptions): TrainData {
   };
   TEST_KS.forEach((k) => addTest(task(noise, k)));
   NOISE_KINDS.forEach((n) => TRAIN_KS.forEach((k) => addTest(task(n, k))));
-  const trainTasks = TRAIN_KS.map((k) => task(noise, k));
+  const trainTasks =
+    options.preset === 'none'
+      ? TRAIN_KS.map((k) => task(noise, k))
+      : parseTaskList(DATASET_PRESETS[options.preset].trainTasks, '--preset');
   const generate = (t: TaskSpec, split: 'train' | 'test', rows: number): Example[] => {
     const t0 = performance.now();
-    const examples = makeExamples(seed, seed, t, split, rows);
+    const examples = makeExamples(seed, seed, t, split, rows, dataOptions);
     log(`  ${split} ${t.task}.${t.k}: ${rows} rows (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
     return examples;
   };
@@ -65,5 +81,10 @@ export function makeTrainData(options: DataOptions): TrainData {
   const made = new Map(testTasks.map((t) => [`${t.task}.${t.k}`, generate(t, 'test', testRows)]));
   const tests = new Map(TEST_KS.map((k) => [k, made.get(`${NOISE_TASK[noise]}.${k}`)!]));
   const robustness = new Map(NOISE_KINDS.map((n) => [n, TRAIN_KS.flatMap((k) => made.get(`${NOISE_TASK[n]}.${k}`)!)]));
-  return { spec: { ...modelDataSpec(seed, trainTasks, testTasks), trainRows, testRows }, train, tests, robustness };
+  return {
+    spec: { ...modelDataSpec(seed, trainTasks, testTasks, 0, dataOptions), trainRows, testRows },
+    train,
+    tests,
+    robustness,
+  };
 }

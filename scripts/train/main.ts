@@ -1,6 +1,6 @@
 /**
  * `npm run train -- --model gat|gat-improved|lstm [--seed S] [--noise clean|supporting|irrelevant|disconnected]
- * [--epochs N] [--train-rows N] [--test-rows N] [--batch N] [--lr X] [--version V] [--out DIR]
+ * [--preset emnlp-systematic|…|none] [--labels family|clutrr] [--epochs N] [--train-rows N] [--test-rows N] [--batch N] [--lr X] [--version V] [--out DIR]
  * [--backend wasm|cpu]`: generates k = 2, 3 training data of one noise kind with our engine
  * (data.ts), trains the model (gat.ts, lstm.ts), loads the written weights back and evaluates
  * them on fresh test sets (k = 2..10 of the training noise kind; k = 2, 3 of every noise kind
@@ -17,7 +17,9 @@ import { useBackend as useModelBackend } from '../../src/ml/backend';
 import { CLASSES } from '../../src/ml/encoding';
 import { loadModel } from '../../src/ml/load';
 import { bestClass, type ClutrrModel, type ModelMetadata, type NoiseKind } from '../../src/ml/model';
-import { type Example, makeTrainData, NOISE_KINDS, TRAIN_KS } from './data';
+import { DATASET_PRESETS, PRESET_NAMES, type PresetName, unknownPreset } from '../../src/core/puzzle/datasetOptions';
+import { parseTaskList } from '../../src/core/puzzle/tasks';
+import { type Example, makeTrainData, NOISE_KINDS, NOISE_TASK } from './data';
 import { GAT_MODELS, trainGat } from './gat';
 import { trainLstm } from './lstm';
 import { writeModelIndex } from './modelIndex';
@@ -29,7 +31,8 @@ const TRAINERS: Record<string, Trainer> = {
 };
 
 const USAGE = `usage: npm run train -- --model ${Object.keys(TRAINERS).join('|')} [--seed S]
-       [--noise ${NOISE_KINDS.join('|')}] [--epochs N] [--train-rows N] [--test-rows N]
+       [--noise ${NOISE_KINDS.join('|')}] [--preset ${PRESET_NAMES.join('|')}|none]
+       [--labels family|clutrr] [--epochs N] [--train-rows N] [--test-rows N]
        [--batch N] [--lr X] [--version V] [--out DIR] [--backend wasm|cpu]`;
 
 const log = (s: string) => process.stderr.write(s);
@@ -53,13 +56,42 @@ export async function score(model: ClutrrModel, examples: readonly Example[], ba
   return correct;
 }
 
+/** The preset a noise kind's models are trained on by default: the release's shape for that kind. */
+export const defaultPreset = (noise: NoiseKind): PresetName =>
+  noise === 'clean' ? 'emnlp-systematic' : (`emnlp-robust-${noise}` as PresetName);
+
+/**
+ * `--noise` and `--preset` together: either alone decides the other (a preset's noise kind is
+ * its training tasks' task id); both must agree. Neither: clean data, `emnlp-systematic`.
+ */
+export function readData(
+  noiseArg: string | undefined,
+  presetArg: string | undefined,
+): { noise: NoiseKind; preset: PresetName | 'none' } | string {
+  if (noiseArg !== undefined && !NOISE_KINDS.includes(noiseArg as NoiseKind))
+    return `--noise must be one of ${NOISE_KINDS.join(', ')} (got ${noiseArg})`;
+  const noise = (noiseArg ?? 'clean') as NoiseKind;
+  if (presetArg === undefined) return { noise, preset: defaultPreset(noise) };
+  if (presetArg === 'none') return { noise, preset: 'none' };
+  if (!(PRESET_NAMES as string[]).includes(presetArg)) return `${unknownPreset(presetArg)}, none`;
+  const preset = presetArg as PresetName;
+  const ids = new Set(parseTaskList(DATASET_PRESETS[preset].trainTasks).map((t) => t.task));
+  const presetNoise = NOISE_KINDS.find((n) => ids.size === 1 && ids.has(NOISE_TASK[n]));
+  if (!presetNoise) return `--preset ${preset} trains on tasks the models do not read`;
+  if (noiseArg !== undefined && presetNoise !== noise)
+    return `--preset ${preset} trains on ${presetNoise} stories, but --noise says ${noise}`;
+  return { noise: presetNoise, preset };
+}
+
 function readOptions(argv: string[]): TrainOptions | string {
   const { values } = parseArgs({
     args: argv,
     options: {
       model: { type: 'string' },
       seed: { type: 'string', default: '1' },
-      noise: { type: 'string', default: 'clean' },
+      noise: { type: 'string' },
+      preset: { type: 'string' },
+      labels: { type: 'string', default: 'family' },
       epochs: { type: 'string', default: '30' },
       'train-rows': { type: 'string', default: '5000' },
       'test-rows': { type: 'string', default: '500' },
@@ -74,8 +106,11 @@ function readOptions(argv: string[]): TrainOptions | string {
   if (values.help) return USAGE;
   const model = values.model ?? '';
   if (!TRAINERS[model]) return `--model must be one of ${Object.keys(TRAINERS).join(', ')} (got ${model || 'nothing'})`;
-  const noise = values.noise as NoiseKind;
-  if (!NOISE_KINDS.includes(noise)) return `--noise must be one of ${NOISE_KINDS.join(', ')} (got ${values.noise})`;
+  const read = readData(values.noise, values.preset);
+  if (typeof read === 'string') return read;
+  const { noise, preset } = read;
+  if (values.labels !== 'family' && values.labels !== 'clutrr')
+    return `--labels must be family or clutrr (got ${values.labels})`;
   const int = (name: string, v: string): number => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1 (got ${v})`);
@@ -89,6 +124,8 @@ function readOptions(argv: string[]): TrainOptions | string {
     model,
     seed: values.seed,
     noise,
+    preset,
+    ...(values.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
     epochs: int('epochs', values.epochs),
     trainRows: int('train-rows', values['train-rows']),
     testRows: int('test-rows', values['test-rows']),
@@ -119,7 +156,9 @@ export async function main(argv: string[]): Promise<number> {
   const out = path.resolve(outArg ?? path.join(modelsRoot, options.model, options.version));
 
   await useBackend(options.backend);
-  log(`backend ${tf.getBackend()}; model ${options.model}; noise ${options.noise}; seed ${options.seed}\n`);
+  log(
+    `backend ${tf.getBackend()}; model ${options.model}; noise ${options.noise}; preset ${options.preset}; labels ${options.labels ?? 'family'}; seed ${options.seed}\n`,
+  );
   log('generating data\n');
   const data = makeTrainData({ ...options, log });
   const trained = await TRAINERS[options.model]!({ options, data, log });
@@ -152,8 +191,11 @@ export async function main(argv: string[]): Promise<number> {
     config: trained.config,
     training: {
       noise: options.noise,
+      preset: options.preset,
+      labels: options.labels ?? 'family',
+      balancedPatterns: data.spec.equal,
       tasks: data.spec.trainTasks,
-      ks: TRAIN_KS,
+      ks: [...new Set(data.spec.trainTasks.map((t) => t.k))],
       rows: options.trainRows,
       epochs: options.epochs,
       batchSize: options.batchSize,
@@ -167,7 +209,13 @@ export async function main(argv: string[]): Promise<number> {
       seconds: 0,
       ...trained.training,
     },
-    test: { tasks: data.spec.testTasks, rows: options.testRows, accuracy },
+    test: {
+      tasks: data.spec.testTasks,
+      rows: options.testRows,
+      balancedPatterns: data.spec.equal,
+      labels: options.labels ?? 'family',
+      accuracy,
+    },
     robustness,
   };
   mkdirSync(out, { recursive: true });

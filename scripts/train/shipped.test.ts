@@ -5,6 +5,7 @@
  * records on test sets regenerated from its seed, noise kind and row counts (k = 2..10 and the
  * robustness row). And index.json is what the folders say it is.
  */
+import type { PresetName } from '../../src/core/puzzle/datasetOptions';
 import * as tf from '@tensorflow/tfjs';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -50,6 +51,9 @@ describe('shipped models (public/models)', () => {
           const data = makeTrainData({
             seed: metadata.seed,
             noise: metadata.training.noise,
+            // Models trained before issue 22 record no preset: the unbalanced rows.
+            preset: (metadata.training.preset as PresetName | 'none' | undefined) ?? 'none',
+            ...(metadata.training.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
             trainRows: metadata.training.rows,
             testRows: metadata.test.rows,
           });

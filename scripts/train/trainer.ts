@@ -4,6 +4,7 @@
  * kind: it loads the artifacts back with src/ml/load.ts and evaluates *that* model, so the
  * accuracies in metadata.json are the shipped weights' own.
  */
+import type { PresetName } from '../../src/core/puzzle/datasetOptions';
 import type { ModelKind, NoiseKind } from '../../src/ml/model';
 import type { TrainData } from './data';
 
@@ -11,6 +12,9 @@ export interface TrainOptions {
   readonly model: string;
   readonly seed: string;
   readonly noise: NoiseKind;
+  /** See data.ts DataOptions. */
+  readonly preset: PresetName | 'none';
+  readonly labels?: 'clutrr';
   readonly epochs: number;
   readonly trainRows: number;
   readonly testRows: number;

@@ -7,7 +7,7 @@
  * paraphrases it never saw.
  */
 import { DEFAULT_FAMILY } from '../core/family/family';
-import { type DatasetSpec, rowMaker } from '../core/puzzle/dataset';
+import { type DatasetSpec, rowMaker, taskRowNumbers } from '../core/puzzle/dataset';
 import type { PuzzleRecord } from '../core/puzzle/puzzle';
 import type { TaskId, TaskSpec } from '../core/puzzle/tasks';
 import { createRng, type Seed } from '../core/random/rng';
@@ -40,8 +40,23 @@ export interface Example {
   readonly question: ModelQuestion;
 }
 
-/** The dataset spec whose rows the models see: only `seed` and the tasks matter to a row. */
-export function modelDataSpec(seed: Seed, trainTasks: TaskSpec[], testTasks: TaskSpec[], rows = 0): DatasetSpec {
+/**
+ * How the models' rows are drawn: `equal` balances the relation patterns within each task (as
+ * `--preset emnlp-systematic` and the release do); `labels: 'clutrr'` gives CLUTRR's own labels.
+ */
+export interface ModelDataOptions {
+  readonly equal?: boolean;
+  readonly labels?: 'clutrr';
+}
+
+/** The dataset spec whose rows the models see: `seed`, the tasks and the options decide a row. */
+export function modelDataSpec(
+  seed: Seed,
+  trainTasks: TaskSpec[],
+  testTasks: TaskSpec[],
+  rows = 0,
+  options: ModelDataOptions = {},
+): DatasetSpec {
   return {
     seed,
     trainTasks,
@@ -49,14 +64,16 @@ export function modelDataSpec(seed: Seed, trainTasks: TaskSpec[], testTasks: Tas
     trainRows: rows,
     testRows: rows,
     holdout: 0,
-    equal: false,
+    equal: options.equal === true,
     family: DEFAULT_FAMILY,
+    ...(options.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
   };
 }
 
 /**
- * Rows `from`..`to`-1 of one task and split (row i is the dataset pipeline's row i for this
- * seed), each with its story rendered with the row's own `text` rng.
+ * The first `rows` rows of one task and split, as the dataset pipeline makes them for this seed
+ * and these options (with `equal`, the balanced selection), each with its story rendered with
+ * the row's own `text` rng.
  */
 export function makeExamples(
   seed: Seed,
@@ -64,11 +81,14 @@ export function makeExamples(
   task: TaskSpec,
   split: 'train' | 'test',
   rows: number,
+  options: ModelDataOptions = {},
 ): Example[] {
-  const make = rowMaker(modelDataSpec(seed, [task], [task], rows), task, split);
+  const spec = modelDataSpec(seed, [task], [task], rows, options);
+  const make = rowMaker(spec, task, split);
+  const numbers = spec.equal ? taskRowNumbers(spec, task, split) : undefined;
   const render = datasetRenderer(TEXT_SETTINGS, splitSeed).render;
   return Array.from({ length: rows }, (_, i) => {
-    const row = make(i);
+    const row = make(numbers ? numbers[i]! : i);
     const story = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text')).story;
     return { puzzle: row.puzzle, story, question: questionFromPuzzle(row.puzzle, story) };
   });
@@ -81,6 +101,7 @@ export function testQuestions(
   k: number,
   rows: number,
   splitSeed: Seed = seed,
+  options: ModelDataOptions = {},
 ): ModelQuestion[] {
-  return makeExamples(seed, splitSeed, { task: NOISE_TASK[noise], k }, 'test', rows).map((e) => e.question);
+  return makeExamples(seed, splitSeed, { task: NOISE_TASK[noise], k }, 'test', rows, options).map((e) => e.question);
 }
