@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../core/random/rng';
+import { useBackend } from './backend';
 import { anonymise, buildVocabulary, classIndex, NUM_CLASSES, type StoryGraph } from './encoding';
 import { loadModel } from './load';
 import {
@@ -144,8 +144,7 @@ describe('BiLSTM', () => {
     const model = new Lstm(TINY, vocabulary, 7);
     const onCpu = await model.predict(batchOf(model));
     const dist = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
-    setWasmPaths(dist + path.sep);
-    expect(await tf.setBackend('wasm')).toBe(true);
+    await useBackend('wasm', dist + path.sep); // with the Unpack replacement (backend.ts)
     try {
       const copy = loadLstm(...(Object.values(await saveLstm(model)) as Parameters<typeof loadLstm>));
       const onWasm = await copy.predict(batchOf(copy));

@@ -128,44 +128,6 @@ function embed(embedding: tf.Tensor2D, ids: tf.Tensor1D): tf.Tensor2D {
   return f(embedding);
 }
 
-/**
- * The wasm backend's Unpack (tf.unstack) copies the whole input once per output; along axis 0
- * the outputs are contiguous runs, copied here straight from the heap (same results, L times
- * less copying: it is what makes precomputing all steps' input projections pay).
- */
-let unpackPatched = false;
-interface WasmHeapBackend {
-  makeOutput(shape: number[], dtype: tf.DataType): tf.TensorInfo;
-  typedArrayFromHeap(t: tf.TensorInfo): Float32Array | Int32Array | Uint8Array;
-}
-function patchWasmUnpack(): void {
-  if (unpackPatched || tf.getBackend() !== 'wasm') return;
-  unpackPatched = true;
-  const original = tf.getKernel('Unpack', 'wasm');
-  if (!original) return;
-  tf.unregisterKernel('Unpack', 'wasm');
-  tf.registerKernel({
-    kernelName: 'Unpack',
-    backendName: 'wasm',
-    kernelFunc: (args) => {
-      const x = args.inputs['value'] as tf.TensorInfo;
-      const axis = (args.attrs as { axis: number }).axis;
-      if ((axis !== 0 && axis !== -x.shape.length) || x.dtype === 'string') return original.kernelFunc(args);
-      const backend = args.backend as unknown as WasmHeapBackend;
-      const shape = x.shape.slice(1);
-      const size = shape.reduce((a, b) => a * b, 1);
-      const outs: tf.TensorInfo[] = [];
-      for (let i = 0; i < x.shape[0]!; i++) {
-        const out = backend.makeOutput(shape, x.dtype);
-        // Views are taken after makeOutput: allocating may grow (and move) the heap.
-        backend.typedArrayFromHeap(out).set(backend.typedArrayFromHeap(x).subarray(i * size, (i + 1) * size));
-        outs.push(out);
-      }
-      return outs;
-    },
-  });
-}
-
 /** A TextBatch as tensors, time-major (the caller disposes them, or runs inside tf.tidy). */
 export interface LstmInputs {
   readonly size: number;
@@ -358,7 +320,6 @@ export class Lstm {
 
   /** Logits [B, 18] and, with attention pooling, the attention over tokens [B, L]. */
   forward(x: LstmInputs, options: ForwardOptions = {}): { logits: tf.Tensor2D; attention?: tf.Tensor2D } {
-    patchWasmUnpack();
     const c = this.config;
     const { size: B, maxLength: L } = x;
     let states = this.dropout(embed(this.w('embedding') as tf.Tensor2D, x.ids), options);
