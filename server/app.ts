@@ -81,7 +81,7 @@ export function createApp(o: AppOptions): Hono {
         c.header('Vary', 'Origin');
         if (c.req.method === 'OPTIONS') {
           c.header('Access-Control-Allow-Methods', 'GET, POST');
-          c.header('Access-Control-Allow-Headers', 'authorization, content-type');
+          c.header('Access-Control-Allow-Headers', 'authorization, content-type, x-session-secret');
           c.header('Access-Control-Max-Age', '600');
           return c.body(null, 204);
         }

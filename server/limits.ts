@@ -61,12 +61,17 @@ export class TokenBuckets {
   }
 }
 
-/** The four limits, each a bucket: new sessions and stored bytes, per client address and per study. */
+/**
+ * The limits, each a bucket: new sessions and stored bytes, per client address and per study; and
+ * the review queue's reads (`review-items`, `coverage`: each runs a query over a study's stories)
+ * per client address.
+ */
 export interface AccessLimits {
   readonly addressSessions: BucketOptions;
   readonly studySessions: BucketOptions;
   readonly addressBytes: BucketOptions;
   readonly studyBytes: BucketOptions;
+  readonly addressQueue: BucketOptions;
 }
 
 /**
@@ -84,6 +89,9 @@ export const DEFAULT_ACCESS_LIMITS: AccessLimits = {
   addressBytes: { perSecond: 64 * 1024, burst: 8 * 1024 * 1024 },
   // 64 MiB at once for one study, then 1 MiB/s.
   studyBytes: { perSecond: 1024 * 1024, burst: 64 * 1024 * 1024 },
+  // A reviewer's page asks for its items once (again after a reload), a writer's page for the
+  // coverage once: 120 at once from one address, then one a second.
+  addressQueue: { perSecond: 1, burst: 120 },
 };
 
 /** What a refusal says: which limit, and the seconds to wait. */
@@ -104,7 +112,16 @@ export class AccessLimiter {
       studySessions: new TokenBuckets(limits.studySessions, now),
       addressBytes: new TokenBuckets(limits.addressBytes, now),
       studyBytes: new TokenBuckets(limits.studyBytes, now),
+      addressQueue: new TokenBuckets(limits.addressQueue, now),
     };
+  }
+
+  /** One read of the review queue (`review-items`, `coverage`) from `address`. */
+  queue(address: string): LimitHit | undefined {
+    const wait = this.buckets.addressQueue.wait(address, 1);
+    if (wait > 0) return { limit: 'addressQueue', retryAfterS: wait };
+    this.buckets.addressQueue.take(address, 1);
+    return undefined;
   }
 
   /** One new session for `address` in `study`; both buckets must allow it, else nothing is taken. */
@@ -186,6 +203,8 @@ const LIMIT_FLAGS = {
   'address-byte-burst': ['addressBytes', 'burst', 'bytes of rows per client address at once'],
   'study-byte-rate': ['studyBytes', 'perSecond', 'bytes of rows per second per study, sustained'],
   'study-byte-burst': ['studyBytes', 'burst', 'bytes of rows per study at once'],
+  'address-queue-rate': ['addressQueue', 'perSecond', 'review-queue requests per second per client address'],
+  'address-queue-burst': ['addressQueue', 'burst', 'review-queue requests per client address at once'],
 } as const satisfies Record<string, readonly [keyof AccessLimits, keyof BucketOptions, string]>;
 
 /** The flags of these limits, for node:util parseArgs. */

@@ -4,6 +4,9 @@
  *
  *   POST /api/sessions            participants: start (or resume) a session; see sessions.ts
  *   GET  /api/studies/<id>/link   anyone: a registered study's link token, for `?s=<study id>` links
+ *   GET  /api/studies/<id>/review-items?session=<id>   an issued session of a live review study
+ *                                 (its secret in X-Session-Secret): the stories it reviews (reviewQueue.ts)
+ *   GET  /api/studies/<id>/coverage   anyone: stories per clause of a paraphrase study
  *
  * and, before `POST /api/rows` stores anything: the limits on bytes per address and per study,
  * then the issued-session checks (`StudyAccess.checkIngest`).
@@ -31,7 +34,11 @@ const LIMIT_WORDS: Record<LimitHit['limit'], string> = {
   studySessions: 'too many new sessions for this study',
   addressBytes: 'too much data from your network',
   studyBytes: 'too much data for this study',
+  addressQueue: 'too many requests for review items from your network',
 };
+
+/** The header that carries an issued session's secret on a GET (a URL would leave it in proxies' logs). */
+export const SESSION_SECRET_HEADER = 'x-session-secret';
 
 const tooMany = (c: Context, hit: LimitHit) => {
   c.header('Retry-After', String(hit.retryAfterS));
@@ -77,6 +84,31 @@ export function installSessionRoutes(app: Hono, d: SessionRouteDeps): void {
     const link = d.access.link(id);
     if (!link) return c.json({ error: `There is no study "${id}" here. Please check the link you were given.` }, 404);
     return c.json(link);
+  });
+
+  // The live review queue: rate-limited per address before anything is looked up.
+  app.get('/api/studies/:id/review-items', (c) => {
+    const hit = d.limiter.queue(clientAddress(c, d.trustProxy));
+    if (hit) return tooMany(c, hit);
+    const outcome = d.access.reviewItems(
+      c.req.param('id'),
+      c.req.query('session'),
+      c.req.header(SESSION_SECRET_HEADER),
+    );
+    if (!outcome.ok) {
+      if (outcome.status === 403)
+        d.log({ event: 'refused-review-items', reason: outcome.reason, message: outcome.message });
+      return c.json({ error: outcome.message, reason: outcome.reason }, outcome.status);
+    }
+    return c.json({ items: outcome.items });
+  });
+
+  app.get('/api/studies/:id/coverage', (c) => {
+    const hit = d.limiter.queue(clientAddress(c, d.trustProxy));
+    if (hit) return tooMany(c, hit);
+    const outcome = d.access.reviews.coverage(c.req.param('id'));
+    if (!outcome.ok) return c.json({ error: outcome.message, reason: outcome.reason }, outcome.status);
+    return c.json({ study_id: c.req.param('id'), stories: outcome.stories, coverage: outcome.coverage });
   });
 }
 

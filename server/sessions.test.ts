@@ -342,7 +342,9 @@ describe('POST /api/rows with issued sessions', () => {
       // A version-1 database with one registered study, as made before issue 20.
       const old = ResultStore.open(file);
       old.registerStudy({ token: encodeStudyLink(withDefaults({ studyId: 'before' })) });
-      old.db.exec('DROP TABLE issued_sessions; DROP TABLE study_access; PRAGMA user_version = 1');
+      old.db.exec(
+        'DROP TABLE review_assignments; DROP TABLE issued_sessions; DROP TABLE study_access; PRAGMA user_version = 1',
+      );
       old.close();
       const db = new Database(file);
       expect(db.pragma('user_version', { simple: true })).toBe(1);
@@ -381,6 +383,7 @@ describe('limits that hold against one client', () => {
     studySessions: { perSecond: 0.01, burst: 5 },
     addressBytes: { perSecond: 1, burst: 600 * 1024 },
     studyBytes: { perSecond: 1, burst: 1024 * 1024 },
+    addressQueue: { perSecond: 1, burst: 120 },
   };
 
   it('new sessions: per address, then per study; 429 with Retry-After; resumes are not limited', async () => {

@@ -34,6 +34,7 @@ import {
   type SessionRefusalReason,
   type StudyLinkAnswer,
 } from '../src/study/serverSession';
+import { collectSettings, ReviewQueue, type ItemsOutcome, type QueueRefusal } from './reviewQueue';
 import type { IngestBody } from './schema';
 import { StoreError, tokenFrom, type RegisterOutcome, type ResultStore } from './store';
 
@@ -119,6 +120,9 @@ export interface StudyAccessOptions {
   readonly now?: () => Date;
 }
 
+/** The session id must look like one this server issues (or a browser makes) before the database is asked. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
 export class StudyAccess {
   private readonly q;
   private readonly defs = new Map<string, { token: string; def: StudyDefinition }>();
@@ -127,6 +131,8 @@ export class StudyAccess {
   private readonly newMode: SessionMode;
   private readonly random: (n: number) => Buffer;
   private readonly now: () => Date;
+  /** The live review queue of review studies (reviewQueue.ts). */
+  readonly reviews: ReviewQueue;
 
   constructor(
     readonly store: ResultStore,
@@ -136,6 +142,7 @@ export class StudyAccess {
     this.newMode = options.newStudySessions ?? NEW_STUDY_SESSIONS;
     this.random = options.random ?? randomBytes;
     this.now = options.now ?? (() => new Date());
+    this.reviews = new ReviewQueue(store, (id) => this.definition(id)?.def, { now: this.now });
     this.q = {
       study: db.prepare<[string], { token: string; definition: string }>(
         'SELECT token, definition FROM studies WHERE study_id = ?',
@@ -342,6 +349,50 @@ export class StudyAccess {
   }
 
   /**
+   * The review items of an issued session of a live review study (`GET
+   * api/studies/<id>/review-items?session=…`, the session's secret in `X-Session-Secret`): the
+   * session must be one this server issued for that study, and the secret its own.
+   */
+  reviewItems(studyId: string, sessionId: string | undefined, secret: string | undefined): ItemsOutcome {
+    const refused = (
+      status: QueueRefusal['status'],
+      reason: QueueRefusal['reason'],
+      message: string,
+    ): QueueRefusal => ({
+      ok: false,
+      status,
+      reason,
+      message,
+    });
+    if (!ID.test(studyId) || !this.definition(studyId)) {
+      return refused(
+        404,
+        'unknown-study',
+        `There is no study "${studyId}" here. Please check the link you were given.`,
+      );
+    }
+    if (sessionId === undefined || !SESSION_ID.test(sessionId)) {
+      return refused(400, 'invalid', 'session: name the session the review items are for (?session=<session id>)');
+    }
+    const issued = this.q.issued.get(sessionId);
+    if (!issued || issued.study_id !== studyId) {
+      return refused(
+        403,
+        'not-issued',
+        `session: "${sessionId}" is not a session this server issued for study "${studyId}"`,
+      );
+    }
+    if (secret === undefined || !sameSecret(secret, issued.secret)) {
+      return refused(
+        403,
+        'secret',
+        `the secret of session "${sessionId}" is ${secret === undefined ? 'missing (send it in the X-Session-Secret header)' : 'wrong'}`,
+      );
+    }
+    return this.reviews.itemsFor(issued);
+  }
+
+  /**
    * Checks a participant's request before it is stored: sessions the server issued carry their
    * secret and agree with their schedule; a study in `issued` mode takes no other session; a
    * closed or full study takes no new browser-made session. Returns the first refusal, or
@@ -377,6 +428,14 @@ export class StudyAccess {
           }
         }
         // A browser-made session has no schedule here; what the definition alone fixes is checked.
+        // A live review study's items come from the queue, which hands them to issued sessions only.
+        if ('trial_index' in r && isLiveReview(this.definition(r.study_id)!.def)) {
+          return {
+            status: 403,
+            reason: 'not-issued',
+            message: `${where}.session_id: study "${r.study_id}" reviews stories handed out by this server, to sessions it issued (POST api/sessions); "${r.session_id}" is not one`,
+          };
+        }
         const problem = 'trial_index' in r ? this.definitionProblem(r) : undefined;
         return problem === undefined ? undefined : { status: 400, reason: 'invalid', message: `${where}.${problem}` };
       }
@@ -454,13 +513,14 @@ export class StudyAccess {
       return `trial_index: ${row.trial_index} is past the session's last trial (${schedule.trials.length - 1})`;
     }
     const item = trial.item;
+    // A live review study's main trials review the stories the queue handed this session: their
+    // puzzle id, seed, k and the rest are the story's (checked below), not the schedule's.
+    const reviewTrial = item.phase === 'main' && isLiveReview(def);
     const expected: Partial<Record<keyof ResultRow, string | number | boolean | null>> = {
       condition: schedule.condition.id,
       time_limit_s: schedule.condition.perPuzzleLimitS,
-      puzzle_id: item.puzzleId,
+      ...(reviewTrial ? {} : { puzzle_id: item.puzzleId, seed: item.seed, k: item.k }),
       phase: item.phase,
-      seed: item.seed,
-      k: item.k,
       task: item.task,
       strict: def.strict,
       participant_id: issued.participant_id,
@@ -472,9 +532,15 @@ export class StudyAccess {
         return `${field}: ${JSON.stringify(row[field])} is not what trial ${row.trial_index} of this session has (${JSON.stringify(want)})`;
       }
     }
-    return undefined;
+    return reviewTrial ? this.reviews.reviewRowProblem(issued.session_id, row) : undefined;
   }
 }
+
+/** A review study whose items the queue serves (a `sourceStudy` on this server), not a link's embedded stories. */
+const isLiveReview = (def: StudyDefinition) => {
+  const s = collectSettings(def);
+  return s.kind === 'review' && s.sourceStudy !== '';
+};
 
 function sessionProblem(issued: IssuedRow, s: SessionInfo, schedule: ParticipantSchedule): string | undefined {
   if (s.condition !== schedule.condition.id) {

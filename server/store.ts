@@ -115,6 +115,22 @@ const MIGRATIONS: readonly string[] = [
    ) STRICT;
    CREATE UNIQUE INDEX issued_by_participant ON issued_sessions (study_id, participant_id) WHERE participant_id <> '';
    CREATE INDEX issued_by_study ON issued_sessions (study_id);`,
+  // The live review queue (server/reviewQueue.ts, issue 24): which stories of a paraphrase study
+  // were handed to which issued session of a review study, in order. A new table only: existing
+  // studies, sessions and rows are untouched.
+  `CREATE TABLE review_assignments (
+     session_id TEXT NOT NULL REFERENCES issued_sessions (session_id),
+     position INTEGER NOT NULL CHECK (position >= 0),
+     study_id TEXT NOT NULL REFERENCES studies (study_id),
+     story_id TEXT NOT NULL,
+     source_session TEXT NOT NULL,
+     source_trial INTEGER NOT NULL,
+     issued_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     PRIMARY KEY (session_id, position),
+     UNIQUE (session_id, story_id)
+   ) STRICT;
+   CREATE INDEX review_by_story ON review_assignments (study_id, story_id);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,407 @@
+/**
+ * The live review queue (issue 24), in-process through Hono's app.request() with a real SQLite
+ * file: which stories a reviewer gets (fewest reviews first, never their own, never twice, at most
+ * reviewsPerStory reviews each, the same items again), the refusals, the review rows that come
+ * back through POST api/rows, coverage, the limit, and the schema step on an older database.
+ */
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withDefaults, type StudyDefinition } from '../src/study/definition';
+import type { ResultRow } from '../src/study/results';
+import type { SessionGrant } from '../src/study/serverSession';
+import { createApp } from './app';
+import { DEFAULT_ACCESS_LIMITS } from './limits';
+import { reviewResponseProblem, type ReviewItem } from './reviewQueue';
+import { StudyAccess } from './sessions';
+import { ResultStore, SCHEMA_VERSION } from './store';
+import { makeRow, tempDirs } from './testServer';
+
+const tempDir = tempDirs('clutrr-review-queue-');
+const RESEARCHER = 'researcher-token-for-tests-0123456789';
+
+/** A definition with the collection settings (kind, sourceStudy, …) over the defaults. */
+const study = (over: Record<string, unknown>): StudyDefinition =>
+  ({ ...withDefaults({ studyId: String(over.studyId) }), ...over }) as unknown as StudyDefinition;
+
+const PARAPHRASE = study({ studyId: 'para', kind: 'paraphrase' });
+const REVIEW = study({
+  studyId: 'rev',
+  kind: 'review',
+  sourceStudy: 'para',
+  reviewsPerStory: 3,
+  reviewsPerParticipant: 3,
+});
+
+const CLAUSES = ['c1.mother.female-male', 'c1.father-sister.male-female-female', 'c1.son.male-female'];
+
+interface Setup {
+  store: ResultStore;
+  app: ReturnType<typeof createApp>;
+  access: StudyAccess;
+  clock: { now: Date };
+  logs: Record<string, unknown>[];
+}
+
+function setup(options: { limits?: typeof DEFAULT_ACCESS_LIMITS } = {}): Setup {
+  const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));
+  const logs: Record<string, unknown>[] = [];
+  const clock = { now: new Date() };
+  const app = createApp({
+    store,
+    token: RESEARCHER,
+    distDir: null,
+    allowedOrigins: [],
+    maxBodyBytes: 512 * 1024,
+    rate: { perSecond: 1000, burst: 1000 },
+    log: (e) => logs.push(e),
+    trustProxy: true,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  // The app's own StudyAccess issues sessions with the real clock; this one (same database) reads
+  // the queue with a clock the test moves.
+  const access = new StudyAccess(store, { now: () => clock.now });
+  return { store, app, access, clock, logs };
+}
+
+/**
+ * Registers a study as its definition is stored, without the link checks: the queue reads the
+ * collection settings from the stored JSON, whatever the definition format of the day accepts.
+ */
+function registerRaw(t: Setup, def: StudyDefinition, mode: 'issued' | 'browser' = 'issued'): void {
+  t.store.db
+    .prepare('INSERT INTO studies (study_id, token, definition, registered_at) VALUES (?, ?, ?, ?)')
+    .run(def.studyId, `token-of-${def.studyId}`, JSON.stringify(def), '2026-12-01T00:00:00.000Z');
+  t.store.db.prepare('INSERT INTO study_access (study_id, sessions) VALUES (?, ?)').run(def.studyId, mode);
+}
+
+/** A paraphrase row (collect-spec.md's mapping) written by `session`, trial `trial`. */
+const storyRow = (session: string, trial: number, over: Partial<ResultRow> = {}): ResultRow =>
+  makeRow('para', session, trial, {
+    participant_id: `writer-${session}`,
+    phase: 'main',
+    puzzle_id: CLAUSES[trial % CLAUSES.length]!,
+    seed: 5000 + trial,
+    k: 1 + (trial % 3),
+    query_a: `A${trial}`,
+    query_b: `B${trial}`,
+    gold: 'grandson',
+    response: '',
+    correct: true,
+    difficulty: null,
+    ended_on: 'response',
+    story: `Story ${trial} of ${session}: A${trial} and B${trial} went to the park.`,
+    ...over,
+  });
+
+function addStories(t: Setup, rows: ResultRow[]): void {
+  const outcome = t.store.ingest({ sessions: [], rows });
+  expect(outcome.status).toBe('stored');
+}
+
+async function startReviewer(t: Setup, participantId = ''): Promise<SessionGrant> {
+  const res = await t.app.request('/api/sessions', {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-forwarded-for': '192.0.2.9' },
+    body: JSON.stringify({ study_id: 'rev', ...(participantId ? { participant_id: participantId } : {}) }),
+  });
+  expect(res.status === 201 || res.status === 200).toBe(true);
+  return (await res.json()) as SessionGrant;
+}
+
+async function ask(
+  t: Setup,
+  grant: Pick<SessionGrant, 'session_id' | 'secret'>,
+  studyId = 'rev',
+  address = '192.0.2.9',
+): Promise<{ status: number; json: { items?: ReviewItem[]; error?: string; reason?: string }; res: Response }> {
+  const res = await t.app.request(
+    `/api/studies/${studyId}/review-items?session=${encodeURIComponent(grant.session_id)}`,
+    { headers: { 'x-session-secret': grant.secret, 'x-forwarded-for': address } },
+  );
+  return { status: res.status, json: (await res.json()) as never, res };
+}
+
+const ids = (items: readonly ReviewItem[] | undefined) => (items ?? []).map((i) => i.story_id);
+
+describe('GET api/studies/<id>/review-items', () => {
+  it('hands out the stories with the fewest reviews, never the reviewer’s own, the same items when asked again', async () => {
+    const t = setup();
+    registerRaw(t, PARAPHRASE);
+    registerRaw(t, REVIEW);
+    // Writers w1 (3 stories) and w2 (3), one w2 story failed its checks, one timed out empty.
+    addStories(
+      t,
+      [0, 1, 2].map((i) => storyRow('w1', i)),
+    );
+    addStories(t, [
+      storyRow('w2', 0),
+      storyRow('w2', 1),
+      storyRow('w2', 2, { correct: false }),
+      storyRow('w2', 3, { story: '', ended_on: 'timeout' }),
+    ]);
+    const eligible = ['w1/0', 'w1/1', 'w1/2', 'w2/0', 'w2/1'];
+
+    const r1 = await startReviewer(t, 'R1');
+    const a1 = await ask(t, r1);
+    expect(a1.status).toBe(200);
+    expect(a1.json.items).toHaveLength(3);
+    expect(ids(a1.json.items).every((id) => eligible.includes(id))).toBe(true);
+    // The item carries the paraphrase row's fields (collect-spec.md).
+    const first = a1.json.items![0]!;
+    const [session, trial] = first.story_id.split('/');
+    const row = t.store.rows('para').find((r) => r.session_id === session && r.trial_index === Number(trial))!;
+    expect(first).toEqual({
+      story_id: first.story_id,
+      seed: row.seed,
+      k: row.k,
+      clause_id: row.puzzle_id,
+      query_a: row.query_a,
+      query_b: row.query_b,
+      gold: row.gold,
+      story: row.story,
+    });
+    // Asking again: the same items in the same order, nothing new stored.
+    expect(ids((await ask(t, r1)).json.items)).toEqual(ids(a1.json.items));
+    expect(t.store.db.prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 3 });
+
+    // The second reviewer gets the two stories nobody has yet first, then one of the others.
+    const r2 = await startReviewer(t, 'R2');
+    const a2 = ids((await ask(t, r2)).json.items);
+    const untouched = eligible.filter((id) => !ids(a1.json.items).includes(id));
+    expect(a2.slice(0, 2).sort()).toEqual(untouched.sort());
+    expect(new Set(a2).size).toBe(3);
+
+    // A writer who also reviews (same participant id) never gets their own stories.
+    const w1 = await startReviewer(t, 'writer-w1');
+    const own = ids((await ask(t, w1)).json.items);
+    expect(own).toHaveLength(2);
+    expect(own.every((id) => id.startsWith('w2/'))).toBe(true);
+  });
+
+  it('gives a story at most reviewsPerStory reviews, counting items handed out and not yet returned', async () => {
+    const t = setup();
+    registerRaw(t, PARAPHRASE);
+    registerRaw(
+      t,
+      study({ studyId: 'rev', kind: 'review', sourceStudy: 'para', reviewsPerStory: 2, reviewsPerParticipant: 2 }),
+    );
+    addStories(t, [storyRow('w1', 0), storyRow('w1', 1)]);
+    const got: string[][] = [];
+    for (let i = 0; i < 3; i++) got.push(ids((await ask(t, await startReviewer(t, `R${i}`))).json.items));
+    // Two stories × two reviews: the first two reviewers take all four slots; the third gets none.
+    expect(got[0]!.sort()).toEqual(['w1/0', 'w1/1']);
+    expect(got[1]!.sort()).toEqual(['w1/0', 'w1/1']);
+    expect(got[2]).toEqual([]);
+    // A story written later tops the third reviewer's list up (asking again), without changing what they had.
+    addStories(t, [storyRow('w2', 0)]);
+    expect(
+      ids(((await t.access.reviewItems('rev', ...(await creds(t, 'R2')))) as { items: ReviewItem[] }).items),
+    ).toEqual(['w2/0']);
+  });
+
+  it('frees the slots of sessions that expired without a review, and of reviews that timed out', () => {
+    const t = setup();
+    registerRaw(t, PARAPHRASE);
+    // One review per story; maxAgeMinutes 60: a reviewer's items count for an hour after their session was issued.
+    registerRaw(
+      t,
+      study({
+        studyId: 'rev',
+        kind: 'review',
+        sourceStudy: 'para',
+        reviewsPerStory: 1,
+        reviewsPerParticipant: 1,
+        maxAgeMinutes: 60,
+      }),
+    );
+    addStories(t, [storyRow('w1', 0)]);
+    // Sessions issued by the test's clock (StudyAccess.issue, as POST api/sessions does).
+    const issue = (participantId: string) => {
+      const o = t.access.issue({ study_id: 'rev', participant_id: participantId });
+      if (!o.ok) throw new Error(o.message);
+      return o.grant;
+    };
+    const items = (g: SessionGrant) => itemsOf(t.access.reviewItems('rev', g.session_id, g.secret));
+    const t0 = t.clock.now.getTime();
+    const a = issue('A');
+    expect(items(a)).toEqual(['w1/0']);
+    const b = issue('B');
+    expect(items(b)).toEqual([]);
+    // An hour and a minute later A's session can no longer send its review: the slot is free.
+    t.clock.now = new Date(t0 + 61 * 60_000);
+    // B's session is as old: an expired session gets no new items.
+    expect(items(b)).toEqual([]);
+    const c = issue('C');
+    expect(items(c)).toEqual(['w1/0']);
+    // C's trial ended on a timeout (no verdict): the story needs a review still.
+    t.store.ingest({
+      sessions: [],
+      rows: [makeRow('rev', c.session_id, 0, { phase: 'main', puzzle_id: 'w1/0', ended_on: 'timeout', response: '' })],
+    });
+    const d = issue('D');
+    expect(items(d)).toEqual(['w1/0']);
+    // D's verdict came back: the story has its one review.
+    t.store.ingest({
+      sessions: [],
+      rows: [
+        makeRow('rev', d.session_id, 0, { phase: 'main', puzzle_id: 'w1/0', ended_on: 'response', response: 'good' }),
+      ],
+    });
+    expect(items(issue('E'))).toEqual([]);
+    // A's items are still A's (asked again after expiry, the same list).
+    expect(items(a)).toEqual(['w1/0']);
+  });
+
+  it('refuses what is not an issued session of a live review study with the right secret', async () => {
+    const t = setup();
+    registerRaw(t, PARAPHRASE);
+    registerRaw(t, REVIEW);
+    registerRaw(t, study({ studyId: 'solve' }));
+    registerRaw(t, study({ studyId: 'orphan', kind: 'review', sourceStudy: 'missing' }));
+    const r = await startReviewer(t, 'R');
+    const get = async (url: string, headers: Record<string, string> = {}) => {
+      const res = await t.app.request(url, { headers });
+      return { status: res.status, json: (await res.json()) as { error: string; reason: string } };
+    };
+    const q = `?session=${r.session_id}`;
+    expect(await get(`/api/studies/nope/review-items${q}`)).toMatchObject({
+      status: 404,
+      json: { reason: 'unknown-study' },
+    });
+    expect(await get('/api/studies/rev/review-items', { 'x-session-secret': r.secret })).toMatchObject({
+      status: 400,
+      json: { reason: 'invalid', error: expect.stringMatching(/\?session=/) },
+    });
+    expect(
+      await get('/api/studies/rev/review-items?session=i-made-up', { 'x-session-secret': r.secret }),
+    ).toMatchObject({
+      status: 403,
+      json: { reason: 'not-issued' },
+    });
+    expect(await get(`/api/studies/rev/review-items${q}`)).toMatchObject({
+      status: 403,
+      json: { reason: 'secret', error: expect.stringMatching(/missing.*X-Session-Secret/) },
+    });
+    expect(await get(`/api/studies/rev/review-items${q}`, { 'x-session-secret': 'x'.repeat(32) })).toMatchObject({
+      status: 403,
+      json: { reason: 'secret', error: expect.stringMatching(/wrong/) },
+    });
+    // The session of one study does not read another's queue.
+    expect(await get(`/api/studies/para/review-items${q}`, { 'x-session-secret': r.secret })).toMatchObject({
+      status: 403,
+      json: { reason: 'not-issued' },
+    });
+    // A study that is not a live review study, and one whose source is not registered here.
+    const solve = await startOther(t, 'solve');
+    expect(
+      await get(`/api/studies/solve/review-items?session=${solve.session_id}`, { 'x-session-secret': solve.secret }),
+    ).toMatchObject({
+      status: 400,
+      json: { reason: 'not-review' },
+    });
+    const orphan = await startOther(t, 'orphan');
+    expect(
+      await get(`/api/studies/orphan/review-items?session=${orphan.session_id}`, { 'x-session-secret': orphan.secret }),
+    ).toMatchObject({
+      status: 409,
+      json: { reason: 'no-source', error: expect.stringMatching(/"missing".*register it here/) },
+    });
+    expect(t.logs.filter((l) => l.event === 'refused-review-items').length).toBeGreaterThanOrEqual(4);
+    expect(t.store.db.prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 0 });
+  });
+
+  it('limits requests per client address (429 with Retry-After)', async () => {
+    const t = setup({ limits: { ...DEFAULT_ACCESS_LIMITS, addressQueue: { perSecond: 0.01, burst: 3 } } });
+    registerRaw(t, PARAPHRASE);
+    registerRaw(t, REVIEW);
+    const r = await startReviewer(t, 'R');
+    for (let i = 0; i < 3; i++) expect((await ask(t, r, 'rev', '198.51.100.1')).status).toBe(200);
+    const limited = await ask(t, r, 'rev', '198.51.100.1');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.json.error).toMatch(/too many requests for review items/);
+    expect((await ask(t, r, 'rev', '198.51.100.2')).status).toBe(200);
+  });
+});
+
+describe('GET api/studies/<id>/coverage', () => {
+  it('counts the stories that passed their checks per clause', async () => {
+    const t = setup();
+    registerRaw(t, PARAPHRASE);
+    registerRaw(t, REVIEW);
+    addStories(
+      t,
+      [0, 1, 2, 3].map((i) => storyRow('w1', i)),
+    );
+    addStories(t, [storyRow('w2', 0), storyRow('w2', 1, { correct: false })]);
+    const res = await t.app.request('/api/studies/para/coverage');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      study_id: 'para',
+      stories: 5,
+      coverage: { [CLAUSES[0]!]: 3, [CLAUSES[1]!]: 1, [CLAUSES[2]!]: 1 },
+    });
+    expect((await t.app.request('/api/studies/rev/coverage')).status).toBe(400);
+    expect((await t.app.request('/api/studies/none/coverage')).status).toBe(404);
+  });
+});
+
+describe('review verdicts', () => {
+  it('accepts good and bad with reasons in order, and nothing else', () => {
+    expect(reviewResponseProblem('good')).toBeUndefined();
+    expect(reviewResponseProblem('bad:ungrammatical')).toBeUndefined();
+    expect(reviewResponseProblem('bad:missing-fact,reveals-implied,other')).toBeUndefined();
+    for (const bad of [
+      '',
+      'bad',
+      'bad:',
+      'Good',
+      'bad:other,ungrammatical',
+      'bad:other,other',
+      'bad:rude',
+      'good,bad',
+    ]) {
+      expect(reviewResponseProblem(bad), bad).toMatch(/is not a verdict/);
+    }
+  });
+});
+
+describe('the schema step of the review queue', () => {
+  it('brings a version-2 database up to date, keeping its studies, sessions and rows', () => {
+    const file = path.join(tempDir(), 'results.sqlite');
+    {
+      const old = ResultStore.open(file);
+      old.registerStudy({ definition: withDefaults({ studyId: 'kept' }) });
+      old.ingest({ sessions: [], rows: [makeRow('kept', 's1', 0), makeRow('kept', 's1', 1)] });
+      old.db.exec('DROP TABLE review_assignments; PRAGMA user_version = 2');
+      old.close();
+      const db = new Database(file);
+      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      db.close();
+    }
+    const store = ResultStore.open(file);
+    expect(SCHEMA_VERSION).toBe(3);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(3);
+    expect(store.rows('kept')).toHaveLength(2);
+    expect(store.studies().map((s) => s.study_id)).toEqual(['kept']);
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 0 });
+    store.close();
+  });
+});
+
+const itemsOf = (o: ReturnType<StudyAccess['reviewItems']>) => (o.ok ? o.items.map((i) => i.story_id) : [o.message]);
+
+async function creds(t: Setup, participantId: string): Promise<[string, string]> {
+  const g = await startReviewer(t, participantId);
+  return [g.session_id, g.secret];
+}
+
+async function startOther(t: Setup, studyId: string): Promise<SessionGrant> {
+  const res = await t.app.request('/api/sessions', {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    body: JSON.stringify({ study_id: studyId }),
+  });
+  return (await res.json()) as SessionGrant;
+}

@@ -1,0 +1,384 @@
+/**
+ * The live review queue (issue 24): a review study whose definition names a `sourceStudy` (a
+ * paraphrase study registered on the same server) has its items served from the stories that
+ * study has collected so far.
+ *
+ *   GET /api/studies/<review study>/review-items?session=<session id>   (header X-Session-Secret)
+ *   GET /api/studies/<paraphrase study>/coverage
+ *
+ * A story is a paraphrase row (src/study/README.md, "collection rows"): a main trial with
+ * `correct` true (its live checks passed) and a non-empty story; its id is
+ * `<session_id>/<trial_index>`. A reviewer (an issued session of the review study) is never handed
+ * their own story (same participant id when not empty, or same session), one they already
+ * reviewed, or one handed to them before. Among the rest the stories with the fewest reviews
+ * come first (reviews returned, plus items handed out whose session has not expired and whose row
+ * has not come back), ties in an order seeded by the study and the session; a story that has
+ * `reviewsPerStory` reviews is not handed out again. What a session was handed is stored
+ * (`review_assignments`, store.ts), so asking again gives the same items in the same order; when
+ * fewer than `reviewsPerParticipant` were available before, the list is topped up with stories
+ * collected since (never changing the items already handed out).
+ *
+ * Review rows that come back (`POST api/rows`) must match an item handed to their session
+ * (`reviewRowProblem`, called by sessions.ts's row checks).
+ */
+import { hashSeed } from '../src/core/random/rng';
+import type { StudyDefinition } from '../src/study/definition';
+import type { ResultRow } from '../src/study/results';
+import type { ResultStore } from './store';
+
+/** The study kinds of issue 24; a definition without `kind` is a puzzle-solving study. */
+export type StudyKind = 'solve' | 'paraphrase' | 'review';
+
+/** The collection settings the server reads from a registered definition, with their defaults. */
+export interface CollectSettings {
+  readonly kind: StudyKind;
+  /** Review kind: the paraphrase study whose stories are reviewed live; '' when none. */
+  readonly sourceStudy: string;
+  readonly reviewsPerStory: number;
+  readonly reviewsPerParticipant: number;
+}
+
+/** Most items handed to one session, whatever a definition asks (it bounds the table). */
+export const MAX_REVIEW_ITEMS = 50;
+
+/** Reasons a reviewer may give for a bad story, in the order a review row lists them. */
+export const REVIEW_REASONS = ['ungrammatical', 'missing-fact', 'reveals-implied', 'other'] as const;
+
+const KINDS: readonly StudyKind[] = ['solve', 'paraphrase', 'review'];
+
+/**
+ * A definition's collection settings. Read defensively: definitions registered before the kinds
+ * existed have none of these fields, and a value of the wrong type falls back to the default
+ * (the definition was checked when it was registered).
+ */
+export function collectSettings(def: StudyDefinition): CollectSettings {
+  const d = def as unknown as Record<string, unknown>;
+  const whole = (v: unknown, fallback: number) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : fallback;
+  return {
+    kind: KINDS.includes(d.kind as StudyKind) ? (d.kind as StudyKind) : 'solve',
+    sourceStudy: typeof d.sourceStudy === 'string' ? d.sourceStudy : '',
+    reviewsPerStory: whole(d.reviewsPerStory, 3),
+    reviewsPerParticipant: whole(d.reviewsPerParticipant, 3),
+  };
+}
+
+/** One story to review, as `GET …/review-items` answers it (collect-spec.md). */
+export interface ReviewItem {
+  /** `<session_id>/<trial_index>` of the paraphrase row. */
+  readonly story_id: string;
+  readonly seed: number;
+  readonly k: number;
+  /** The paraphrase row's `puzzle_id`: the clause id. */
+  readonly clause_id: string;
+  readonly query_a: string;
+  readonly query_b: string;
+  readonly gold: string;
+  readonly story: string;
+}
+
+/** A refusal, as the HTTP layer sends it (`{error, reason}` with the status). */
+export interface QueueRefusal {
+  readonly ok: false;
+  readonly status: 400 | 403 | 404 | 409;
+  readonly reason: 'invalid' | 'unknown-study' | 'not-issued' | 'secret' | 'not-review' | 'no-source';
+  readonly message: string;
+}
+
+export type ItemsOutcome = { readonly ok: true; readonly items: readonly ReviewItem[] } | QueueRefusal;
+export type CoverageOutcome =
+  { readonly ok: true; readonly stories: number; readonly coverage: Readonly<Record<string, number>> } | QueueRefusal;
+
+/** The issued session asking (a row of `issued_sessions`). */
+export interface Reviewer {
+  readonly session_id: string;
+  readonly study_id: string;
+  readonly participant_id: string;
+  readonly issued_at: string;
+}
+
+/** A story as the queue reads it from the source study's rows. */
+interface StoryRow {
+  session_id: string;
+  trial_index: number;
+  participant_id: string;
+  puzzle_id: string;
+  seed: number;
+  k: number;
+  query_a: string;
+  query_b: string;
+  gold: string;
+  story: string;
+}
+
+/**
+ * Is a story eligible for review beyond what its row says (correct, not empty)? The server's own
+ * second look (e.g. the live checks run again, since a page could send `correct: true` for any
+ * text); by default every such row is.
+ */
+export type StoryFilter = (row: StoryRow) => boolean;
+
+const storyId = (r: { session_id: string; trial_index: number }) => `${r.session_id}/${r.trial_index}`;
+
+const itemOf = (r: StoryRow): ReviewItem => ({
+  story_id: storyId(r),
+  seed: r.seed,
+  k: r.k,
+  clause_id: r.puzzle_id,
+  query_a: r.query_a,
+  query_b: r.query_b,
+  gold: r.gold,
+  story: r.story,
+});
+
+/** A review row's `response`: `good`, or `bad:` and at least one reason, in REVIEW_REASONS order. */
+export function reviewResponseProblem(response: string): string | undefined {
+  if (response === 'good') return undefined;
+  const m = /^bad:(.+)$/.exec(response);
+  const reasons = m ? m[1]!.split(',') : [];
+  const order = reasons.map((r) => REVIEW_REASONS.indexOf(r as (typeof REVIEW_REASONS)[number]));
+  if (!m || order.some((i) => i < 0) || order.some((i, j) => j > 0 && i <= order[j - 1]!)) {
+    return `${JSON.stringify(response)} is not a verdict: "good", or "bad:" with reasons from ${REVIEW_REASONS.join(', ')} (in that order, each once)`;
+  }
+  return undefined;
+}
+
+export interface ReviewQueueOptions {
+  readonly now?: () => Date;
+  readonly storyFilter?: StoryFilter;
+}
+
+export class ReviewQueue {
+  private readonly q;
+  private readonly now: () => Date;
+  private readonly storyFilter: StoryFilter;
+
+  constructor(
+    private readonly store: ResultStore,
+    /** The registered definition of a study (StudyAccess.definition), or undefined. */
+    private readonly definition: (studyId: string) => StudyDefinition | undefined,
+    options: ReviewQueueOptions = {},
+  ) {
+    const db = store.db;
+    this.now = options.now ?? (() => new Date());
+    this.storyFilter = options.storyFilter ?? (() => true);
+    const storyColumns = 'session_id, trial_index, participant_id, puzzle_id, seed, k, query_a, query_b, gold, story';
+    this.q = {
+      stories: db.prepare<[string], StoryRow>(
+        `SELECT ${storyColumns} FROM trials
+         WHERE study_id = ? AND phase = 'main' AND correct = 1 AND story <> ''`,
+      ),
+      story: db.prepare<[string, number], StoryRow>(
+        `SELECT ${storyColumns} FROM trials WHERE session_id = ? AND trial_index = ?`,
+      ),
+      // Reviews returned: rows of the review study with a verdict.
+      returned: db.prepare<[string], { story_id: string; n: number }>(
+        `SELECT puzzle_id AS story_id, COUNT(*) AS n FROM trials
+         WHERE study_id = ? AND phase = 'main' AND ended_on = 'response' GROUP BY puzzle_id`,
+      ),
+      // Items handed out whose session has not expired and whose row has not come back.
+      pending: db.prepare<[string, string], { story_id: string; n: number }>(
+        `SELECT a.story_id, COUNT(*) AS n FROM review_assignments a
+         WHERE a.study_id = ? AND a.expires_at > ?
+           AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.session_id = a.session_id AND t.puzzle_id = a.story_id)
+         GROUP BY a.story_id`,
+      ),
+      // Stories this reviewer has seen: reviewed (by session or participant id) or handed to them.
+      seen: db
+        .prepare<[string, string, string, string, string, string], string>(
+          `SELECT puzzle_id FROM trials WHERE study_id = ? AND (session_id = ? OR (participant_id <> '' AND participant_id = ?))
+           UNION SELECT a.story_id FROM review_assignments a JOIN issued_sessions s ON s.session_id = a.session_id
+           WHERE a.study_id = ? AND (a.session_id = ? OR (s.participant_id <> '' AND s.participant_id = ?))`,
+        )
+        .pluck(),
+      assigned: db.prepare<
+        [string],
+        { position: number; story_id: string; source_session: string; source_trial: number }
+      >(
+        'SELECT position, story_id, source_session, source_trial FROM review_assignments WHERE session_id = ? ORDER BY position',
+      ),
+      assign: db.prepare(
+        `INSERT INTO review_assignments (session_id, position, study_id, story_id, source_session, source_trial, issued_at, expires_at)
+         VALUES (@session_id, @position, @study_id, @story_id, @source_session, @source_trial, @issued_at, @expires_at)`,
+      ),
+      reviewedElsewhere: db.prepare<[string, string, number]>(
+        'SELECT 1 FROM trials WHERE session_id = ? AND puzzle_id = ? AND trial_index <> ? LIMIT 1',
+      ),
+      coverage: db.prepare<[string], { clause_id: string; n: number }>(
+        `SELECT puzzle_id AS clause_id, COUNT(*) AS n FROM trials
+         WHERE study_id = ? AND phase = 'main' AND correct = 1 AND story <> '' GROUP BY puzzle_id ORDER BY puzzle_id`,
+      ),
+    };
+  }
+
+  /**
+   * The items of a reviewer (an issued session of a live review study, checked by the caller):
+   * those handed out before, in order, then (while fewer than the study's reviewsPerParticipant
+   * and the session has not expired) new ones, stored in the same transaction.
+   */
+  itemsFor(reviewer: Reviewer): ItemsOutcome {
+    const def = this.definition(reviewer.study_id);
+    if (!def) return unknownStudy(reviewer.study_id);
+    const settings = collectSettings(def);
+    const live = liveReviewProblem(reviewer.study_id, settings, (id) => this.definition(id));
+    if (live) return live;
+    const wanted = Math.min(settings.reviewsPerParticipant, MAX_REVIEW_ITEMS);
+    return this.store.db
+      .transaction((): ItemsOutcome => {
+        const old = this.q.assigned.all(reviewer.session_id);
+        const items: ReviewItem[] = [];
+        for (const a of old) {
+          const row = this.q.story.get(a.source_session, a.source_trial);
+          // Rows are never deleted: a stored assignment always finds its story.
+          if (row) items.push(itemOf(row));
+        }
+        const now = this.now().toISOString();
+        const expiresAt = expiry(reviewer.issued_at, def.maxAgeMinutes);
+        if (old.length >= wanted || expiresAt <= now) return { ok: true, items };
+        const fresh = this.pick(reviewer, def, settings, wanted - old.length, now);
+        fresh.forEach((row, i) =>
+          this.q.assign.run({
+            session_id: reviewer.session_id,
+            position: old.length + i,
+            study_id: reviewer.study_id,
+            story_id: storyId(row),
+            source_session: row.session_id,
+            source_trial: row.trial_index,
+            issued_at: now,
+            expires_at: expiresAt,
+          }),
+        );
+        return { ok: true, items: [...items, ...fresh.map(itemOf)] };
+      })
+      .immediate();
+  }
+
+  /** Up to `n` stories for a reviewer: eligible, not theirs, not seen, under the review cap, fewest reviews first. */
+  private pick(
+    reviewer: Reviewer,
+    def: StudyDefinition,
+    settings: CollectSettings,
+    n: number,
+    now: string,
+  ): StoryRow[] {
+    const reviews = new Map<string, number>();
+    for (const r of this.q.returned.all(reviewer.study_id)) reviews.set(r.story_id, r.n);
+    for (const r of this.q.pending.all(reviewer.study_id, now)) {
+      reviews.set(r.story_id, (reviews.get(r.story_id) ?? 0) + r.n);
+    }
+    const pid = reviewer.participant_id;
+    const seen = new Set(
+      this.q.seen.all(reviewer.study_id, reviewer.session_id, pid, reviewer.study_id, reviewer.session_id, pid),
+    );
+    const candidates = this.q.stories
+      .all(settings.sourceStudy)
+      .filter(
+        (r) =>
+          r.session_id !== reviewer.session_id &&
+          !(pid !== '' && r.participant_id === pid) &&
+          !seen.has(storyId(r)) &&
+          (reviews.get(storyId(r)) ?? 0) < settings.reviewsPerStory &&
+          this.storyFilter(r),
+      )
+      .map((r) => ({
+        r,
+        reviews: reviews.get(storyId(r)) ?? 0,
+        tie: hashSeed(def.seed, 'review-queue', reviewer.session_id, storyId(r)),
+      }));
+    candidates.sort((a, b) => a.reviews - b.reviews || a.tie - b.tie || (storyId(a.r) < storyId(b.r) ? -1 : 1));
+    return candidates.slice(0, n).map((c) => c.r);
+  }
+
+  /**
+   * What is wrong with a review row of an issued session (`<field>: <problem>`), or undefined: its
+   * story must be one handed to this session, every copied field equal to the story's row, the
+   * story reviewed in one trial only, and the verdict well formed.
+   */
+  reviewRowProblem(sessionId: string, row: ResultRow): string | undefined {
+    const assigned = this.q.assigned.all(sessionId).find((a) => a.story_id === row.puzzle_id);
+    if (!assigned) {
+      return `puzzle_id: ${JSON.stringify(row.puzzle_id)} is not a story handed to this session (GET api/studies/<id>/review-items)`;
+    }
+    const story = this.q.story.get(assigned.source_session, assigned.source_trial)!;
+    const copied = ['seed', 'k', 'query_a', 'query_b', 'gold', 'story'] as const;
+    for (const field of copied) {
+      if (row[field] !== story[field]) {
+        const shown = field === 'story' ? 'the story handed out' : JSON.stringify(story[field]);
+        return `${field}: ${JSON.stringify(row[field]).slice(0, 80)} is not what story ${assigned.story_id} has (${shown})`;
+      }
+    }
+    if (this.q.reviewedElsewhere.get(sessionId, row.puzzle_id, row.trial_index)) {
+      return `puzzle_id: story ${row.puzzle_id} is already reviewed in another trial of this session`;
+    }
+    if (row.ended_on === 'response') {
+      const problem = reviewResponseProblem(row.response);
+      if (problem) return `response: ${problem}`;
+    } else if (row.response !== '') {
+      return `response: a trial that ended on ${row.ended_on} has no verdict (got ${JSON.stringify(row.response)})`;
+    }
+    if (row.correct !== (row.response === 'good')) {
+      return `correct: ${row.correct} does not follow the verdict (${JSON.stringify(row.response)}: correct is true for "good" only)`;
+    }
+    return undefined;
+  }
+
+  /** Stories per clause id of a paraphrase study (`GET api/studies/<id>/coverage`), for `favourUncovered`. */
+  coverage(studyId: string): CoverageOutcome {
+    const def = this.definition(studyId);
+    if (!def) return unknownStudy(studyId);
+    if (collectSettings(def).kind !== 'paraphrase') {
+      return {
+        ok: false,
+        status: 400,
+        reason: 'not-review',
+        message: `study "${studyId}" is not a paraphrase study; coverage counts the stories of one`,
+      };
+    }
+    const coverage: Record<string, number> = {};
+    let stories = 0;
+    for (const c of this.q.coverage.all(studyId)) {
+      coverage[c.clause_id] = c.n;
+      stories += c.n;
+    }
+    return { ok: true, stories, coverage };
+  }
+}
+
+/** The end of a session's life: `issued_at` plus the study's maxAgeMinutes (after it the page does not resume). */
+function expiry(issuedAt: string, maxAgeMinutes: number): string {
+  const t = Date.parse(issuedAt) + maxAgeMinutes * 60_000;
+  return new Date(Number.isFinite(t) ? Math.min(t, 8.64e15) : 0).toISOString();
+}
+
+const unknownStudy = (studyId: string): QueueRefusal => ({
+  ok: false,
+  status: 404,
+  reason: 'unknown-study',
+  message: `There is no study "${studyId}" here. Please check the link you were given.`,
+});
+
+/** Why a study cannot serve review items live (not a review study, no source, source not here), or undefined. */
+export function liveReviewProblem(
+  studyId: string,
+  settings: CollectSettings,
+  definition: (id: string) => StudyDefinition | undefined,
+): QueueRefusal | undefined {
+  if (settings.kind !== 'review' || settings.sourceStudy === '') {
+    return {
+      ok: false,
+      status: 400,
+      reason: 'not-review',
+      message: `study "${studyId}" is not a live review study (kind "review" with a source study); its items are in its link`,
+    };
+  }
+  const source = definition(settings.sourceStudy);
+  if (!source || collectSettings(source).kind !== 'paraphrase') {
+    return {
+      ok: false,
+      status: 409,
+      reason: 'no-source',
+      message: `study "${studyId}" reviews the stories of "${settings.sourceStudy}", which is not a paraphrase study registered on this server; the researcher must register it here`,
+    };
+  }
+  return undefined;
+}
