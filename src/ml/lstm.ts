@@ -51,8 +51,15 @@ export const LSTM_PAPER: LstmConfig = {
 /** The same network with mean pooling. */
 export const LSTM_MEAN: LstmConfig = { ...LSTM_PAPER, pooling: 'mean' };
 
-/** Weight names and shapes, in the order they are saved. */
-function weightShapes(c: LstmConfig, vocabularySize: number): [string, number[]][] {
+/** The part of a config the encoder reads (BiLstmEncoder: embedding and bidirectional layers). */
+export type EncoderConfig = Pick<LstmConfig, 'embeddingDim' | 'hidden' | 'layers' | 'dropout'>;
+
+/**
+ * The encoder's weight names and shapes, in saving order: `embedding`, then per layer l and
+ * direction d `lstm<l>/<d>/{input, recurrent, bias}`. Models behind the encoder (rn.ts, mac.ts)
+ * add their own after these.
+ */
+export function encoderShapes(c: EncoderConfig, vocabularySize: number): [string, number[]][] {
   const H = c.hidden;
   const shapes: [string, number[]][] = [['embedding', [vocabularySize, c.embeddingDim]]];
   for (let l = 0; l < c.layers; l++) {
@@ -66,6 +73,13 @@ function weightShapes(c: LstmConfig, vocabularySize: number): [string, number[]]
       );
     }
   }
+  return shapes;
+}
+
+/** Weight names and shapes, in the order they are saved. */
+function weightShapes(c: LstmConfig, vocabularySize: number): [string, number[]][] {
+  const H = c.hidden;
+  const shapes = encoderShapes(c, vocabularySize);
   if (c.pooling === 'attention') {
     shapes.push(
       ['attention/state', [2 * H, c.attentionDim]],
@@ -84,8 +98,12 @@ function weightShapes(c: LstmConfig, vocabularySize: number): [string, number[]]
 
 const DIRECTIONS = ['forward', 'backward'] as const;
 
-/** Seeded initial values: Glorot-uniform matrices (per gate for the LSTM), small embeddings, forget-gate bias 1. */
-function initialValues(name: string, shape: number[], c: LstmConfig, rng: Rng): Float32Array {
+/**
+ * Seeded initial values by weight name: Glorot-uniform matrices (per gate for the LSTM), small
+ * embeddings, forget-gate bias 1, other vectors 0. Also used for the weights of the models
+ * behind the encoder (rn.ts, mac.ts).
+ */
+export function initialValues(name: string, shape: number[], c: Pick<LstmConfig, 'hidden'>, rng: Rng): Float32Array {
   const size = shape.reduce((a, b) => a * b, 1);
   const values = new Float32Array(size);
   if (/^lstm\d+\/\w+\/bias$/.test(name)) {
@@ -105,7 +123,7 @@ function initialValues(name: string, shape: number[], c: LstmConfig, rng: Rng): 
  * product with a transposed operand (what the built-in gradient uses) or with a batch dimension
  * takes a slow path, about ten times slower.
  */
-const matMul = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+export const matMul = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
   const [a, b, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.GradSaveFunc];
   save([a, b]);
   return {
@@ -118,7 +136,7 @@ const matMul = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
 }) as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor2D;
 
 /** Rows `ids` of the embedding; the gradient is a one-hot product (gather's own needs unsortedSegmentSum). */
-function embed(embedding: tf.Tensor2D, ids: tf.Tensor1D): tf.Tensor2D {
+export function embed(embedding: tf.Tensor2D, ids: tf.Tensor1D): tf.Tensor2D {
   const [V] = embedding.shape;
   const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => ({
     value: tf.gather(args[0] as tf.Tensor, ids),
@@ -160,29 +178,18 @@ function timeMajor<T extends Float32Array | Int32Array>(x: T, B: number, L: numb
   return out;
 }
 
-export class Lstm {
-  readonly variables: ReadonlyMap<string, tf.Variable>;
-
+/**
+ * The embedding and the bidirectional LSTM layers over a model's variables (named as
+ * encoderShapes gives them): the encoder of `Lstm` and of the text models behind an LSTM
+ * (rn.ts over sentences, mac.ts over the story). `w` looks a weight up by name.
+ */
+export class BiLstmEncoder {
   constructor(
-    readonly config: LstmConfig,
-    /** Token vocabulary (encoding.ts buildVocabulary): PAD, UNK, entity tokens, words. */
-    readonly vocabulary: readonly string[],
-    init: Seed | ReadonlyMap<string, tf.Tensor>,
-  ) {
-    this.variables = createVariables('LSTM', weightShapes(config, vocabulary.length), init, (name, shape, rng) =>
-      initialValues(name, shape, config, rng),
-    );
-  }
+    readonly config: EncoderConfig,
+    private readonly w: (name: string) => tf.Variable,
+  ) {}
 
-  private w(name: string): tf.Variable {
-    return this.variables.get(name)!;
-  }
-
-  /** Anonymises and packs stories with this model's vocabulary (see encoding.ts batchTexts). */
-  batch(items: readonly TextItem[], options: { wordDropout?: number; rng?: Rng } = {}): TextBatch {
-    return batchTexts(items, this.vocabulary, options);
-  }
-
+  /** A TextBatch as time-major tensors. */
   inputs(batch: TextBatch): LstmInputs {
     const { size: B, maxLength: L } = batch;
     const f32 = (n: number) => new Float32Array(n);
@@ -210,10 +217,24 @@ export class Lstm {
     };
   }
 
-  private dropout<T extends tf.Tensor>(x: T, options: ForwardOptions): T {
+  /** Dropout at the configured rate when training (seeded by options.rng); x itself otherwise. */
+  dropout<T extends tf.Tensor>(x: T, options: ForwardOptions): T {
     const rate = this.config.dropout;
     if (!options.training || rate <= 0) return x;
     return tf.dropout(x, rate, undefined, options.rng?.uint32()) as T;
+  }
+
+  /**
+   * Top-layer states [L * B, 2H] (time-major rows t * B + b; forward units, then backward):
+   * the embedding, then the layers, dropout before each (training).
+   */
+  encode(x: LstmInputs, options: ForwardOptions = {}): tf.Tensor2D {
+    let states = this.dropout(embed(this.w('embedding') as tf.Tensor2D, x.ids), options);
+    for (let l = 0; l < this.config.layers; l++) {
+      if (l > 0) states = this.dropout(states, options);
+      states = this.biLstm(l, states, x, options.training === true);
+    }
+    return states;
   }
 
   /**
@@ -318,15 +339,48 @@ export class Lstm {
     return tf.concat([forward, backward], 1) as tf.Tensor2D;
   }
 
+  /** Frees the fused recurrent weights of the one-story path (the variables are the owner's). */
+  dispose(): void {
+    for (const { w } of this.fused.values()) w.dispose();
+    this.fused.clear();
+  }
+}
+
+export class Lstm {
+  readonly variables: ReadonlyMap<string, tf.Variable>;
+  /** Embedding and bidirectional layers over this model's variables. */
+  readonly encoder: BiLstmEncoder;
+
+  constructor(
+    readonly config: LstmConfig,
+    /** Token vocabulary (encoding.ts buildVocabulary): PAD, UNK, entity tokens, words. */
+    readonly vocabulary: readonly string[],
+    init: Seed | ReadonlyMap<string, tf.Tensor>,
+  ) {
+    this.variables = createVariables('LSTM', weightShapes(config, vocabulary.length), init, (name, shape, rng) =>
+      initialValues(name, shape, config, rng),
+    );
+    this.encoder = new BiLstmEncoder(config, (name) => this.w(name));
+  }
+
+  private w(name: string): tf.Variable {
+    return this.variables.get(name)!;
+  }
+
+  /** Anonymises and packs stories with this model's vocabulary (see encoding.ts batchTexts). */
+  batch(items: readonly TextItem[], options: { wordDropout?: number; rng?: Rng } = {}): TextBatch {
+    return batchTexts(items, this.vocabulary, options);
+  }
+
+  inputs(batch: TextBatch): LstmInputs {
+    return this.encoder.inputs(batch);
+  }
+
   /** Logits [B, 18] and, with attention pooling, the attention over tokens [B, L]. */
   forward(x: LstmInputs, options: ForwardOptions = {}): { logits: tf.Tensor2D; attention?: tf.Tensor2D } {
     const c = this.config;
     const { size: B, maxLength: L } = x;
-    let states = this.dropout(embed(this.w('embedding') as tf.Tensor2D, x.ids), options);
-    for (let l = 0; l < c.layers; l++) {
-      if (l > 0) states = this.dropout(states, options);
-      states = this.biLstm(l, states, x, options.training === true);
-    }
+    const states = this.encoder.encode(x, options);
     const H2 = 2 * c.hidden;
     const byTime = tf.reshape(states, [L, B, H2]);
     const a = tf.sum(tf.mul(x.queryA, byTime), 0);
@@ -345,7 +399,7 @@ export class Lstm {
       weights = tf.div(x.mask, tf.maximum(tf.sum(x.mask, 0, true), 1));
     }
     const pooled = tf.sum(tf.mul(weights, byTime), 0);
-    const features = this.dropout(tf.concat([a, b, pooled], 1) as tf.Tensor2D, options);
+    const features = this.encoder.dropout(tf.concat([a, b, pooled], 1) as tf.Tensor2D, options);
     const hidden = tf.relu(tf.add(matMul(features, this.w('decoder/hidden')), this.w('decoder/hiddenBias')));
     const logits = tf.add(matMul(hidden as tf.Tensor2D, this.w('decoder/out')), this.w('decoder/outBias'));
     return { logits: logits as tf.Tensor2D, attention };
@@ -363,8 +417,7 @@ export class Lstm {
 
   dispose(): void {
     for (const v of this.variables.values()) v.dispose();
-    for (const { w } of this.fused.values()) w.dispose();
-    this.fused.clear();
+    this.encoder.dispose();
   }
 }
 
