@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkStudyDefinition, DEFAULT_STUDY, mainItemCount, withDefaults } from './definition';
+import {
+  checkStudyDefinition,
+  DEFAULT_CONDITION,
+  DEFAULT_STUDY,
+  defaultsFor,
+  mainItemCount,
+  withDefaults,
+} from './definition';
 import { sinkId } from './sinks';
 
 const fields = (def: unknown) => checkStudyDefinition(def).map((p) => p.field);
@@ -8,12 +15,15 @@ describe('checkStudyDefinition', () => {
   it("keeps the defaults of format 1 (links leave them out), in the definition's field order", () => {
     const { consentText, ...rest } = DEFAULT_STUDY;
     expect(Object.keys(DEFAULT_STUDY)).toEqual([
-      ...['version', 'studyId', 'seed', 'k', 'tasks', 'itemsPerK', 'strict', 'templateSplit', 'practice'],
+      ...['version', 'kind', 'studyId', 'seed', 'k', 'tasks', 'itemsPerK', 'strict', 'templateSplit', 'practice'],
       ...['attentionChecks', 'order', 'conditions', 'assignment', 'consentText', 'instructionsText'],
-      ...['completionText', 'breakEvery', 'completionCode', 'redirectUrl', 'resumePolicy', 'maxAgeMinutes', 'sinks'],
+      ...['completionText', 'breakEvery', 'completionCode', 'redirectUrl', 'resumePolicy', 'maxAgeMinutes'],
+      ...['clauseKs', 'clauseGenders', 'clausesPerParticipant', 'favourUncovered', 'minWords', 'maxWords'],
+      ...['reviewsPerStory', 'reviewsPerParticipant', 'sourceStudy', 'reviewStories', 'sinks'],
     ]);
     expect(rest).toEqual({
       version: 1,
+      kind: 'solve',
       studyId: 'study',
       seed: 1,
       k: [2, 3, 4],
@@ -34,6 +44,16 @@ describe('checkStudyDefinition', () => {
       redirectUrl: '',
       resumePolicy: 'resume',
       maxAgeMinutes: 1440,
+      clauseKs: [1, 2, 3],
+      clauseGenders: 'any',
+      clausesPerParticipant: 3,
+      favourUncovered: false,
+      minWords: 5,
+      maxWords: 120,
+      reviewsPerStory: 3,
+      reviewsPerParticipant: 3,
+      sourceStudy: '',
+      reviewStories: [],
       sinks: [],
     });
     // The one default changed since format 1 was frozen (see DEFAULT_STUDY): the consent text.
@@ -182,5 +202,139 @@ describe('checkStudyDefinition', () => {
     for (const what of ['answers', 'difficulty ratings', 'user-agent', 'screen size', 'Prolific', 'name']) {
       expect(text).toContain(what);
     }
+  });
+});
+
+describe('study kinds', () => {
+  const problems = (def: unknown) => checkStudyDefinition(def).map((p) => `${p.field}: ${p.message}`);
+  const story = (i: number) => ({
+    id: `sess-${i}/${i}`,
+    clause: 'c1.mother-brother.female-male-male',
+    seed: 100 + i,
+    story: `Story number ${i} tells its facts.`,
+  });
+
+  it('makes old definitions, with no kind, puzzle-solving studies', () => {
+    const { kind: _kind, ...old } = DEFAULT_STUDY;
+    expect(withDefaults(old).kind).toBe('solve');
+    expect(checkStudyDefinition(withDefaults(old))).toEqual([]);
+  });
+
+  it('gives each collection kind its own consent and instructions, and otherwise the same defaults', () => {
+    for (const kind of ['paraphrase', 'review'] as const) {
+      const d = defaultsFor(kind);
+      expect(d.kind).toBe(kind);
+      expect(d.consentText).not.toBe(DEFAULT_STUDY.consentText);
+      expect(d.instructionsText).not.toBe(DEFAULT_STUDY.instructionsText);
+      expect(d.consentText).toMatch(/What is recorded:/);
+      expect({ ...d, kind: 'solve', consentText: '', instructionsText: '' }).toEqual({
+        ...DEFAULT_STUDY,
+        consentText: '',
+        instructionsText: '',
+      });
+    }
+    expect(defaultsFor('paraphrase').instructionsText).toMatch(/implied fact/);
+    expect(withDefaults({ kind: 'paraphrase' })).toEqual(defaultsFor('paraphrase'));
+  });
+
+  it('accepts a paraphrase study with its settings', () => {
+    expect(problems(withDefaults({ kind: 'paraphrase' }))).toEqual([]);
+    const def = withDefaults({
+      kind: 'paraphrase',
+      clauseKs: [2, 3],
+      clauseGenders: 'mixed',
+      clausesPerParticipant: 6,
+      favourUncovered: true,
+      minWords: 8,
+      maxWords: 60,
+      sinks: [{ kind: 'server' }],
+      conditions: [{ ...DEFAULT_CONDITION, id: 'timed', perPuzzleLimitS: 300 }],
+    });
+    expect(problems(def)).toEqual([]);
+  });
+
+  it('refuses settings of another kind, naming the setting, its flag and the kind', () => {
+    expect(problems(withDefaults({ clausesPerParticipant: 5 }))).toEqual([
+      'clausesPerParticipant: “Clauses per participant” (--clauses-per-participant) belongs to paraphrase studies; a puzzle-solving study leaves it out',
+    ]);
+    expect(problems(withDefaults({ kind: 'paraphrase', k: [3], practice: 0 }))).toEqual([
+      'k: “Story lengths k” (--k) belongs to puzzle-solving studies; a paraphrase study leaves it out',
+      'practice: “Practice items” (--practice) belongs to puzzle-solving studies; a paraphrase study leaves it out',
+    ]);
+    expect(
+      problems(withDefaults({ kind: 'review', reviewStories: [story(1)], reviewsPerParticipant: 1, minWords: 3 })),
+    ).toEqual(['minWords: “Fewest words” (--min-words) belongs to paraphrase studies; a review study leaves it out']);
+    expect(problems(withDefaults({ kind: 'paraphrase', reviewsPerStory: 5 }))[0]).toMatch(
+      /^reviewsPerStory: .* belongs to review studies; a paraphrase study leaves it out$/,
+    );
+  });
+
+  it("refuses what a collection study cannot show, and the paraphrase settings' own problems", () => {
+    const drawn = { ...DEFAULT_CONDITION, display: 'text+drawing' as const, scratchpad: true };
+    expect(problems(withDefaults({ kind: 'paraphrase', conditions: [drawn] }))).toEqual([
+      'conditions.0.display: a paraphrase study shows no drawing; its conditions\' display is "text"',
+      'conditions.0.scratchpad: a paraphrase study has no scratchpad; leave it off',
+    ]);
+    expect(problems(withDefaults({ kind: 'paraphrase', clauseKs: [0, 4] }))).toEqual([
+      'clauseKs: facts per clause must be whole numbers from 1 to 3 (at least one)',
+    ]);
+    expect(problems(withDefaults({ kind: 'paraphrase', clauseKs: [2, 2] }))).toEqual([
+      'clauseKs: each number of facts per clause may be listed only once',
+    ]);
+    expect(problems(withDefaults({ kind: 'paraphrase', favourUncovered: true }))).toEqual([
+      'favourUncovered: favouring the clauses with fewest stories needs the results server, which counts them (--sink server)',
+    ]);
+    expect(problems(withDefaults({ kind: 'paraphrase', minWords: 50, maxWords: 20 }))).toEqual([
+      'maxWords: the most words (20) must not be fewer than the fewest words (50)',
+    ]);
+    expect(problems(withDefaults({ kind: 'paraphrase', clausesPerParticipant: 0 }))).toEqual([
+      'clausesPerParticipant: clauses per participant must be a whole number from 1 to 50',
+    ]);
+    expect(fields(withDefaults({ kind: 'shout' as 'solve' }))).toEqual(['kind']);
+  });
+
+  it('asks a review study for its stories: embedded, or served by the results server from a source study', () => {
+    expect(problems(withDefaults({ kind: 'review' }))).toEqual([
+      'reviewStories: a review study needs stories to review: embed them (--stories FILE) or name the paraphrase study the results server serves them from (--source-study ID with --sink server)',
+    ]);
+    expect(problems(withDefaults({ kind: 'review', reviewStories: [1, 2, 3].map(story) }))).toEqual([]);
+    expect(problems(withDefaults({ kind: 'review', sourceStudy: 'para', sinks: [{ kind: 'server' }] }))).toEqual([]);
+    expect(problems(withDefaults({ kind: 'review', sourceStudy: 'para' }))).toEqual([
+      'sourceStudy: stories of another study are handed out by the results server: add --sink server, or embed the stories instead (--stories FILE)',
+    ]);
+    expect(
+      problems(withDefaults({ kind: 'review', studyId: 'rev', sourceStudy: 'rev', sinks: [{ kind: 'server' }] })),
+    ).toEqual(['sourceStudy: a review study cannot review its own stories; name the paraphrase study']);
+    expect(
+      problems(
+        withDefaults({ kind: 'review', sourceStudy: 'p', reviewStories: [story(1)], sinks: [{ kind: 'server' }] }),
+      ),
+    ).toEqual([
+      'reviewsPerParticipant: each participant cannot review 3 stories: the study embeds only 1',
+      'sourceStudy: give either a source study or embedded stories, not both',
+    ]);
+  });
+
+  it('names each embedded story that is not one', () => {
+    const bad = [
+      story(1),
+      { ...story(2), id: 'no-trial' },
+      { ...story(3), clause: 'mother' },
+      { ...story(4), seed: -1, story: '' },
+      { ...story(5), author: 'PROLIFIC' },
+      story(1),
+      { ...story(6), extra: true },
+      'a story',
+    ];
+    expect(problems(withDefaults({ kind: 'review', reviewStories: bad as never }))).toEqual([
+      'reviewStories.1.id: a story id must be <session_id>/<trial_index> of its paraphrase row',
+      'reviewStories.2.clause: story "sess-3/3": the clause must be a clause id such as c1.mother-brother.female-male-male',
+      'reviewStories.3.seed: story "sess-4/4": the seed must be a whole number from 0 to 4294967295',
+      'reviewStories.3.story: story "sess-4/4": the text must be 1 to 2000 characters',
+      'reviewStories.4.author: story "sess-5/5": the author tag must be 8 hexadecimal digits',
+      'reviewStories.5.id: the story "sess-1/1" is embedded twice',
+      'reviewStories.6: "extra" is not a field of an embedded story',
+      'reviewStories.7: an embedded story must be an object',
+    ]);
   });
 });

@@ -17,7 +17,13 @@ import {
   type TemplateSplit,
   DISPLAYS,
   isWhole,
+  KIND_NAMES,
+  kindOf,
+  optionDefault,
   STUDY_ID_PATTERN,
+  type ClauseGenders,
+  type EmbeddedStory,
+  type StudyKind,
 } from './studyOptions';
 
 /** The definition's format version; a link names it, and a new format gets a new number. */
@@ -29,6 +35,13 @@ export {
   RESUME_POLICIES,
   STUDY_LIMITS,
   TEMPLATE_SPLITS,
+  STUDY_KINDS,
+  CLAUSE_GENDERS,
+  REVIEW_REASONS,
+  type ClauseGenders,
+  type EmbeddedStory,
+  type ReviewReason,
+  type StudyKind,
   type Assignment,
   type Display,
   type ResumePolicy,
@@ -65,6 +78,12 @@ export type StudySink =
 
 export interface StudyDefinition {
   readonly version: typeof STUDY_FORMAT_VERSION;
+  /**
+   * What participants do: `solve` puzzles (the default; links made before kinds existed), write
+   * `paraphrase`s of clauses, or `review` others' paraphrases. Settings of other kinds keep their
+   * defaults (checkOption refuses anything else).
+   */
+  readonly kind: StudyKind;
   /** Letters, digits, `-` and `_`; goes into the `study_id` column. */
   readonly studyId: string;
   /** Fixes the items: every participant gets the same puzzles. A 32-bit unsigned integer. */
@@ -99,6 +118,24 @@ export interface StudyDefinition {
   readonly resumePolicy: ResumePolicy;
   /** A session older than this (since its start) is not resumed. */
   readonly maxAgeMinutes: number;
+  // ---- paraphrase studies ----
+  /** Facts per clause (1–3) the clauses are drawn with. */
+  readonly clauseKs: readonly number[];
+  readonly clauseGenders: ClauseGenders;
+  readonly clausesPerParticipant: number;
+  /** Pick the clause cells with the fewest stories so far (the results server counts them). */
+  readonly favourUncovered: boolean;
+  /** The live checks' length range, in words. */
+  readonly minWords: number;
+  readonly maxWords: number;
+  // ---- review studies ----
+  /** Reviews each story gets (the results server's queue stops handing a story out at this many). */
+  readonly reviewsPerStory: number;
+  readonly reviewsPerParticipant: number;
+  /** The paraphrase study whose stories the results server hands out (live review); empty for none. */
+  readonly sourceStudy: string;
+  /** Stories carried in the link (review without the results server); empty for none. */
+  readonly reviewStories: readonly EmbeddedStory[];
   readonly sinks: readonly StudySink[];
 }
 
@@ -135,6 +172,20 @@ export const DEFAULT_STUDY: StudyDefinition = Object.freeze(
   ]) as unknown as StudyDefinition,
 );
 
+/**
+ * The defaults of a study of this kind: DEFAULT_STUDY with the kind and the texts that say what
+ * the kind asks of participants. A link leaves out what equals its kind's defaults.
+ */
+export function defaultsFor(kind: StudyKind): StudyDefinition {
+  if (kind === 'solve') return DEFAULT_STUDY;
+  const texts = Object.fromEntries(
+    STUDY_OPTION_FIELDS.map((f) => [f, optionDefault(f, kind)] as const).filter(
+      ([f, v]) => v !== STUDY_OPTIONS[f].default,
+    ),
+  );
+  return { ...DEFAULT_STUDY, ...texts, kind };
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const hasOwn = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
@@ -165,7 +216,7 @@ export function checkStudyDefinition(value: unknown): StudyProblem[] {
   for (const field of Object.keys(DEFAULT_STUDY) as (keyof StudyDefinition)[]) {
     if (field === 'version') {
       if (def.version !== STUDY_FORMAT_VERSION) fail('version', `the format version must be ${STUDY_FORMAT_VERSION}`);
-    } else if (field === 'conditions') checkConditions(def.conditions, fail);
+    } else if (field === 'conditions') checkConditions(def.conditions, kindOf(def), fail);
     else if (field === 'sinks') checkSinks(def.sinks, STUDY_LIMITS.maxSinks, fail);
     else checkOption(field, def, fail);
   }
@@ -176,7 +227,7 @@ type Fail = (field: string, message: string) => void;
 
 const CONDITION_KEYS = Object.keys(DEFAULT_CONDITION);
 
-function checkConditions(conditions: unknown, fail: Fail): void {
+function checkConditions(conditions: unknown, kind: StudyKind, fail: Fail): void {
   if (!Array.isArray(conditions) || conditions.length === 0 || conditions.length > STUDY_LIMITS.maxConditions) {
     return fail('conditions', `a study has from 1 to ${STUDY_LIMITS.maxConditions} conditions`);
   }
@@ -201,11 +252,21 @@ function checkConditions(conditions: unknown, fail: Fail): void {
       }
     }
     if (!DISPLAYS.includes(c.display as Display)) fail(`${at}.display`, 'the display must be "text" or "text+drawing"');
+    else if (kind !== 'solve' && c.display !== 'text') {
+      fail(`${at}.display`, `a ${KIND_NAMES[kind]} study shows no drawing; its conditions' display is "text"`);
+    }
     if (typeof c.scratchpad !== 'boolean') fail(`${at}.scratchpad`, 'the scratchpad must be on (true) or off (false)');
+    else if (kind !== 'solve' && c.scratchpad) {
+      fail(`${at}.scratchpad`, `a ${KIND_NAMES[kind]} study has no scratchpad; leave it off`);
+    }
   });
 }
 
-/** A definition with the defaults for every setting not given (nested values are replaced, not merged). */
+/**
+ * A definition with the defaults of its kind for every setting not given (nested values are
+ * replaced, not merged).
+ */
 export function withDefaults(partial: Partial<StudyDefinition>): StudyDefinition {
-  return { ...DEFAULT_STUDY, ...partial, version: STUDY_FORMAT_VERSION };
+  const kind = kindOf(partial as Record<string, unknown>);
+  return { ...defaultsFor(kind), ...partial, version: STUDY_FORMAT_VERSION };
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { deflateSync, strToU8 } from 'fflate';
+import { deflateSync, inflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { TASK_IDS } from '../core/puzzle/tasks';
 import {
@@ -8,6 +8,7 @@ import {
   RESUME_POLICIES,
   TEMPLATE_SPLITS,
   checkStudyDefinition,
+  defaultsFor,
   withDefaults,
   type StudyCondition,
   type StudyDefinition,
@@ -136,6 +137,50 @@ describe('study links', () => {
     // An old link that relied on the default consent text now shows the truthful default.
     const decoded = decodeStudyLink('s1.q64FAA.f43af818');
     expect(decoded.ok && decoded.definition.consentText).toMatch(/What is recorded: your answers/);
+  });
+
+  it('carry the kind of a collection study, and leave it out of a puzzle-solving one (old tokens unchanged)', () => {
+    const payloadOf = (token: string) => {
+      const body = token.split('.')[1]!;
+      return JSON.parse(new TextDecoder().decode(inflateSync(Buffer.from(body, 'base64url')))) as Record<
+        string,
+        unknown
+      >;
+    };
+    expect(payloadOf(encodeStudyLink(DEFAULT_STUDY))).toEqual({});
+    expect(payloadOf(encodeStudyLink(withDefaults({ kind: 'solve', seed: 3 })))).toEqual({ seed: 3 });
+
+    const paraphrase = withDefaults({ kind: 'paraphrase', clausesPerParticipant: 4, studyId: 'para' });
+    const token = encodeStudyLink(paraphrase);
+    // The kind's own default texts stay out of the link, as the solve defaults do.
+    expect(payloadOf(token)).toEqual({ kind: 'paraphrase', clausesPerParticipant: 4, studyId: 'para' });
+    expect(token.length).toBeLessThan(120);
+    expect(decodeStudyLink(token)).toEqual({ ok: true, definition: paraphrase });
+    expect(paraphrase.instructionsText).toBe(defaultsFor('paraphrase').instructionsText);
+
+    // A puzzle-solving text in a paraphrase study is a change, and is carried.
+    const solveText = withDefaults({ kind: 'paraphrase', instructionsText: DEFAULT_STUDY.instructionsText });
+    expect(payloadOf(encodeStudyLink(solveText)).instructionsText).toBe(DEFAULT_STUDY.instructionsText);
+    expect(decodeStudyLink(encodeStudyLink(solveText))).toEqual({ ok: true, definition: solveText });
+
+    const review = withDefaults({
+      kind: 'review',
+      reviewsPerParticipant: 2,
+      reviewStories: [
+        { id: 's-1/0', clause: 'c1.father-sister.male-female-female', seed: 9, story: 'Al and his girl Bo.' },
+        { id: 's-2/1', clause: 'c1.son.female-male', seed: 10, story: 'Cy is the son of Di.', author: '0a1b2c3d' },
+      ],
+    });
+    expect(decodeStudyLink(encodeStudyLink(review))).toEqual({ ok: true, definition: review });
+  });
+
+  it('refuse a link whose settings do not fit its kind', () => {
+    const result = decodeStudyLink(forge({ kind: 'paraphrase', practice: 0 }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.kind).toBe('invalid-study');
+      expect(result.error.message).toMatch(/“Practice items” \(--practice\) belongs to puzzle-solving studies/);
+    }
   });
 
   it('detect any single-character change', () => {

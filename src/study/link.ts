@@ -5,8 +5,10 @@
  *
  * - `s1`: the definition's format version (STUDY_FORMAT_VERSION).
  * - payload: base64url (no padding) of raw DEFLATE of the JSON of the settings that differ from
- *   DEFAULT_STUDY (keys sorted, so the same study always gives the same token, in the CLI and in
- *   the browser). Leaving defaults out and deflating the markdown texts keep links short.
+ *   the defaults of the study's kind (`defaultsFor`; keys sorted, so the same study always gives
+ *   the same token, in the CLI and in the browser). Leaving defaults out and deflating the
+ *   markdown texts keep links short. The kind itself is left out when it is `solve`, so a
+ *   puzzle-solving study's token is what it was before kinds existed.
  * - checksum: CRC-32 of the text `s1.<payload>`, as 8 lowercase hex digits. It comes last so
  *   that a cut link loses it and is recognised as truncated; CRC-32 detects every change of one
  *   character (a burst of at most 8 bits) for certain.
@@ -18,10 +20,12 @@ import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import {
   checkStudyDefinition,
   DEFAULT_STUDY,
+  defaultsFor,
   STUDY_FORMAT_VERSION,
   type StudyDefinition,
   type StudyProblem,
 } from './definition';
+import { kindOf } from './studyOptions';
 
 /** Why a link was refused; each kind gets its own words on the error page. */
 export type StudyLinkErrorKind = 'not-a-study-link' | 'truncated' | 'tampered' | 'unknown-version' | 'invalid-study';
@@ -110,12 +114,17 @@ function stableJson(value: unknown): string {
   );
 }
 
-/** The settings of `def` that differ from DEFAULT_STUDY (the version is in the prefix). */
+/**
+ * The settings of `def` that differ from its kind's defaults (the version is in the prefix), and
+ * its kind unless that is `solve`.
+ */
 function changedSettings(def: StudyDefinition): Record<string, unknown> {
+  const defaults = defaultsFor(def.kind);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(DEFAULT_STUDY) as (keyof StudyDefinition)[]) {
     if (key === 'version') continue;
-    if (stableJson(def[key]) !== stableJson(DEFAULT_STUDY[key])) out[key] = def[key];
+    const base = key === 'kind' ? DEFAULT_STUDY : defaults;
+    if (stableJson(def[key]) !== stableJson(base[key])) out[key] = def[key];
   }
   return out;
 }
@@ -189,7 +198,8 @@ export function decodeStudyLink(text: string): StudyLinkResult {
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings) || 'version' in settings) {
     return fail('not-a-study-link', 'This link has a valid checksum but its contents are not a study definition.');
   }
-  const definition: unknown = { ...DEFAULT_STUDY, ...settings, version: STUDY_FORMAT_VERSION };
+  const defaults = defaultsFor(kindOf(settings as Record<string, unknown>));
+  const definition: unknown = { ...defaults, ...settings, version: STUDY_FORMAT_VERSION };
   const problems = checkStudyDefinition(definition);
   if (problems.length > 0) {
     return fail('invalid-study', `The study in this link cannot run: ${problems[0]!.message}.`, problems);

@@ -3,6 +3,8 @@ import { DEFAULT_CONDITION, DEFAULT_STUDY, withDefaults, type StudyCondition } f
 import {
   conditionArgs,
   optionArgs,
+  optionDefault,
+  optionFits,
   readConditionArg,
   STUDY_OPTION_FIELDS,
   STUDY_OPTIONS,
@@ -57,6 +59,39 @@ describe('the study options table', () => {
       ...['--seed', '1', '--k', '2,3,4', '--per-k', '5', '--no-strict', '--order', 'counterbalanced:2'],
       ...['--completion-code', 'C0DE'],
     ]);
+  });
+});
+
+describe('the study kinds in the table', () => {
+  it("writes a collection study's kind and its own settings, never another kind's", () => {
+    expect(optionArgs(withDefaults({ kind: 'paraphrase' }))).toEqual([
+      ...['--kind', 'paraphrase', '--seed', '1', '--clause-k', '1,2,3', '--clauses-per-participant', '3'],
+    ]);
+    expect(
+      optionArgs(
+        withDefaults({ kind: 'paraphrase', favourUncovered: true, maxWords: 80, sinks: [{ kind: 'server' }] }),
+      ),
+    ).toEqual([
+      ...['--kind', 'paraphrase', '--seed', '1', '--clause-k', '1,2,3', '--clauses-per-participant', '3'],
+      ...['--favour-uncovered', '--max-words', '80'],
+    ]);
+    const stories = [{ id: 'a/1', clause: 'c1.son.female-male', seed: 2, story: 'Cy is the son of Di.' }];
+    expect(
+      optionArgs(withDefaults({ kind: 'review', studyId: 'rev', reviewsPerParticipant: 1, reviewStories: stories })),
+    ).toEqual([
+      ...['--kind', 'review', '--study-id', 'rev', '--seed', '1', '--reviews-per-participant', '1'],
+      ...['--stories', 'rev.stories.json'],
+    ]);
+  });
+
+  it('knows which kinds each setting belongs to, and the defaults of each kind', () => {
+    expect(STUDY_OPTION_FIELDS.filter((f) => !optionFits(f, 'paraphrase'))).toEqual([
+      ...['k', 'tasks', 'itemsPerK', 'strict', 'templateSplit', 'practice', 'attentionChecks', 'order'],
+      ...['reviewsPerStory', 'reviewsPerParticipant', 'sourceStudy', 'reviewStories'],
+    ]);
+    expect(optionDefault('consentText', 'solve')).toBe(STUDY_OPTIONS.consentText.default);
+    expect(optionDefault('consentText', 'review')).toMatch(/^This study asks you to read short stories/);
+    expect(optionDefault('clausesPerParticipant', 'review')).toBe(3);
   });
 });
 

@@ -24,6 +24,49 @@ export type Display = (typeof DISPLAYS)[number];
 export const ASSIGNMENTS = ['balanced', 'url'] as const;
 export type Assignment = (typeof ASSIGNMENTS)[number];
 
+/**
+ * What a study asks of its participants: solve puzzles (the original study), write paraphrases of
+ * clauses (the paper's crowdsourcing task), or review others' paraphrases. Old links carry no kind
+ * and are `solve` studies.
+ */
+export const STUDY_KINDS = ['solve', 'paraphrase', 'review'] as const;
+export type StudyKind = (typeof STUDY_KINDS)[number];
+
+/** How each kind is named in sentences (problems, the designer, the CLI's summary). */
+export const KIND_NAMES: { readonly [K in StudyKind]: string } = {
+  solve: 'puzzle-solving',
+  paraphrase: 'paraphrase',
+  review: 'review',
+};
+
+/**
+ * Which people a paraphrase study's clauses have: `any` gender combination the bank has, or only
+ * `mixed` ones (at least one woman and one man among the clause's people).
+ */
+export const CLAUSE_GENDERS = ['any', 'mixed'] as const;
+export type ClauseGenders = (typeof CLAUSE_GENDERS)[number];
+
+/** The clause lengths (facts per clause) a paraphrase study may ask for: the paper's 1 to 3. */
+export const CLAUSE_KS = [1, 2, 3] as const;
+
+/** A review's reasons for "bad", in the order a review row lists them (the paper's three, and other). */
+export const REVIEW_REASONS = ['ungrammatical', 'missing-fact', 'reveals-implied', 'other'] as const;
+export type ReviewReason = (typeof REVIEW_REASONS)[number];
+
+/**
+ * One story a review study carries in its link (file mode, without the results server): the story's
+ * id (`<session_id>/<trial_index>` of its paraphrase row), its clause (`puzzle_id`) and clause seed,
+ * which regenerate the facts (`clauseFromId`), the text as written, and, when its writer had an id,
+ * a short hash of it (`authorTag`), so that nobody is given their own story.
+ */
+export interface EmbeddedStory {
+  readonly id: string;
+  readonly clause: string;
+  readonly seed: number;
+  readonly story: string;
+  readonly author?: string;
+}
+
 /** What a reopened session does: carry on at the first unanswered item, start over, or refuse. */
 export const RESUME_POLICIES = ['resume', 'restart', 'refuse'] as const;
 export type ResumePolicy = (typeof RESUME_POLICIES)[number];
@@ -40,6 +83,12 @@ export const STUDY_LIMITS = {
   maxTextLength: 20_000,
   maxMaxAgeMinutes: 60 * 24 * 90,
   maxSinks: 8,
+  maxClausesPerParticipant: 50,
+  maxWords: 1000,
+  maxReviewsPerStory: 20,
+  maxReviewsPerParticipant: 50,
+  maxEmbeddedStories: 500,
+  maxStoryLength: 2000,
 } as const;
 
 /** A problem's reporter: `field` is the definition's (dotted) key. */
@@ -48,8 +97,11 @@ export type Fail = (field: string, message: string) => void;
 /** The settings this table declares: all but the format version, the conditions and the sinks. */
 export type StudyOptionField = Exclude<keyof StudyDefinition, 'version' | 'conditions' | 'sinks'>;
 
-/** How an input shows a setting; `switch` is a checkbox and a `--flag` / `--no-flag` pair. */
-export type StudyInput = 'text' | 'number' | 'list' | 'choice' | 'markdown' | 'order' | 'switch';
+/**
+ * How an input shows a setting; `switch` is a checkbox and a `--flag` / `--no-flag` pair; `stories`
+ * is a file (the CLI's flag names a file, the designer loads one).
+ */
+export type StudyInput = 'text' | 'number' | 'list' | 'choice' | 'markdown' | 'order' | 'switch' | 'stories';
 
 export interface StudyOption<F extends StudyOptionField> {
   /** The `study link` flag, without `--`. */
@@ -61,6 +113,13 @@ export interface StudyOption<F extends StudyOptionField> {
   readonly help: string;
   /** The default of format version 1 (links leave out values equal to it: frozen with the version). */
   readonly default: StudyDefinition[F];
+  /**
+   * The kinds of study the setting belongs to; absent: every kind. A study of another kind must
+   * leave it at its default (checkOption says so).
+   */
+  readonly kinds?: readonly StudyKind[];
+  /** The default for a kind other than `solve`, where it differs (the texts say what each kind asks). */
+  readonly kindDefaults?: { readonly [K in StudyKind]?: StudyDefinition[F] };
   /** The values a `choice` takes. */
   readonly choices?: readonly string[];
   /** A value as typed (a flag's value, an input's text) → the setting, unchecked (a bad number is NaN). */
@@ -160,11 +219,117 @@ const markdown = (flag: string, label: string, help: string, def: string) => ({
   },
 });
 
+const SOLVE: readonly StudyKind[] = ['solve'];
+const PARAPHRASE: readonly StudyKind[] = ['paraphrase'];
+const REVIEW: readonly StudyKind[] = ['review'];
+
+/** What every kind's default consent says is recorded besides the answers themselves. */
+const RECORDED_TOO =
+  'your browser (its user-agent text) and screen size; and, if you take part through Prolific, your Prolific participant, study and session ids. ' +
+  'Your name and contact details are not asked for.';
+
+/** The default texts of the collection kinds (a solve study's are the table's `default`). */
+const KIND_TEXTS = {
+  consentText: {
+    paraphrase:
+      'This study asks you to write a few very short stories about a family, each telling some facts you are given. Taking part is voluntary; you may stop at any time.\n\n' +
+      'What is recorded: the stories you write, how long each took, how long the page was hidden and when each story was sent; ' +
+      RECORDED_TOO +
+      '\n\nYour stories may be shown to other participants, who judge whether they tell their facts well; accepted stories, with the names replaced, may become sentence patterns of a published research dataset.',
+    review:
+      'This study asks you to read short stories about a family, written by other participants, and say whether each one tells its facts well. Taking part is voluntary; you may stop at any time.\n\n' +
+      'What is recorded: your verdict on each story and your reasons, how long each took, how long the page was hidden and when each verdict was sent; ' +
+      RECORDED_TOO,
+  },
+  instructionsText: {
+    paraphrase:
+      'You will see a few facts about the people of a family, such as “Ana is the mother of Ben.” Write a short story in plain English that tells **every** fact. Mention every person by the name given.\n\n' +
+      'You will also see a fact that follows from the others (the *implied fact*). Do **not** state it: a reader should have to work it out.\n\n' +
+      'The story does not need to be long or clever, only grammatical and true to the facts. Checks under the text box say what is still missing; Submit works once they pass. If the page reloads, your text is kept.',
+    review:
+      'Each story was written by another participant from a few facts about a family. You will see the story, its facts, and a fact that follows from them which the story should **not** state (the *implied fact*).\n\n' +
+      'Mark a story **good** when it is grammatical, tells every fact and does not give away the implied fact. Otherwise mark it **bad** and tick every reason that applies: nonsense or ungrammatical; a fact left out or told wrongly; the implied fact stated; or another reason.',
+  },
+} as const;
+
+/** A whole number setting of the collection kinds, between its limits. */
+const count = (
+  flag: string,
+  label: string,
+  help: string,
+  def: number,
+  kinds: readonly StudyKind[],
+  max: number,
+  what: string,
+) => ({ kinds, ...whole(flag, label, help, def, [1, max], `${what} must be a whole number from 1 to ${max}`) });
+
+const sinksOf = (def: Readonly<Record<string, unknown>>): unknown[] => (Array.isArray(def.sinks) ? def.sinks : []);
+/** The (unchecked) study sends to the results server. */
+const sendsToServer = (def: Readonly<Record<string, unknown>>) =>
+  sinksOf(def).some((s) => isRecord(s) && s.kind === 'server');
+const storiesOf = (def: Readonly<Record<string, unknown>>): unknown[] =>
+  Array.isArray(def.reviewStories) ? def.reviewStories : [];
+
+/** A clause id as `study link` and the rows write it: `c1.<relation words>.<genders>`. */
+export const CLAUSE_ID_PATTERN = /^c1\.[a-z]+(-[a-z]+)*\.(male|female)(-(male|female))*$/;
+/** A story's id: the `<session_id>/<trial_index>` of its paraphrase row. */
+export const STORY_ID_PATTERN = /^[^/\s]{1,200}\/\d{1,6}$/;
+const AUTHOR_TAG = /^[0-9a-f]{8}$/;
+const STORY_KEYS = ['id', 'clause', 'seed', 'story', 'author'];
+
+/** Every problem of an embedded story list, reported under `reviewStories.<i>`. */
+function checkStories(v: unknown, fail: Fail): void {
+  if (!Array.isArray(v) || v.length > STUDY_LIMITS.maxEmbeddedStories) {
+    return fail('', `the embedded stories must be a list of at most ${STUDY_LIMITS.maxEmbeddedStories}`);
+  }
+  const ids = new Set<string>();
+  v.forEach((value: unknown, i) => {
+    const at = `reviewStories.${i}`;
+    if (!isRecord(value)) return fail(at, 'an embedded story must be an object');
+    const story = Object.fromEntries(Object.entries(value)) as Record<string, unknown>;
+    const extra = Object.keys(story).find((k) => !STORY_KEYS.includes(k));
+    if (extra !== undefined) return fail(at, `"${extra}" is not a field of an embedded story`);
+    if (typeof story.id !== 'string' || !STORY_ID_PATTERN.test(story.id)) {
+      return fail(`${at}.id`, 'a story id must be <session_id>/<trial_index> of its paraphrase row');
+    }
+    if (ids.has(story.id)) return fail(`${at}.id`, `the story "${story.id}" is embedded twice`);
+    ids.add(story.id);
+    if (typeof story.clause !== 'string' || !CLAUSE_ID_PATTERN.test(story.clause)) {
+      fail(
+        `${at}.clause`,
+        `story "${story.id}": the clause must be a clause id such as c1.mother-brother.female-male-male`,
+      );
+    }
+    if (!isWhole(story.seed, 0, 0xffffffff))
+      fail(`${at}.seed`, `story "${story.id}": the seed must be a whole number from 0 to 4294967295`);
+    if (
+      typeof story.story !== 'string' ||
+      story.story.trim() === '' ||
+      story.story.length > STUDY_LIMITS.maxStoryLength
+    ) {
+      fail(`${at}.story`, `story "${story.id}": the text must be 1 to ${STUDY_LIMITS.maxStoryLength} characters`);
+    }
+    if (story.author !== undefined && (typeof story.author !== 'string' || !AUTHOR_TAG.test(story.author))) {
+      fail(`${at}.author`, `story "${story.id}": the author tag must be 8 hexadecimal digits`);
+    }
+  });
+}
+
 /**
  * The table, in the definition's field order (problems are listed in this order). `fail('', …)`
  * in a check means the option's own field.
  */
 const OPTION_TABLE = {
+  kind: {
+    ...choice(
+      'kind',
+      'Kind of study',
+      'what participants do: solve (puzzles), paraphrase (write stories from facts) or review (rate others’ stories)',
+      'solve',
+      STUDY_KINDS,
+      `the kind of study must be one of ${STUDY_KINDS.join(', ')}`,
+    ),
+  },
   studyId: text(
     'study-id',
     'Study id',
@@ -185,6 +350,7 @@ const OPTION_TABLE = {
   ),
   k: {
     flag: 'k',
+    kinds: SOLVE,
     input: 'list',
     label: 'Story lengths k',
     help: `story lengths, comma-separated (each 1..${STUDY_LIMITS.maxK})`,
@@ -199,6 +365,7 @@ const OPTION_TABLE = {
   },
   tasks: {
     flag: 'tasks',
+    kinds: SOLVE,
     input: 'list',
     label: 'Tasks',
     help: 'task numbers, comma-separated (1..7; 1 is the clean task)',
@@ -212,6 +379,7 @@ const OPTION_TABLE = {
     },
   },
   itemsPerK: {
+    kinds: SOLVE,
     ...whole(
       'per-k',
       'Items per k and task',
@@ -235,6 +403,7 @@ const OPTION_TABLE = {
   },
   strict: {
     flag: 'strict',
+    kinds: SOLVE,
     input: 'switch',
     label: 'Strict puzzles',
     help: 'strictly solvable puzzles only (sound rules); on by default for studies, --no-strict turns it off',
@@ -245,32 +414,42 @@ const OPTION_TABLE = {
       if (typeof v !== 'boolean') fail('', 'strict must be true or false');
     },
   },
-  templateSplit: choice(
-    'template-split',
-    'Paraphrases',
-    'paraphrases: all, train or test',
-    'all',
-    TEMPLATE_SPLITS,
-    `the template split must be one of ${TEMPLATE_SPLITS.join(', ')}`,
-  ),
-  practice: whole(
-    'practice',
-    'Practice items',
-    'practice items with feedback, before the main items',
-    2,
-    [0, STUDY_LIMITS.maxPractice],
-    `practice items must be a whole number from 0 to ${STUDY_LIMITS.maxPractice}`,
-  ),
-  attentionChecks: whole(
-    'attention-checks',
-    'Attention checks',
-    'attention checks spread among the main items',
-    1,
-    [0, STUDY_LIMITS.maxAttentionChecks],
-    `attention checks must be a whole number from 0 to ${STUDY_LIMITS.maxAttentionChecks}`,
-  ),
+  templateSplit: {
+    kinds: SOLVE,
+    ...choice(
+      'template-split',
+      'Paraphrases',
+      'paraphrases: all, train or test',
+      'all',
+      TEMPLATE_SPLITS,
+      `the template split must be one of ${TEMPLATE_SPLITS.join(', ')}`,
+    ),
+  },
+  practice: {
+    kinds: SOLVE,
+    ...whole(
+      'practice',
+      'Practice items',
+      'practice items with feedback, before the main items',
+      2,
+      [0, STUDY_LIMITS.maxPractice],
+      `practice items must be a whole number from 0 to ${STUDY_LIMITS.maxPractice}`,
+    ),
+  },
+  attentionChecks: {
+    kinds: SOLVE,
+    ...whole(
+      'attention-checks',
+      'Attention checks',
+      'attention checks spread among the main items',
+      1,
+      [0, STUDY_LIMITS.maxAttentionChecks],
+      `attention checks must be a whole number from 0 to ${STUDY_LIMITS.maxAttentionChecks}`,
+    ),
+  },
   order: {
     flag: 'order',
+    kinds: SOLVE,
     input: 'order',
     label: 'Order of the main items',
     help: 'main item order: session (each participant their own) or counterbalanced:N (N rotations of one fixed order)',
@@ -312,17 +491,21 @@ const OPTION_TABLE = {
         'your browser (its user-agent text) and screen size; and, if you take part through Prolific, your Prolific participant, study and session ids. ' +
         'Your name and contact details are not asked for.',
     ),
+    kindDefaults: KIND_TEXTS.consentText,
     check: (v, def, fail) => {
       markdown('', '', '', '').check(v, def, fail);
       if (typeof v === 'string' && v.trim() === '') fail('', 'the consent text must not be empty');
     },
   },
-  instructionsText: markdown(
-    'instructions',
-    'Instructions',
-    'the instructions (markdown), shown after consent',
-    'Each puzzle is a short story about a family, followed by a question about how two people are related. Choose the answer from the list, then rate how difficult the puzzle was.',
-  ),
+  instructionsText: {
+    ...markdown(
+      'instructions',
+      'Instructions',
+      'the instructions (markdown), shown after consent',
+      'Each puzzle is a short story about a family, followed by a question about how two people are related. Choose the answer from the list, then rate how difficult the puzzle was.',
+    ),
+    kindDefaults: KIND_TEXTS.instructionsText,
+  },
   completionText: markdown(
     'completion',
     'Completion',
@@ -374,6 +557,171 @@ const OPTION_TABLE = {
     [1, STUDY_LIMITS.maxMaxAgeMinutes],
     `the maximum age must be a whole number of minutes from 1 to ${STUDY_LIMITS.maxMaxAgeMinutes}`,
   ),
+
+  // ---- paraphrase studies ----
+  clauseKs: {
+    flag: 'clause-k',
+    input: 'list',
+    kinds: PARAPHRASE,
+    label: 'Facts per clause',
+    help: 'how many facts a clause to paraphrase has, comma-separated (each 1..3)',
+    default: [1, 2, 3],
+    read: readList,
+    write: (v) => v.join(','),
+    check: (ks, _def, fail) => {
+      if (!Array.isArray(ks) || ks.length === 0 || !ks.every((x) => (CLAUSE_KS as readonly unknown[]).includes(x))) {
+        fail('', 'facts per clause must be whole numbers from 1 to 3 (at least one)');
+      } else if (new Set(ks).size !== ks.length) fail('', 'each number of facts per clause may be listed only once');
+    },
+  },
+  clauseGenders: {
+    kinds: PARAPHRASE,
+    ...choice(
+      'clause-genders',
+      'Genders in a clause',
+      'the people of a clause: any gender combination, or mixed (at least one woman and one man)',
+      'any',
+      CLAUSE_GENDERS,
+      `the clause genders must be one of ${CLAUSE_GENDERS.join(', ')}`,
+    ),
+  },
+  clausesPerParticipant: count(
+    'clauses-per-participant',
+    'Clauses per participant',
+    'how many clauses each participant writes a story for',
+    3,
+    PARAPHRASE,
+    STUDY_LIMITS.maxClausesPerParticipant,
+    'clauses per participant',
+  ),
+  favourUncovered: {
+    flag: 'favour-uncovered',
+    input: 'switch',
+    kinds: PARAPHRASE,
+    label: 'Favour clauses with fewest stories',
+    help: 'give participants the clauses (relations and genders) with the fewest stories so far; needs --sink server, which counts them',
+    default: false,
+    read: (t) => t === 'true',
+    write: (v) => String(v),
+    check: (v, def, fail) => {
+      if (typeof v !== 'boolean') fail('', 'favour uncovered must be true or false');
+      else if (v && !sendsToServer(def)) {
+        fail(
+          '',
+          'favouring the clauses with fewest stories needs the results server, which counts them (--sink server)',
+        );
+      }
+    },
+  },
+  minWords: {
+    ...count(
+      'min-words',
+      'Fewest words',
+      'the shortest story accepted, in words',
+      5,
+      PARAPHRASE,
+      STUDY_LIMITS.maxWords,
+      'the fewest words',
+    ),
+  },
+  maxWords: {
+    ...count(
+      'max-words',
+      'Most words',
+      'the longest story accepted, in words',
+      120,
+      PARAPHRASE,
+      STUDY_LIMITS.maxWords,
+      'the most words',
+    ),
+    check: (v: unknown, def: Readonly<Record<string, unknown>>, fail: Fail) => {
+      if (!isWhole(v, 1, STUDY_LIMITS.maxWords)) {
+        return fail('', `the most words must be a whole number from 1 to ${STUDY_LIMITS.maxWords}`);
+      }
+      if (typeof def.minWords === 'number' && def.minWords > v) {
+        fail('', `the most words (${v}) must not be fewer than the fewest words (${def.minWords})`);
+      }
+    },
+  },
+
+  // ---- review studies ----
+  reviewsPerStory: count(
+    'reviews-per-story',
+    'Reviews per story',
+    'how many people review each story (the results server stops serving a story once it has them)',
+    3,
+    REVIEW,
+    STUDY_LIMITS.maxReviewsPerStory,
+    'reviews per story',
+  ),
+  reviewsPerParticipant: {
+    ...count(
+      'reviews-per-participant',
+      'Stories per participant',
+      'how many stories each participant reviews',
+      3,
+      REVIEW,
+      STUDY_LIMITS.maxReviewsPerParticipant,
+      'stories per participant',
+    ),
+    check: (v: unknown, def: Readonly<Record<string, unknown>>, fail: Fail) => {
+      const max = STUDY_LIMITS.maxReviewsPerParticipant;
+      if (!isWhole(v, 1, max)) return fail('', `stories per participant must be a whole number from 1 to ${max}`);
+      const n = storiesOf(def).length;
+      if (def.kind === 'review' && n > 0 && v > n) {
+        fail('', `each participant cannot review ${v} stories: the study embeds only ${n}`);
+      }
+    },
+  },
+  sourceStudy: {
+    flag: 'source-study',
+    input: 'text',
+    kinds: REVIEW,
+    label: 'Stories from study',
+    help: 'the id of the paraphrase study whose stories the results server hands out for review (with --sink server)',
+    default: '',
+    read: (t) => t.trim(),
+    write: (v) => v,
+    check: (v, def, fail) => {
+      if (typeof v !== 'string' || (v !== '' && !STUDY_ID_PATTERN.test(v))) {
+        return fail('', 'the source study must be empty or a study id (1–64 letters, digits, "-" or "_")');
+      }
+      if (v === '' || def.kind !== 'review') return;
+      if (v === def.studyId) fail('', 'a review study cannot review its own stories; name the paraphrase study');
+      if (!sendsToServer(def)) {
+        fail(
+          '',
+          'stories of another study are handed out by the results server: add --sink server, or embed the stories instead (--stories FILE)',
+        );
+      }
+      if (storiesOf(def).length > 0) fail('', 'give either a source study or embedded stories, not both');
+    },
+  },
+  reviewStories: {
+    flag: 'stories',
+    input: 'stories',
+    kinds: REVIEW,
+    label: 'Stories to review',
+    help: 'a file of collected stories to embed in the link (a results export, CSV or JSON, or a stories file the designer saved); for studies without the results server',
+    default: [] as readonly EmbeddedStory[],
+    read: (t): unknown => {
+      try {
+        return t.trim() === '' ? [] : (JSON.parse(t) as unknown);
+      } catch {
+        return t;
+      }
+    },
+    write: (v) => (v.length === 0 ? '' : JSON.stringify(v)),
+    check: (v, def, fail) => {
+      checkStories(v, fail);
+      if (def.kind === 'review' && Array.isArray(v) && v.length === 0 && def.sourceStudy === '') {
+        fail(
+          '',
+          'a review study needs stories to review: embed them (--stories FILE) or name the paraphrase study the results server serves them from (--source-study ID with --sink server)',
+        );
+      }
+    },
+  },
 } satisfies { readonly [F in StudyOptionField]: StudyOption<F> };
 
 /** The table, keyed by field; each entry typed by its own field. */
@@ -387,9 +735,40 @@ export function studyOption<F extends StudyOptionField>(field: F): StudyOption<F
   return STUDY_OPTIONS[field];
 }
 
-/** Runs one option's check, reporting its problems under its field (or the dotted field it names). */
+/** The kind of an (unchecked) definition: `solve` when it names none or an unknown one (that is its own problem). */
+export const kindOf = (def: Readonly<Record<string, unknown>>): StudyKind =>
+  STUDY_KINDS.includes(def.kind as StudyKind) ? (def.kind as StudyKind) : 'solve';
+
+/** A setting's default in a study of this kind. */
+export function optionDefault<F extends StudyOptionField>(field: F, kind: StudyKind): StudyDefinition[F] {
+  const o = studyOption(field);
+  const own = o.kindDefaults?.[kind];
+  return own === undefined ? o.default : own;
+}
+
+/** Whether a setting belongs to studies of this kind (the designer shows only those). */
+export const optionFits = (field: StudyOptionField, kind: StudyKind): boolean =>
+  STUDY_OPTIONS[field].kinds?.includes(kind) ?? true;
+
+/** Equal as JSON values (the link's notion of "the same setting"). */
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Runs one option's check, reporting its problems under its field (or the dotted field it names).
+ * A setting of other kinds of study must keep its default: a value given for it is refused with
+ * the kinds it belongs to, rather than silently ignored.
+ */
 export function checkOption(field: StudyOptionField, def: Readonly<Record<string, unknown>>, fail: Fail): void {
-  STUDY_OPTIONS[field].check(def[field], def, (at, message) => fail(at === '' ? field : at, message));
+  const o = STUDY_OPTIONS[field];
+  const kind = kindOf(def);
+  if (!optionFits(field, kind)) {
+    if (!sameValue(def[field], optionDefault(field, kind))) {
+      const kinds = (o.kinds ?? []).map((k) => KIND_NAMES[k]).join(' and ');
+      fail(field, `“${o.label}” (--${o.flag}) belongs to ${kinds} studies; a ${KIND_NAMES[kind]} study leaves it out`);
+    }
+    return;
+  }
+  o.check(def[field], def, (at, message) => fail(at === '' ? field : at, message));
 }
 
 // ---- conditions on the command line ----
@@ -479,13 +858,26 @@ export function conditionArgs(conditions: readonly StudyCondition[], untimed: St
  * always, so the line says what the study is), in the table's order.
  */
 export function optionArgs(def: StudyDefinition): string[] {
-  const always: readonly StudyOptionField[] = ['k', 'itemsPerK', 'seed'];
+  const kind = kindOf(def as unknown as Record<string, unknown>);
+  const always = ALWAYS_SAID[kind];
   return STUDY_OPTION_FIELDS.flatMap(<F extends StudyOptionField>(field: F): string[] => {
     const o = studyOption(field);
     const value = def[field];
-    const same = JSON.stringify(value) === JSON.stringify(o.default);
-    if (same && !always.includes(field)) return [];
+    const same = sameValue(value, optionDefault(field, kind));
+    if (!optionFits(field, kind) || (same && !always.includes(field))) return [];
     if (o.input === 'switch') return [value ? `--${o.flag}` : `--no-${o.flag}`];
+    // An embedded story list is too long for a command line: it goes in a file beside it.
+    if (o.input === 'stories') return [`--${o.flag}`, storiesFileName(def.studyId)];
     return [`--${o.flag}`, o.write(value)];
   });
 }
+
+/** The settings `optionArgs` always writes, per kind, so the command line says what the study is. */
+const ALWAYS_SAID: { readonly [K in StudyKind]: readonly StudyOptionField[] } = {
+  solve: ['k', 'itemsPerK', 'seed'],
+  paraphrase: ['seed', 'clauseKs', 'clausesPerParticipant'],
+  review: ['seed', 'reviewsPerParticipant'],
+};
+
+/** The file the designer saves a review study's embedded stories in, which its command line names. */
+export const storiesFileName = (studyId: string) => `${studyId}.stories.json`;
