@@ -92,6 +92,14 @@ function summarise(keys: readonly KeyData[]): KeyStats {
 }
 
 /**
+ * Size and overlap of groups of templates (or stories with their names removed), each group
+ * one clause: the statistics templateStats computes per key size, for any grouping.
+ */
+export function groupStats(groups: readonly (readonly string[])[]): KeyStats {
+  return summarise(groups.filter((g) => g.length > 0).map((templates) => ({ size: 0, templates })));
+}
+
+/**
  * Size and diversity of a bank. A key is an f_comb; its paraphrases are pooled over its gender
  * combs (so a template copied with only the pronouns changed counts as overlap, as it should).
  * Overlap is the mean pairwise Jaccard overlap of word sets within a key, averaged over keys

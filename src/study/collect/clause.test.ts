@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateTemplateData } from '../../core/text/templates';
 import {
-  ALL_NAMES,
+  CLAUSE_NAMES,
   type Clause,
   clauseCells,
   clauseFromId,
@@ -60,7 +60,7 @@ describe('clauseFromId', () => {
     expect(a.k).toBe(2);
     expect(a.people.map((p) => p.gender)).toEqual(['male', 'female', 'male']);
     expect(new Set(a.people.map((p) => p.name)).size).toBe(3);
-    expect(a.people.every((p) => ALL_NAMES.has(p.name))).toBe(true);
+    expect(a.people.every((p) => CLAUSE_NAMES.has(p.name))).toBe(true);
     expect(a.facts).toEqual([
       { from: 0, to: 1, word: 'sister' },
       { from: 1, to: 2, word: 'father' },

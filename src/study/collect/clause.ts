@@ -125,8 +125,8 @@ const NAME_POOL: Readonly<Record<Gender, readonly string[]>> = {
   female: FEMALE_NAMES.filter((n) => !WORDLIKE.has(n)),
 };
 
-/** Every name the generator may give a person (for finding stray names in a story). */
-export const ALL_NAMES: ReadonlySet<string> = new Set([...MALE_NAMES, ...FEMALE_NAMES]);
+/** Every name a clause may give a person (for finding the names of people not in a clause). */
+export const CLAUSE_NAMES: ReadonlySet<string> = new Set([...NAME_POOL.male, ...NAME_POOL.female]);
 
 /** The one predicate the rule base derives for a chain of words, or undefined (none, or several). */
 function chainPredicate(words: readonly RelationWord[]): Predicate | undefined {
