@@ -51,12 +51,23 @@ export const LAYERS = [
   },
   { dir: 'src/ui', may: ['src/core', 'src/worker'], packages: true, node: false },
   { dir: 'src/graph', may: ['src/core'], packages: true, node: false },
-  // The model report and the dashboard's model columns build model questions on the page
-  // (encoding.ts and model.ts are pure; tfjs itself stays in the models worker). Listed before
-  // src/features/*, which claims the same folders: of two equal claims the first wins.
+  // The model report and the dashboard's model columns build model questions on the page and
+  // describe each model (encoding.ts, model.ts and modelKinds.ts are pure; tfjs itself stays in
+  // the models worker). Listed before src/features/*, which claims the same folders: of two
+  // equal claims the first wins.
   ...['src/features/models', 'src/features/results'].map((dir) => ({
     dir,
-    may: ['src/core', 'src/worker', 'src/state', 'src/graph', 'src/ui', 'src/study', 'src/ml/encoding', 'src/ml/model'],
+    may: [
+      'src/core',
+      'src/worker',
+      'src/state',
+      'src/graph',
+      'src/ui',
+      'src/study',
+      'src/ml/encoding',
+      'src/ml/model',
+      'src/ml/modelKinds',
+    ],
     packages: true,
     node: false,
   })),

@@ -19,13 +19,14 @@ import {
 } from '../../src/ml/gat';
 import { runEpochs, type Trained, type TrainContext } from './trainer';
 
-export const GAT_MODELS: Record<string, { config: GatConfig; label: string }> = {
-  gat: { config: GAT_PAPER, label: 'GAT (paper)' },
-  'gat-improved': { config: GAT_IMPROVED, label: 'GAT, improved' },
-  /** The first improved design (vector pair states); see src/ml/README.md. */
-  'gat-pairs': { config: GAT_PAIRS, label: 'GAT, pairs (first improved design)' },
+/** The graph models' configurations by model id (what each is: src/ml/modelKinds.ts). */
+export const GAT_MODELS: Record<string, { config: GatConfig }> = {
+  gat: { config: GAT_PAPER },
+  'gat-improved': { config: GAT_IMPROVED },
+  /** The first design of the relation composer (vector pair states); see src/ml/README.md. */
+  'gat-pairs': { config: GAT_PAIRS },
   /** Ablation: `gat-improved` trained on the answer only, without the auxiliary pair loss. */
-  'gat-improved-answer-only': { config: { ...GAT_IMPROVED, pairLoss: 0 }, label: 'GAT, improved (answer loss only)' },
+  'gat-improved-answer-only': { config: { ...GAT_IMPROVED, pairLoss: 0 } },
 };
 
 function batches(graphs: readonly StoryGraph[], size: number, inverseEdges: boolean): GraphBatch[] {
@@ -36,7 +37,7 @@ function batches(graphs: readonly StoryGraph[], size: number, inverseEdges: bool
 
 export async function trainGat(ctx: TrainContext): Promise<Trained> {
   const { options, data } = ctx;
-  const { config, label } = GAT_MODELS[options.model]!;
+  const { config } = GAT_MODELS[options.model]!;
   const { seed } = options;
   const train = data.train.map((e) => e.question.graph);
   const dev = [2, 3].flatMap((k) => data.tests.get(k)!.map((e) => e.question.graph));
@@ -81,7 +82,6 @@ export async function trainGat(ctx: TrainContext): Promise<Trained> {
   model.dispose();
   return {
     kind: 'gat',
-    label,
     modelJson,
     weights,
     config,

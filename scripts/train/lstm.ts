@@ -1,17 +1,22 @@
-/** `npm run train -- --model lstm`: the BiLSTM trainer (see trainer.ts). */
+/** `npm run train -- --model lstm|lstm-mean`: the BiLSTM trainers (see trainer.ts). */
 import * as tf from '@tensorflow/tfjs';
 import { createRng, type Rng } from '../../src/core/random/rng';
-import { anonymise, buildVocabulary, MAX_ENTITIES, type TextItem } from '../../src/ml/encoding';
-import { evaluate, Lstm, LSTM_PAPER, type LstmConfig, saveLstm, trainStep } from '../../src/ml/lstm';
+import type { TextItem } from '../../src/ml/encoding';
+import { evaluate, Lstm, LSTM_MEAN, LSTM_PAPER, type LstmConfig, saveLstm, trainStep } from '../../src/ml/lstm';
+import { learnTokenizer, MAX_ENTITIES } from '../../src/ml/tokens';
 import type { Example } from './data';
 import { runEpochs, type Trained, type TrainContext } from './trainer';
 
-export const LSTM_MODELS: Record<string, { config: LstmConfig; label: string }> = {
-  lstm: { config: LSTM_PAPER, label: 'BiLSTM-attention (paper)' },
+/** The text models' configurations by model id (what each is: src/ml/modelKinds.ts). */
+export const LSTM_MODELS: Record<string, { config: LstmConfig }> = {
+  lstm: { config: LSTM_PAPER },
+  'lstm-mean': { config: LSTM_MEAN },
 };
 
-/** Words seen fewer times than this in the training stories are `<unk>`. */
+/** Words seen fewer times than this in the training stories are word pieces (tokens.ts). */
 const MIN_WORD_COUNT = 2;
+/** Byte-pair merges learned from the training words (pieces beyond single characters). */
+const MAX_MERGES = 400;
 
 /**
  * One epoch's batches: every story gets a fresh anonymisation seed; stories are sorted by length
@@ -35,16 +40,18 @@ function epochBatches(train: readonly Example[], size: number, epoch: number, se
 
 export async function trainLstm(ctx: TrainContext): Promise<Trained> {
   const { options, data, log } = ctx;
-  const { config, label } = LSTM_MODELS[options.model]!;
+  const { config } = LSTM_MODELS[options.model]!;
   const { seed } = options;
-  // The vocabulary of the training stories only: test stories' unseen words are <unk>.
-  const vocabulary = buildVocabulary(
-    data.train.map((e) => anonymise(e.story, 0).tokens),
-    MIN_WORD_COUNT,
+  // The tokens of the training stories only: test stories' unseen words become word pieces.
+  const tokens = learnTokenizer(
+    data.train.map((e) => e.story),
+    { minWordCount: MIN_WORD_COUNT, maxMerges: MAX_MERGES },
   );
-  log(`  vocabulary: ${vocabulary.length} tokens (${MAX_ENTITIES} entity tokens, words seen ≥ ${MIN_WORD_COUNT}×)\n`);
+  const json = tokens.toJson();
+  const stats = json.kind === 'pieces' ? json.stats : undefined;
+  log(`  tokens: ${tokens.size} (${MAX_ENTITIES} entity tokens; ${JSON.stringify(stats)})\n`);
   const dev = [2, 3].flatMap((k) => data.tests.get(k)!.map((e) => e.question));
-  const model = new Lstm(config, vocabulary, `${seed}/init`);
+  const model = new Lstm(config, tokens, `${seed}/init`);
   const optimizer = tf.train.adam(options.learningRate);
   const rng = createRng(seed, 'train');
   const t0 = performance.now();
@@ -52,7 +59,11 @@ export async function trainLstm(ctx: TrainContext): Promise<Trained> {
     ctx,
     (epoch) =>
       epochBatches(data.train, options.batchSize, epoch, seed, rng).map((items) => () => {
-        const batch = model.batch(items, { wordDropout: config.wordDropout, rng });
+        const batch = model.batch(items, {
+          wordDropout: config.wordDropout,
+          pieceDropout: config.pieceDropout ?? 0,
+          rng,
+        });
         return { ...trainStep(model, optimizer, batch, rng), size: batch.size };
       }),
     () => evaluate(model, dev),
@@ -63,16 +74,17 @@ export async function trainLstm(ctx: TrainContext): Promise<Trained> {
   model.dispose();
   return {
     kind: 'lstm',
-    label,
     modelJson,
     weights,
     config,
     encoding: {
       module: 'src/ml/encoding.ts',
-      text: 'anonymise: [Name] → @ent<k>, a fresh seeded assignment per story (per epoch in training; seeded by the question at inference); lower-cased word and punctuation tokens',
-      vocabulary: vocabulary.length,
+      tokens: 'src/ml/tokens.ts',
+      text: '[Name] → @ent<k>, a fresh seeded assignment per story (per epoch in training; seeded by the question at inference); text normalised (NFKD without accents, lower case), split into words and punctuation; a word seen fewer than minWordCount times in training becomes word pieces (byte-pair merges learned from the training words, every character a piece), an unknown character <unk>',
+      vocabulary: tokens.size,
       entityTokens: MAX_ENTITIES,
-      minWordCount: MIN_WORD_COUNT,
+      maxMerges: MAX_MERGES,
+      ...stats,
     },
     training: {
       optimizer: 'adam',

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CLASSES } from '../../src/ml/encoding';
 import { loadModel } from '../../src/ml/load';
+import { modelFacts } from '../../src/ml/modelKinds';
 import { main } from './main';
 
 const out = mkdtempSync(path.join(tmpdir(), 'train-'));
@@ -23,6 +24,10 @@ describe('npm run train', () => {
     expect(metadata.classes).toEqual(CLASSES);
     expect(Object.keys(metadata.test.accuracy)).toEqual(['2', '3', '4', '5', '6', '7', '8', '9', '10']);
     expect(metadata.config.inverseEdges).toBe(true);
+    // What the model is, from the descriptor, and what it was trained on.
+    expect(metadata).toMatchObject({ ...modelFacts('gat-improved'), kind: 'gat' });
+    expect(metadata.label).toBe('Relation composer, rule-supervised');
+    expect(metadata.training).toMatchObject({ noise: 'clean', preset: 'emnlp-systematic', labels: 'family', rows: 20 });
     const weights = readFileSync(path.join(out, 'weights.bin'));
     const model = loadModel(
       JSON.parse(readFileSync(path.join(out, 'model.json'), 'utf8')),
@@ -36,6 +41,28 @@ describe('npm run train', () => {
       'disconnected',
     ]);
     model.dispose();
+  });
+  it('--describe refreshes the descriptive facts of the folders under --out, nothing else', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'describe-'));
+    try {
+      const dir = path.join(root, 'gat', '1');
+      mkdirSync(dir, { recursive: true });
+      const old = { model: 'gat', kind: 'gat', label: 'GAT', version: '1', test: { rows: 2, accuracy: { '2': 0.5 } } };
+      writeFileSync(
+        path.join(dir, 'metadata.json'),
+        JSON.stringify({ ...old, training: { noise: 'clean', tasks: [], rows: 2 } }),
+      );
+      writeFileSync(path.join(dir, 'weights.bin'), new Uint8Array(4));
+      vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      expect(await main(['--describe', '--out', root])).toBe(0);
+      vi.restoreAllMocks();
+      const meta = JSON.parse(readFileSync(path.join(dir, 'metadata.json'), 'utf8'));
+      expect(meta).toMatchObject({ ...modelFacts('gat'), test: old.test });
+      const index = JSON.parse(readFileSync(path.join(root, 'index.json'), 'utf8'));
+      expect(index.models[0]).toMatchObject({ id: 'gat/1', label: 'GAT (paper)', weightBytes: 4 });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
   it('refuses an unknown model or noise kind, naming the flag', async () => {
     const errors: string[] = [];

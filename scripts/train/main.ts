@@ -1,4 +1,8 @@
 /**
+ * `npm run train -- --describe`: rewrites every shipped folder's descriptive facts (label, reads,
+ * supervision, attention, paper model, description) from src/ml/modelKinds.ts, and index.json;
+ * nothing measured changes.
+ *
  * `npm run train -- --model gat|gat-improved|lstm [--seed S] [--noise clean|supporting|irrelevant|disconnected]
  * [--preset emnlp-systematic|…|none] [--labels family|clutrr] [--epochs N] [--train-rows N] [--test-rows N] [--batch N] [--lr X] [--version V] [--out DIR]
  * [--backend wasm|cpu]`: generates k = 2, 3 training data of one noise kind with our engine
@@ -17,12 +21,13 @@ import { useBackend as useModelBackend } from '../../src/ml/backend';
 import { CLASSES } from '../../src/ml/encoding';
 import { loadModel } from '../../src/ml/load';
 import { bestClass, type ClutrrModel, type ModelMetadata, type NoiseKind } from '../../src/ml/model';
+import { modelFacts, modelKind } from '../../src/ml/modelKinds';
 import { DATASET_PRESETS, PRESET_NAMES, type PresetName, unknownPreset } from '../../src/core/puzzle/datasetOptions';
 import { parseTaskList } from '../../src/core/puzzle/tasks';
 import { type Example, makeTrainData, NOISE_KINDS, NOISE_TASK } from './data';
 import { GAT_MODELS, trainGat } from './gat';
 import { trainLstm } from './lstm';
-import { writeModelIndex } from './modelIndex';
+import { describeFolders, writeModelIndex } from './modelIndex';
 import type { Trainer, TrainOptions } from './trainer';
 
 const TRAINERS: Record<string, Trainer> = {
@@ -33,7 +38,8 @@ const TRAINERS: Record<string, Trainer> = {
 const USAGE = `usage: npm run train -- --model ${Object.keys(TRAINERS).join('|')} [--seed S]
        [--noise ${NOISE_KINDS.join('|')}] [--preset ${PRESET_NAMES.join('|')}|none]
        [--labels family|clutrr] [--epochs N] [--train-rows N] [--test-rows N]
-       [--batch N] [--lr X] [--version V] [--out DIR] [--backend wasm|cpu]`;
+       [--batch N] [--lr X] [--version V] [--out DIR] [--backend wasm|cpu]
+   or: npm run train -- --describe [--out DIR]   (refresh the folders' descriptive facts)`;
 
 const log = (s: string) => process.stderr.write(s);
 
@@ -83,7 +89,7 @@ export function readData(
   return { noise: presetNoise, preset };
 }
 
-function readOptions(argv: string[]): TrainOptions | string {
+function readOptions(argv: string[]): TrainOptions | { describe: true; out?: string } | string {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -100,12 +106,15 @@ function readOptions(argv: string[]): TrainOptions | string {
       version: { type: 'string', default: '1' },
       out: { type: 'string' },
       backend: { type: 'string', default: 'wasm' },
+      describe: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return USAGE;
+  if (values.describe) return { describe: true, ...(values.out ? { out: values.out } : {}) };
   const model = values.model ?? '';
   if (!TRAINERS[model]) return `--model must be one of ${Object.keys(TRAINERS).join(', ')} (got ${model || 'nothing'})`;
+  if (!modelKind(model)) return `--model ${model} has no descriptor in src/ml/modelKinds.ts (MODEL_KINDS)`;
   const read = readData(values.noise, values.preset);
   if (typeof read === 'string') return read;
   const { noise, preset } = read;
@@ -150,8 +159,16 @@ export async function main(argv: string[]): Promise<number> {
     else console.error(`${read}\n${USAGE}`);
     return read === USAGE ? 0 : 2;
   }
-  const options = read;
   const modelsRoot = path.resolve('public', 'models');
+  if ('describe' in read) {
+    const root = path.resolve(read.out ?? modelsRoot);
+    const changed = describeFolders(root);
+    log(
+      `${root}: descriptive facts refreshed in ${changed.length ? changed.join(', ') : 'no folder'}; index.json written\n`,
+    );
+    return 0;
+  }
+  const options = read;
   const outArg = (options as { out?: string }).out;
   const out = path.resolve(outArg ?? path.join(modelsRoot, options.model, options.version));
 
@@ -182,7 +199,7 @@ export async function main(argv: string[]): Promise<number> {
   const metadata: ModelMetadata = {
     model: options.model,
     kind: trained.kind,
-    label: trained.label,
+    ...modelFacts(options.model),
     version: options.version,
     seed: options.seed,
     madeBy: `npm run train -- ${argv.join(' ')}`,

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/ml/load';
 import type { ModelIndex, ModelMetadata } from '../../src/ml/model';
+import { modelFacts, requireModelKind } from '../../src/ml/modelKinds';
+import { FACT_KEYS } from './modelIndex';
 import { makeTrainData } from './data';
 import { score, useBackend } from './main';
 import { readModelFolders } from './modelIndex';
@@ -41,6 +43,14 @@ describe('shipped models (public/models)', () => {
   });
 
   for (const entry of index.models) {
+    it(`${entry.id}: metadata.json and model.json say what the descriptor (src/ml/modelKinds.ts) says`, () => {
+      const metadata = JSON.parse(read(entry.id, 'metadata.json').toString('utf8')) as ModelMetadata;
+      const facts = Object.fromEntries(FACT_KEYS.map((k) => [k, metadata[k]]));
+      expect(facts, 'stale: run npm run train -- --describe').toEqual(modelFacts(entry.model));
+      const modelJson = JSON.parse(read(entry.id, 'model.json').toString('utf8')) as { format: string };
+      expect(modelJson.format).toBe(requireModelKind(entry.model).format);
+    });
+
     it(
       `${entry.id}: the shipped weights reproduce metadata.json's accuracies`,
       async () => {

@@ -33,8 +33,6 @@ export interface TrainContext {
 
 export interface Trained {
   readonly kind: ModelKind;
-  /** Human label for the app, e.g. `GAT (paper)`. */
-  readonly label: string;
   /** model.json contents (must carry `format` and `name`, see src/ml/load.ts). */
   readonly modelJson: object;
   readonly weights: ArrayBuffer;

@@ -5,7 +5,44 @@
  */
 import type { StoryGraph } from './encoding';
 
-export type ModelKind = 'gat' | 'lstm';
+/** A model folder's format family (model.json `format` `clutrr-lab/<kind>`); what a model *is* is its descriptor (modelKinds.ts). */
+export type ModelKind = 'gat' | 'lstm' | 'rn' | 'mac';
+
+/** What a model reads: the story's graph of stated facts, or its text. */
+export type ModelReads = 'graph' | 'text';
+/**
+ * What its training loss scores: the answer only, or the answer plus every ordered pair's
+ * relation as the CLUTRR rule base derives it (unsound rules included).
+ */
+export type ModelSupervision = 'answer' | 'answer+rule-pairs';
+/** What its attention weights, if it has any to show: the stated facts, the story's words. */
+export type ModelAttention = 'facts' | 'words' | 'none';
+/** The columns of the CLUTRR paper's Table 2. */
+export type PaperModelId = 'bilstmAttention' | 'bilstmMean' | 'rn' | 'mac' | 'bert' | 'bertLstm' | 'gat';
+
+/** What a model is, from its descriptor (modelKinds.ts); metadata.json and index.json carry these. */
+export interface ModelFacts {
+  /** Display name, e.g. `GAT (paper)`, `Relation composer, rule-supervised`. */
+  readonly label: string;
+  readonly reads: ModelReads;
+  readonly supervision: ModelSupervision;
+  readonly attention: ModelAttention;
+  /** The paper model it reimplements; null: not in the paper. */
+  readonly paperModel: PaperModelId | null;
+  /** One honest sentence or two on what it is. */
+  readonly description: string;
+}
+
+/** What a folder's model was trained on (from metadata.json `training`). */
+export interface TrainedOn {
+  readonly noise: NoiseKind;
+  /** The dataset preset of its rows; `none`: the unbalanced rows of the models trained before presets. */
+  readonly preset: string;
+  readonly labels: 'family' | 'clutrr';
+  /** Training rows per task (per k). */
+  readonly rows: number;
+  readonly ks: readonly number[];
+}
 
 /** One puzzle as a model sees it: the GAT reads `graph`, the LSTM reads `story` and `queryNames`. */
 export interface ModelQuestion {
@@ -37,15 +74,14 @@ export interface ClutrrModel {
   dispose(): void;
 }
 
-/** The descriptor of public/models/index.json: every shipped model folder. */
-export interface ModelIndexEntry {
+/** One entry of public/models/index.json: a shipped model folder, what it is and what it was trained on. */
+export interface ModelIndexEntry extends ModelFacts {
   /** `<model>/<version>`, also its folder under public/models/. */
   readonly id: string;
   readonly model: string;
   readonly version: string;
   readonly kind: ModelKind;
-  /** Short human label, e.g. `GAT (paper)`. */
-  readonly label: string;
+  readonly trainedOn: TrainedOn;
   /** Bytes of weights.bin (for the loading progress). */
   readonly weightBytes: number;
 }
@@ -58,16 +94,18 @@ export interface ModelIndex {
 export type NoiseKind = 'clean' | 'supporting' | 'irrelevant' | 'disconnected';
 
 /** The parts of metadata.json the app reads (the file holds more: config, history, …). */
-export interface ModelMetadata {
+export interface ModelMetadata extends ModelFacts {
   readonly model: string;
   readonly kind: ModelKind;
-  readonly label: string;
   readonly version: string;
   readonly seed: string;
   readonly madeBy: string;
   readonly classes: readonly string[];
   readonly training: {
     readonly noise: NoiseKind;
+    /** Absent in folders trained before presets (the unbalanced rows). */
+    readonly preset?: string;
+    readonly labels?: 'family' | 'clutrr';
     readonly tasks: readonly { task: number; k: number }[];
     readonly rows: number;
     readonly epochs: number;
@@ -83,6 +121,18 @@ export interface ModelMetadata {
   /** Rows of the robustness table: trained on `training.noise`, tested on k = 2, 3 of each kind. */
   readonly robustness: readonly { readonly test: NoiseKind; readonly rows: number; readonly accuracy: number }[];
   readonly [more: string]: unknown;
+}
+
+/** What a folder's metadata says its model was trained on (older folders: no preset, our labels). */
+export function trainedOn(meta: Pick<ModelMetadata, 'training'>): TrainedOn {
+  const t = meta.training;
+  return {
+    noise: t.noise,
+    preset: t.preset ?? 'none',
+    labels: t.labels === 'clutrr' ? 'clutrr' : 'family',
+    rows: t.rows,
+    ks: [...new Set(t.tasks.map((x) => x.k))],
+  };
 }
 
 /** The class index a model answers: its most probable class (the first of equals). */

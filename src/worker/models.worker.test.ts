@@ -7,6 +7,7 @@ import { datasetRenderer } from '../core/text/datasetText';
 import { NUM_CLASSES, questionFromPuzzle } from '../ml/encoding';
 import { Gat, GAT_PAPER, type GatConfig, saveGat } from '../ml/gat';
 import type { ModelIndex } from '../ml/model';
+import { indexEntry } from '../ml/modelKinds';
 import { ModelsClient, mainModels, median, topAnswers } from './modelsClient';
 import { testQuestions } from '../ml/testData';
 import { modelsHandlers, SOFTWARE_RENDERER, WASM_PATHS } from './models.worker';
@@ -19,10 +20,7 @@ const BASE = 'http://app.test/';
 const files = new Map<string, { body: ArrayBuffer | string; length?: boolean }>();
 
 const index: ModelIndex = {
-  models: [
-    { id: 'gat/1', model: 'gat', version: '1', kind: 'gat', label: 'GAT (paper)', weightBytes: 0 },
-    { id: 'gat/1-supporting', model: 'gat', version: '1-supporting', kind: 'gat', label: 'GAT', weightBytes: 0 },
-  ],
+  models: [indexEntry('gat', '1'), indexEntry('gat', '1-supporting', { noise: 'supporting' })],
 };
 
 beforeAll(async () => {

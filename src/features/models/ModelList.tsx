@@ -48,7 +48,7 @@ export function ModelList({
                   {m.label}
                   <span className="mr-id">{m.id}</span>
                 </th>
-                <td className="mr-left">{m.kind === 'gat' ? 'the graph of facts' : 'the story text'}</td>
+                <td className="mr-left">{m.reads === 'graph' ? 'the graph of facts' : 'the story text'}</td>
                 <td>{formatBytes(m.weightBytes)}</td>
                 <td className="mr-left">
                   {t

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelIndex, ModelIndexEntry, ModelMetadata, NoiseKind } from '../../ml/model';
+import { indexEntry } from '../../ml/modelKinds';
 import { PAPER_CLEAN_K23, PAPER_ROBUSTNESS } from './paper';
 import {
   chartSeries,
@@ -15,13 +16,9 @@ import {
   NOISE_KINDS,
 } from './report';
 
-const entry = (model: string, version: string, kind: 'gat' | 'lstm' = 'gat'): ModelIndexEntry => ({
-  id: `${model}/${version}`,
-  model,
-  version,
-  kind,
+const entry = (model: string, version: string): ModelIndexEntry => ({
+  ...indexEntry(model, version, {}, 1000),
   label: model.toUpperCase(),
-  weightBytes: 1000,
 });
 
 const INDEX: ModelIndex = {
@@ -30,7 +27,7 @@ const INDEX: ModelIndex = {
     entry('gat', '1-disconnected'),
     entry('gat-improved', '1'),
     entry('gat-improved', '1-supporting'),
-    entry('lstm', '1', 'lstm'),
+    entry('lstm', '1'),
   ],
 };
 

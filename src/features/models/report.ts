@@ -35,10 +35,6 @@ export function mainModels(index: ModelIndex): ModelIndexEntry[] {
   return out;
 }
 
-/** Which of the paper's columns a model of ours is compared with. */
-export const paperModelOf = (entry: Pick<ModelIndexEntry, 'kind'>): PaperModel =>
-  entry.kind === 'gat' ? 'gat' : 'bilstmAttention';
-
 /** One k's count from the worker (`evaluate`'s chunk). */
 export interface KCount {
   readonly k: number;

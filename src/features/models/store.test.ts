@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelIndex, ModelMetadata } from '../../ml/model';
+import { indexEntry } from '../../ml/modelKinds';
 import type { EvaluateBody, KScore } from '../../worker/modelsProtocol';
 import { CancelledError } from '../../worker/rpc';
 import { REPORT_KS } from './report';
@@ -7,9 +8,9 @@ import { createReportStore, DEFAULT_SETTINGS, settingsProblem, type ReportClient
 
 const INDEX: ModelIndex = {
   models: [
-    { id: 'gat/1', model: 'gat', version: '1', kind: 'gat', label: 'GAT', weightBytes: 10 },
-    { id: 'gat/1-supporting', model: 'gat', version: '1-supporting', kind: 'gat', label: 'GAT', weightBytes: 10 },
-    { id: 'lstm/1', model: 'lstm', version: '1', kind: 'lstm', label: 'LSTM', weightBytes: 20 },
+    { ...indexEntry('gat', '1', {}, 10), label: 'GAT' },
+    { ...indexEntry('gat', '1-supporting', { noise: 'supporting' }, 10), label: 'GAT' },
+    { ...indexEntry('lstm', '1', {}, 20), label: 'LSTM' },
   ],
 };
 

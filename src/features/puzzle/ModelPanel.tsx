@@ -48,13 +48,12 @@ let remembered: readonly ModelIndexEntry[] | null = null;
 /** The puzzle whose answers the reader asked to see, kept across visits too. */
 let rememberedShown: string | null = null;
 
-/**
- * Whose attention is drawn at first: the improved GAT's when shipped (traced back from the
- * question's pair through the rounds, so it follows the path), else the first GAT's.
- */
+/** The models whose answers carry one attention weight per stated fact (their descriptor says `facts`). */
+const factAttentionModels = (models: readonly ModelIndexEntry[]) => models.filter((m) => m.attention === 'facts');
+
+/** Whose attention is drawn at first: the first model with attention over the facts (index order). */
 function defaultAttention(models: readonly ModelIndexEntry[]): string | null {
-  const gats = models.filter((m) => m.kind === 'gat');
-  return (gats.find((m) => m.model === 'gat-improved') ?? gats[0])?.id ?? null;
+  return factAttentionModels(models)[0]?.id ?? null;
 }
 
 const kib = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en')} KiB`;
@@ -196,7 +195,7 @@ export function ModelPanel({
   useEffect(() => () => report(null), [report]);
 
   const { a, b } = queryPeople(puzzle);
-  const gats = models.filter((m) => m.kind === 'gat');
+  const gats = factAttentionModels(models);
   const busy = phase.name === 'loading' || phase.name === 'switching';
   const visible = open || shownFor === key;
 

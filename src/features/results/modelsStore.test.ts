@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLASSES, classIndex, NUM_CLASSES } from '../../ml/encoding';
 import type { ModelQuestion } from '../../ml/model';
+import { indexEntry } from '../../ml/modelKinds';
 import { readResultsFile } from '../../study/resultsFile';
 import { handlers } from '../../worker/handlers';
 import { answeredItems } from '../../study/figures';
@@ -13,10 +14,7 @@ const story: StoryMaker = async (body) => handlers.story(body) as Awaited<Return
 function fakeClient(calls: string[]): CompareClient {
   return {
     index: async () => ({
-      models: [
-        { id: 'gat/1', model: 'gat', version: '1', kind: 'gat', label: 'GAT', weightBytes: 1 },
-        { id: 'gat/1-irrelevant', model: 'gat', version: '1-irrelevant', kind: 'gat', label: 'GAT', weightBytes: 1 },
-      ],
+      models: [indexEntry('gat', '1', {}, 1), indexEntry('gat', '1-irrelevant', { noise: 'irrelevant' }, 1)],
     }),
     load: async (id) => {
       calls.push(`load ${id}`);
