@@ -16,7 +16,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng, Seed } from '../core/random/rng';
 import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextItem } from './encoding';
-import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
+import type { ClutrrModel, ModelAnswer, ModelKind, ModelQuestion } from './model';
 import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
 
 export type Pooling = 'mean' | 'attention';
@@ -437,10 +437,31 @@ export interface TrainStep {
 }
 
 /**
+ * What trainStep, evaluate and textModel need of a text model: `Lstm`, and the models behind
+ * its encoder (rn.ts, mac.ts) with their own batch and input types.
+ */
+export interface TextNet<Batch extends { readonly size: number; readonly labels: Int32Array }, Inputs> {
+  readonly variables: ReadonlyMap<string, tf.Variable>;
+  /** Anonymises and packs stories (word dropout: training only). */
+  batch(items: readonly TextItem[], options?: { wordDropout?: number; rng?: Rng }): Batch;
+  inputs(batch: Batch): Inputs;
+  forward(x: Inputs, options?: ForwardOptions): { logits: tf.Tensor2D };
+  /** Class probabilities [B * 18]; disposes everything. */
+  predict(batch: Batch): Promise<Float32Array>;
+  dispose(): void;
+}
+
+/**
  * One optimiser step on a batch: cross-entropy, gradients clipped to a global norm of `clip`
  * (the paper: 1.0), then the optimiser's update. Every intermediate tensor is disposed.
  */
-export function trainStep(model: Lstm, optimizer: tf.Optimizer, batch: TextBatch, rng: Rng, clip = 1): TrainStep {
+export function trainStep<Batch extends { readonly size: number; readonly labels: Int32Array }, Inputs>(
+  model: TextNet<Batch, Inputs>,
+  optimizer: tf.Optimizer,
+  batch: Batch,
+  rng: Rng,
+  clip = 1,
+): TrainStep {
   const vars = [...model.variables.values()];
   let correct = 0;
   const loss = tf.tidy(() => {
@@ -478,8 +499,8 @@ export function textItems(questions: readonly ModelQuestion[]): TextItem[] {
  * Accuracy on questions: correct answers over labelled rows, in batches of about `batchSize`
  * (sorted by length so that little is padding).
  */
-export async function evaluate(
-  model: Lstm,
+export async function evaluate<Batch extends { readonly size: number; readonly labels: Int32Array }, Inputs>(
+  model: TextNet<Batch, Inputs>,
   questions: readonly ModelQuestion[],
   batchSize = 250,
 ): Promise<{ correct: number; rows: number }> {
@@ -544,8 +565,17 @@ export function loadLstm(modelJson: LstmModelJson, weights: ArrayBuffer): Lstm {
 
 /** A loaded LSTM as a ClutrrModel: each question anonymised with a seed of its own text. */
 export function lstmAsModel(model: Lstm, name: string): ClutrrModel {
+  return textModel(model, 'lstm', name);
+}
+
+/** A loaded text model as a ClutrrModel of `kind`: each question anonymised with a seed of its own text. */
+export function textModel<Batch extends { readonly size: number; readonly labels: Int32Array }, Inputs>(
+  model: TextNet<Batch, Inputs>,
+  kind: ModelKind,
+  name: string,
+): ClutrrModel {
   return {
-    kind: 'lstm',
+    kind,
     name,
     async answer(questions: readonly ModelQuestion[]): Promise<ModelAnswer[]> {
       if (questions.length === 0) return [];
