@@ -20,9 +20,9 @@ import { makeRow, tempDirs } from './testServer';
 const tempDir = tempDirs('clutrr-review-queue-');
 const RESEARCHER = 'researcher-token-for-tests-0123456789';
 
-/** A definition with the collection settings (kind, sourceStudy, …) over the defaults. */
-const study = (over: Record<string, unknown>): StudyDefinition =>
-  ({ ...withDefaults({ studyId: String(over.studyId) }), ...over }) as unknown as StudyDefinition;
+/** A study sending to this server, with the defaults of its kind for everything not given. */
+const study = (over: Partial<StudyDefinition>): StudyDefinition =>
+  withDefaults({ sinks: [{ kind: 'server' }], ...over });
 
 const PARAPHRASE = study({ studyId: 'para', kind: 'paraphrase' });
 const REVIEW = study({
@@ -64,15 +64,9 @@ function setup(options: { limits?: typeof DEFAULT_ACCESS_LIMITS } = {}): Setup {
   return { store, app, access, clock, logs };
 }
 
-/**
- * Registers a study as its definition is stored, without the link checks: the queue reads the
- * collection settings from the stored JSON, whatever the definition format of the day accepts.
- */
-function registerRaw(t: Setup, def: StudyDefinition, mode: 'issued' | 'browser' = 'issued'): void {
-  t.store.db
-    .prepare('INSERT INTO studies (study_id, token, definition, registered_at) VALUES (?, ?, ?, ?)')
-    .run(def.studyId, `token-of-${def.studyId}`, JSON.stringify(def), '2026-12-01T00:00:00.000Z');
-  t.store.db.prepare('INSERT INTO study_access (study_id, sessions) VALUES (?, ?)').run(def.studyId, mode);
+/** Registers a study as `study register` does (checked definition, issued sessions). */
+function register(t: Setup, def: StudyDefinition): void {
+  t.access.register({ definition: def }, 'issued');
 }
 
 /** A paraphrase row (collect-spec.md's mapping) written by `session`, trial `trial`. */
@@ -127,8 +121,8 @@ const ids = (items: readonly ReviewItem[] | undefined) => (items ?? []).map((i) 
 describe('GET api/studies/<id>/review-items', () => {
   it('hands out the stories with the fewest reviews, never the reviewer’s own, the same items when asked again', async () => {
     const t = setup();
-    registerRaw(t, PARAPHRASE);
-    registerRaw(t, REVIEW);
+    register(t, PARAPHRASE);
+    register(t, REVIEW);
     // Writers w1 (3 stories) and w2 (3), one w2 story failed its checks, one timed out empty.
     addStories(
       t,
@@ -181,8 +175,8 @@ describe('GET api/studies/<id>/review-items', () => {
 
   it('gives a story at most reviewsPerStory reviews, counting items handed out and not yet returned', async () => {
     const t = setup();
-    registerRaw(t, PARAPHRASE);
-    registerRaw(
+    register(t, PARAPHRASE);
+    register(
       t,
       study({ studyId: 'rev', kind: 'review', sourceStudy: 'para', reviewsPerStory: 2, reviewsPerParticipant: 2 }),
     );
@@ -195,16 +189,14 @@ describe('GET api/studies/<id>/review-items', () => {
     expect(got[2]).toEqual([]);
     // A story written later tops the third reviewer's list up (asking again), without changing what they had.
     addStories(t, [storyRow('w2', 0)]);
-    expect(
-      ids(((await t.access.reviewItems('rev', ...(await creds(t, 'R2')))) as { items: ReviewItem[] }).items),
-    ).toEqual(['w2/0']);
+    expect(itemsOf(t.access.reviewItems('rev', ...(await creds(t, 'R2'))))).toEqual(['w2/0']);
   });
 
   it('frees the slots of sessions that expired without a review, and of reviews that timed out', () => {
     const t = setup();
-    registerRaw(t, PARAPHRASE);
+    register(t, PARAPHRASE);
     // One review per story; maxAgeMinutes 60: a reviewer's items count for an hour after their session was issued.
-    registerRaw(
+    register(
       t,
       study({
         studyId: 'rev',
@@ -255,10 +247,18 @@ describe('GET api/studies/<id>/review-items', () => {
 
   it('refuses what is not an issued session of a live review study with the right secret', async () => {
     const t = setup();
-    registerRaw(t, PARAPHRASE);
-    registerRaw(t, REVIEW);
-    registerRaw(t, study({ studyId: 'solve' }));
-    registerRaw(t, study({ studyId: 'orphan', kind: 'review', sourceStudy: 'missing' }));
+    register(t, PARAPHRASE);
+    register(t, REVIEW);
+    register(t, study({ studyId: 'solve' }));
+    // A review study whose source is not a paraphrase study here is refused when registered…
+    expect(() => register(t, study({ studyId: 'orphan', kind: 'review', sourceStudy: 'solve' }))).toThrow(
+      /reviews the stories of "solve", which is not a paraphrase study registered on this server: register it first/,
+    );
+    // …and if its source goes missing all the same (a database edited by hand), each request says so.
+    register(t, study({ studyId: 'orphan', kind: 'review', sourceStudy: 'para' }));
+    t.store.db
+      .prepare('UPDATE studies SET definition = ? WHERE study_id = ?')
+      .run(JSON.stringify(study({ studyId: 'orphan', kind: 'review', sourceStudy: 'missing' })), 'orphan');
     const r = await startReviewer(t, 'R');
     const get = async (url: string, headers: Record<string, string> = {}) => {
       const res = await t.app.request(url, { headers });
@@ -305,7 +305,7 @@ describe('GET api/studies/<id>/review-items', () => {
       await get(`/api/studies/orphan/review-items?session=${orphan.session_id}`, { 'x-session-secret': orphan.secret }),
     ).toMatchObject({
       status: 409,
-      json: { reason: 'no-source', error: expect.stringMatching(/"missing".*register it here/) },
+      json: { reason: 'no-source', error: expect.stringMatching(/"missing".*must register it here/) },
     });
     expect(t.logs.filter((l) => l.event === 'refused-review-items').length).toBeGreaterThanOrEqual(4);
     expect(t.store.db.prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 0 });
@@ -313,8 +313,8 @@ describe('GET api/studies/<id>/review-items', () => {
 
   it('limits requests per client address (429 with Retry-After)', async () => {
     const t = setup({ limits: { ...DEFAULT_ACCESS_LIMITS, addressQueue: { perSecond: 0.01, burst: 3 } } });
-    registerRaw(t, PARAPHRASE);
-    registerRaw(t, REVIEW);
+    register(t, PARAPHRASE);
+    register(t, REVIEW);
     const r = await startReviewer(t, 'R');
     for (let i = 0; i < 3; i++) expect((await ask(t, r, 'rev', '198.51.100.1')).status).toBe(200);
     const limited = await ask(t, r, 'rev', '198.51.100.1');
@@ -328,8 +328,8 @@ describe('GET api/studies/<id>/review-items', () => {
 describe('GET api/studies/<id>/coverage', () => {
   it('counts the stories that passed their checks per clause', async () => {
     const t = setup();
-    registerRaw(t, PARAPHRASE);
-    registerRaw(t, REVIEW);
+    register(t, PARAPHRASE);
+    register(t, REVIEW);
     addStories(
       t,
       [0, 1, 2, 3].map((i) => storyRow('w1', i)),

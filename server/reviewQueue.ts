@@ -24,10 +24,8 @@
 import { hashSeed } from '../src/core/random/rng';
 import type { StudyDefinition } from '../src/study/definition';
 import type { ResultRow } from '../src/study/results';
+import { REVIEW_REASONS, STUDY_KINDS, type StudyKind } from '../src/study/studyOptions';
 import type { ResultStore } from './store';
-
-/** The study kinds of issue 24; a definition without `kind` is a puzzle-solving study. */
-export type StudyKind = 'solve' | 'paraphrase' | 'review';
 
 /** The collection settings the server reads from a registered definition, with their defaults. */
 export interface CollectSettings {
@@ -41,22 +39,17 @@ export interface CollectSettings {
 /** Most items handed to one session, whatever a definition asks (it bounds the table). */
 export const MAX_REVIEW_ITEMS = 50;
 
-/** Reasons a reviewer may give for a bad story, in the order a review row lists them. */
-export const REVIEW_REASONS = ['ungrammatical', 'missing-fact', 'reveals-implied', 'other'] as const;
-
-const KINDS: readonly StudyKind[] = ['solve', 'paraphrase', 'review'];
-
 /**
- * A definition's collection settings. Read defensively: definitions registered before the kinds
- * existed have none of these fields, and a value of the wrong type falls back to the default
- * (the definition was checked when it was registered).
+ * A definition's collection settings. Read defensively: definitions stored before the kinds
+ * existed have none of these fields (they are solve studies), and a value of the wrong type falls
+ * back to the default (the definition was checked when it was registered).
  */
 export function collectSettings(def: StudyDefinition): CollectSettings {
   const d = def as unknown as Record<string, unknown>;
   const whole = (v: unknown, fallback: number) =>
     typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : fallback;
   return {
-    kind: KINDS.includes(d.kind as StudyKind) ? (d.kind as StudyKind) : 'solve',
+    kind: (STUDY_KINDS as readonly unknown[]).includes(d.kind) ? (d.kind as StudyKind) : 'solve',
     sourceStudy: typeof d.sourceStudy === 'string' ? d.sourceStudy : '',
     reviewsPerStory: whole(d.reviewsPerStory, 3),
     reviewsPerParticipant: whole(d.reviewsPerParticipant, 3),

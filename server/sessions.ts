@@ -34,7 +34,7 @@ import {
   type SessionRefusalReason,
   type StudyLinkAnswer,
 } from '../src/study/serverSession';
-import { collectSettings, ReviewQueue, type ItemsOutcome, type QueueRefusal } from './reviewQueue';
+import { collectSettings, liveReviewProblem, ReviewQueue, type ItemsOutcome, type QueueRefusal } from './reviewQueue';
 import type { IngestBody } from './schema';
 import { StoreError, tokenFrom, type RegisterOutcome, type ResultStore } from './store';
 
@@ -226,6 +226,18 @@ export class StudyAccess {
         if (r.outcome === 'replaced' && this.q.issuedCount.get(r.studyId)!.n > 0) {
           throw new StoreError(
             `the study id "${r.studyId}" is registered with another definition and already has issued sessions; give the changed study another id`,
+          );
+        }
+        // A live review study's stories come from a paraphrase study on this server: said now, to
+        // the researcher, rather than to each reviewer later.
+        const live = liveReviewProblem(
+          r.studyId,
+          collectSettings(this.definition(r.studyId)!.def),
+          (id) => this.definition(id)?.def,
+        );
+        if (live?.reason === 'no-source') {
+          throw new StoreError(
+            `${live.message.replace(/; the researcher must register it here$/, '')}: register it first`,
           );
         }
         this.q.ensureAccess.run(r.studyId, mode ?? this.newMode);
