@@ -6,10 +6,12 @@
  *
  * A fact may be said either way round ("Ann is Ben's mother" or "Ben is Ann's son"), and any of
  * the bank's synonyms for its word (lexicon.ts: dad, grandma, "married" for a spouse…) counts.
- * Each kinship term is tied to the two people it most plausibly joins (the nearest names before
- * and after it in its sentence), so that a word a fact and the implied fact share ("father" in
- * "John is the father of Sylvia" when John is also Patrick's father) states the implied fact only
- * when it joins the implied fact's two people.
+ * Each kinship term is tied to the people it is said of by the common ways of saying a relation
+ * ("X is the father of Y", "Y's father X", "his father X", "X married Y"; see tieOf), so that a
+ * word a fact and the implied fact share ("father" in "John is the father of Sylvia" when John is
+ * also Patrick's father) states the implied fact only when it is said of the implied fact's two
+ * people. A term tied to nobody counts for any fact it can say: the checks err towards letting a
+ * story through, and the reviewers judge the rest.
  */
 import {
   INVERSE,
@@ -112,7 +114,7 @@ export function nameMentions(clause: Clause, text: string): Mention[] {
   return out.sort((a, b) => a.at - b.at);
 }
 
-/** Sentence (or clause between semicolons) boundaries: [start, end) offsets. */
+/** Sentence (or clause between semicolons) boundaries around `at`: [start, end) offsets. */
 function sentenceOf(text: string, at: number): [number, number] {
   let start = 0;
   for (const m of text.matchAll(/[.!?;]+(?=\s|$)/g)) {
@@ -124,37 +126,101 @@ function sentenceOf(text: string, at: number): [number, number] {
 }
 
 /**
- * The two people a kinship term most plausibly joins: the nearest names before and after it in
- * its sentence ("John is the father of Sylvia", "Sylvia's brother Patrick"); with names on one
- * side only, the two nearest there ("John, Sylvia's father, …"); after a possessive pronoun
- * with no name before it in the sentence, the last person named earlier and the next one
- * ("… Patrick. His father John …"). Null when it cannot be told.
+ * Whom a kinship term is said of: both people (`pair`, lower index first), one of them (`one`:
+ * the other is a pronoun's owner that cannot be told), a group (`plural`: "their son"), or
+ * nobody that can be told (null).
  */
-function pairOf(text: string, term: KinTerm, mentions: readonly Mention[]): [number, number] | null {
-  const [start, end] = sentenceOf(text, term.at);
-  const inSentence = mentions.filter((m) => m.at >= start && m.end <= end);
-  const before = inSentence.filter((m) => m.end <= term.at);
-  const after = inSentence.filter((m) => m.at > term.at);
-  const distinct = (ms: readonly Mention[]) => [...new Set(ms.map((m) => m.person))];
-  const b = distinct([...before].reverse());
-  const a = distinct(after);
-  const pair = (x: number | undefined, y: number | undefined): [number, number] | null =>
-    x === undefined || y === undefined || x === y ? null : x < y ? [x, y] : [y, x];
-  if (b.length > 0 && a.length > 0) {
-    if (b[0] !== a[0]) return pair(b[0], a[0]);
-    return pair(b[0], b[1] ?? a[1]);
+type Tie =
+  | { readonly kind: 'pair'; readonly pair: readonly [number, number] }
+  | { readonly kind: 'one'; readonly person: number }
+  | { readonly kind: 'plural' }
+  | null;
+
+/** The story in lower case with straight apostrophes and each name written `@<person>@`. */
+function marked(text: string, mentions: readonly Mention[]): string {
+  let out = '';
+  let at = 0;
+  for (const m of mentions) {
+    out += `${text.slice(at, m.at)}@${m.person}@`;
+    at = m.end;
   }
-  if (b.length >= 2) return pair(b[0], b[1]);
-  if (a.length >= 2 && !/\b(his|her|their)\s+(\S+\s+){0,2}$/i.test(text.slice(start, term.at))) return pair(a[0], a[1]);
-  if (a.length >= 1) {
-    const earlier = mentions.filter((m) => m.end <= start);
-    return pair(earlier.at(-1)?.person, a[0]);
+  return (out + text.slice(at)).toLowerCase().replace(/[‘’ʼ]/g, "'");
+}
+
+const N = '@(\\d+)@';
+/** Up to three words between an article or possessive and the term ("the proud", "other"). */
+const ADJ = '(?:(?!(?:his|her|their|our|my|your)\\b)[a-z][a-z-]* ){0,3}';
+const re = (source: string) => new RegExp(source);
+const MARRIED_LEFT = re(`${N},? (?:who )?(?:is |was |got |has been |had been )?$`);
+const MARRIED_RIGHT = re(`^ (?:to |at |with )?${N}`);
+const COUPLE_LEFT = re(`${N} and ${N} (?:are |were |got |have been |had been )?$`);
+const GROUP_LEFT = re(`\\b(?:their|our|my|your) ${ADJ}$`);
+const OWNER_LEFT = re(`${N}'s? ${ADJ}$`);
+const NAME_AFTER = re(`^,? (?:who is |who was |named |called )?${N}`);
+const IS_NAME_AFTER = re(`^ (?:is|was) (?:called |named )?${N}`);
+const NAME_IS_OWNERS = re(`${N},? (?:who |that )?(?:is |was |being )?(?:also )?${N}'s? ${ADJ}$`);
+const PRONOUN_LEFT = re(`\\b(his|her) ${ADJ}$`);
+const NAME_IS_PRONOUN = re(`${N},? (?:who )?(?:is |was )?(?:his|her) ${ADJ}$`);
+const OF_RIGHT = re(`^ of (?:the )?${ADJ}${N}`);
+const OF_THEN_NAME = re(`^ of (?:the )?${ADJ}${N},? (?:is |was )?${N}`);
+const NAME_IS_THE = re(`${N}(?:,| is| was|, who is|, who was)(?: also)?(?: the| a| an| one)? ${ADJ}$`);
+const HAS_A = re(`${N} (?:has|had|have) (?:a|an|one|another|only one) ${ADJ}$`);
+
+const tiePair = (x: number, y: number): Tie =>
+  x === y ? { kind: 'one', person: x } : { kind: 'pair', pair: x < y ? [x, y] : [y, x] };
+const num = (m: RegExpExecArray | null, group = 1) => (m ? Number(m[group]) : undefined);
+
+/**
+ * Whom a term joins, by the common ways of saying a relation: "X is the <term> of Y",
+ * "X, the <term> of Y", "the <term> of Y is X", "Y's <term> X", "X is Y's <term>", "Y has a
+ * <term> named X", "his/her <term> X" (the owner: the one person of that gender named before it
+ * in the sentence, if there is exactly one), "X married Y". Anything else ties the term to
+ * nobody, and it is then taken as saying whichever fact it can.
+ */
+function tieOf(story: string, term: KinTerm, genders: readonly string[]): Tie {
+  const [start, end] = sentenceOf(story, term.at);
+  const left = story.slice(start, term.at);
+  const right = story.slice(term.at + term.term.length, end);
+  if (term.kind === 'marriage') {
+    const a = num(MARRIED_LEFT.exec(left));
+    const b = num(MARRIED_RIGHT.exec(right));
+    if (a !== undefined && b !== undefined) return tiePair(a, b);
+    const couple = COUPLE_LEFT.exec(left);
+    return couple ? tiePair(Number(couple[1]), Number(couple[2])) : null;
+  }
+  if (GROUP_LEFT.test(left)) return { kind: 'plural' };
+  const owner = num(OWNER_LEFT.exec(left));
+  if (owner !== undefined) {
+    const named = num(NAME_AFTER.exec(right)) ?? num(IS_NAME_AFTER.exec(right)) ?? num(NAME_IS_OWNERS.exec(left));
+    return named !== undefined ? tiePair(owner, named) : { kind: 'one', person: owner };
+  }
+  const pronoun = PRONOUN_LEFT.exec(left);
+  if (pronoun) {
+    const named = num(NAME_AFTER.exec(right)) ?? num(IS_NAME_AFTER.exec(right)) ?? num(NAME_IS_PRONOUN.exec(left));
+    const gender = pronoun[1] === 'his' ? 'male' : 'female';
+    const before = left.slice(0, pronoun.index);
+    const owners = new Set(
+      [...before.matchAll(/@(\d+)@/g)].map((m) => Number(m[1])).filter((p) => genders[p] === gender && p !== named),
+    );
+    const only = owners.size === 1 ? [...owners][0]! : undefined;
+    if (named !== undefined) return only !== undefined ? tiePair(only, named) : { kind: 'one', person: named };
+    return only !== undefined ? { kind: 'one', person: only } : null;
+  }
+  const of = num(OF_RIGHT.exec(right));
+  if (of !== undefined) {
+    const subject = num(NAME_IS_THE.exec(left)) ?? num(OF_THEN_NAME.exec(right), 2);
+    return subject !== undefined ? tiePair(subject, of) : { kind: 'one', person: of };
+  }
+  const holder = num(HAS_A.exec(left));
+  if (holder !== undefined) {
+    const named = num(NAME_AFTER.exec(right));
+    return named !== undefined ? tiePair(holder, named) : { kind: 'one', person: holder };
   }
   return null;
 }
 
-const samePair = (p: readonly [number, number] | null, q: readonly [number, number]) =>
-  p !== null && p[0] === q[0] && p[1] === q[1];
+const tiedTo = (tie: Tie, pair: readonly [number, number]) =>
+  tie?.kind === 'pair' && tie.pair[0] === pair[0] && tie.pair[1] === pair[1];
 
 /**
  * The live checks of a story for a clause: every person named, each fact said (by its word, the
@@ -197,16 +263,20 @@ export function checkParaphrase(clause: Clause, text: string, range: LengthRange
   const hasSpouse = clause.facts.some((f) => parseWord(f.word)!.predicate === 'SO');
   const knownPairs = [...facts, ...implied].map((l) => l.pair);
 
-  const terms = kinTermsIn(text).map((t) => ({ term: t, pair: pairOf(text, t, mentions) }));
+  const story = marked(text, mentions);
+  const genders = clause.people.map((p) => p.gender);
+  const terms = kinTermsIn(story).map((t) => ({ term: t, tie: tieOf(story, t, genders) }));
   const revealed = new Set<Link>();
   const unsupported = new Set<string>();
-  for (const { term, pair } of terms) {
+  const grouped = new Set<string>();
+  for (const { term, tie } of terms) {
+    if (tie?.kind === 'plural' && term.kind === 'relation') grouped.add(term.term);
     let reveals = false;
     for (const l of implied) {
       if (!l.terms.has(term.term)) continue;
       // A word only the implied fact has states it wherever it stands; a word a fact shares, only
       // when it joins the implied fact's two people.
-      if (!factTerms.has(term.term) || samePair(pair, l.pair)) {
+      if (!factTerms.has(term.term) || tiedTo(tie, l.pair)) {
         revealed.add(l);
         reveals = true;
       }
@@ -227,14 +297,21 @@ export function checkParaphrase(clause: Clause, text: string, range: LengthRange
       message: `"${t}" is not one of the facts: use only the relations given, one person at a time.`,
     });
   }
+  for (const t of grouped) {
+    problems.push({
+      code: 'unsupported-kin-word',
+      message: `"their ${t}" (or our, my, your) gives the relation to more than one person: say whose ${t}.`,
+    });
+  }
 
-  // Each fact needs a term of its own; terms tied to another known pair say something else.
-  const usable = terms.map(({ term, pair }) =>
-    facts.map(
-      (f) =>
-        f.terms.has(term.term) &&
-        (pair === null || samePair(pair, f.pair) || !knownPairs.some((k) => samePair(pair, k))),
-    ),
+  // Each fact needs a term of its own; a term tied to another known pair says something else.
+  const usable = terms.map(({ term, tie }) =>
+    facts.map((f) => {
+      if (!f.terms.has(term.term)) return false;
+      if (tie?.kind === 'pair') return tiedTo(tie, f.pair) || !knownPairs.some((k) => tiedTo(tie, k));
+      if (tie?.kind === 'one') return f.pair.includes(tie.person);
+      return true;
+    }),
   );
   const matched = matchFacts(usable, facts.length);
   facts.forEach((f, i) => {
