@@ -7,10 +7,8 @@ import { generatePuzzle, toRecord } from '../core/puzzle/puzzle';
 import { createRng } from '../core/random/rng';
 import { renderPlain } from '../core/text/plain';
 import {
-  anonymise,
   batchGraphs,
-  batchTokens,
-  buildVocabulary,
+  batchTexts,
   CLASSES,
   classIndex,
   edgeTypeOf,
@@ -20,6 +18,7 @@ import {
   NUM_WORDS,
   type StoryGraph,
 } from './encoding';
+import { learnTokenizer, UNK_ID } from './tokens';
 
 const puzzle = (seed: number, k = 3, task: 1 | 2 | 3 | 4 = 1) => toRecord(generatePuzzle({ seed, k, task }));
 const rowOf = (p: ReturnType<typeof puzzle>) =>
@@ -141,28 +140,51 @@ describe('graphs', () => {
 
 describe('text', () => {
   const story = '[Ann] went shopping with her son [Bob]. [Bob] called his sister [Cara].';
-  it('anonymises names to @ent tokens, a seeded fresh assignment per story', () => {
-    const a = anonymise(story, 1, ['Ann', 'Cara']);
-    expect(a).toEqual(anonymise(story, 1, ['Ann', 'Cara']));
-    const ids = [...a.entities.values()];
-    expect(new Set(ids).size).toBe(3);
-    expect(a.tokens.join(' ')).toBe(
-      `${a.entities.get('Ann')} went shopping with her son ${a.entities.get('Bob')} . ${a.entities.get('Bob')} called his sister ${a.entities.get('Cara')} .`,
-    );
-    const assignments = new Set(Array.from({ length: 20 }, (_, s) => anonymise(story, s).entities.get('Ann')));
-    expect(assignments.size).toBeGreaterThan(5);
+  const tokens = learnTokenizer([story, '[Dan] is [Eve]’s father-in-law.']);
+  const item = (s: string, a: string, b: string, seed = 1) => ({
+    story: s,
+    queryNames: [a, b] as const,
+    label: classIndex('sister'),
+    seed,
   });
-  it('vocabulary and padded token ids round-trip', () => {
-    const stories = [anonymise(story, 1).tokens, anonymise('[Dan] is [Eve]’s father-in-law.', 2).tokens];
-    const vocab = buildVocabulary(stories);
-    expect(vocab.slice(0, 3)).toEqual(['<pad>', '<unk>', '@ent0']);
-    expect(vocab).toContain('father-in-law');
-    const { ids, lengths, maxLength } = batchTokens(stories, vocab);
-    expect([...lengths]).toEqual(stories.map((s) => s.length));
-    stories.forEach((s, b) =>
-      expect([...ids.subarray(b * maxLength, b * maxLength + s.length)].map((i) => vocab[i])).toEqual(s),
-    );
-    expect(ids[1 * maxLength + stories[1]!.length]).toBe(0);
-    expect(batchTokens([['zebra']], vocab).ids[0]).toBe(1);
+
+  it('batchTexts: padded ids, mask, sentences, query positions as weights summing to 1', () => {
+    const items = [item(story, 'Ann', 'Bob'), item('[Dan] is [Eve]’s father.', 'Eve', 'Dan', 2)];
+    const batch = batchTexts(items, tokens);
+    const L = batch.maxLength;
+    expect(L).toBe(tokens.encode(story, 1).ids.length);
+    const row = (x: ArrayLike<number>, b: number) => Array.from({ length: L }, (_, i) => x[b * L + i]!);
+    expect(row(batch.ids, 0)).toEqual(tokens.encode(story, 1, ['Ann', 'Bob']).ids);
+    const second = tokens.encode(items[1]!.story, 2, ['Eve', 'Dan']);
+    expect(row(batch.mask, 1)).toEqual(row(batch.ids, 1).map((_, i) => (i < second.ids.length ? 1 : 0)));
+    expect(
+      row(batch.ids, 1)
+        .slice(second.ids.length)
+        .every((id) => id === 0),
+    ).toBe(true);
+    expect(row(batch.sentence, 0)).toEqual([...tokens.encode(story, 1).sentence]);
+    expect(
+      row(batch.sentence, 1)
+        .slice(second.ids.length)
+        .every((s) => s === -1),
+    ).toBe(true);
+    // Bob appears twice in the first story: half the weight at each place.
+    expect(row(batch.queryB, 0).filter((w) => w > 0)).toEqual([0.5, 0.5]);
+    expect(row(batch.queryA, 0).reduce((x, y) => x + y)).toBe(1);
+    const bobId = tokens.encode(story, 1, ['Ann', 'Bob']).entities.get('Bob');
+    row(batch.queryB, 0).forEach((w, i) => expect(w > 0).toBe(batch.ids[i] === bobId));
+    expect([...batch.labels]).toEqual([classIndex('sister'), classIndex('sister')]);
+    expect(batchTexts(items, tokens)).toEqual(batch);
+    expect(batchTexts(items, tokens, { minLength: 40 }).maxLength).toBe(40);
+  });
+
+  it('text no training story had still makes a batch (pieces and <unk>, never an error); dropout needs an rng', () => {
+    const odd = item('[Zoë] télé-phoned her GRANDPA, [Max]… ☃', 'Zoë', 'Max');
+    const batch = batchTexts([odd], tokens);
+    expect(batch.maxLength).toBeGreaterThan(5);
+    expect(batch.queryA.reduce((x, y) => x + y)).toBe(1);
+    expect(() => batchTexts([odd], tokens, { wordDropout: 0.1 })).toThrow(/needs an rng/);
+    const dropped = batchTexts([odd], tokens, { wordDropout: 1, rng: createRng(3) });
+    expect([...dropped.ids].filter((id) => id === UNK_ID).length).toBeGreaterThanOrEqual(4);
   });
 });

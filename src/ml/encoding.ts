@@ -6,8 +6,9 @@
 import type { ClutrrRow } from '../core/formats/clutrrRow';
 import { RELATION_WORDS, type RelationWord, WORD_ALIASES } from '../core/kinship/relations';
 import type { PuzzleRecord } from '../core/puzzle/puzzle';
-import { createRng, type Seed } from '../core/random/rng';
+import type { Rng, Seed } from '../core/random/rng';
 import type { ModelQuestion } from './model';
+import type { TextTokenizer } from './tokens';
 
 // ---------------------------------------------------------------------------------------------
 // Classes
@@ -200,81 +201,18 @@ export function batchGraphs(graphs: readonly StoryGraph[], options: BatchOptions
 }
 
 // ---------------------------------------------------------------------------------------------
-// Text (LSTM)
+// Text (the text models: tokens.ts makes the ids)
 
-export const PAD_TOKEN = '<pad>';
-export const UNK_TOKEN = '<unk>';
-/** Entity tokens @ent0..@ent{MAX_ENTITIES-1}; a story with more people reuses them modulo. */
-export const MAX_ENTITIES = 24;
-export const entityToken = (k: number): string => `@ent${k}`;
-
-export interface AnonymisedStory {
-  readonly tokens: readonly string[];
-  /** The entity token of each name, e.g. Jenny → @ent7. */
-  readonly entities: ReadonlyMap<string, string>;
-}
-
-const TOKEN_RE = /\[([^\]]+)\]|[a-z]+(?:[-'][a-z]+)*|[0-9]+|[^\s\w]/gi;
+export { MAX_ENTITIES, PAD_TOKEN, UNK_TOKEN, entityToken } from './tokens';
 
 /**
- * Lower-cased word and punctuation tokens, each `[Name]` replaced by an entity token. Names are
- * given @ent numbers by a fresh random permutation per story, seeded by `seed` (the same story
- * and seed give the same tokens), so a model cannot learn anything from which number a person
- * gets, nor from the order people appear in. `extraNames` (the query) are numbered too.
- */
-export function anonymise(story: string, seed: Seed, extraNames: readonly string[] = []): AnonymisedStory {
-  const names: string[] = [];
-  const seen = new Set<string>();
-  const note = (name: string) => {
-    if (!seen.has(name)) {
-      seen.add(name);
-      names.push(name);
-    }
-  };
-  for (const m of story.matchAll(TOKEN_RE)) if (m[1] !== undefined) note(m[1]);
-  extraNames.forEach(note);
-  const slots = Array.from({ length: MAX_ENTITIES }, (_, i) => i);
-  createRng(seed, 'anonymise').shuffle(slots);
-  const entities = new Map(names.map((n, i) => [n, entityToken(slots[i % MAX_ENTITIES]!)]));
-  const tokens = [...story.matchAll(TOKEN_RE)].map((m) =>
-    m[1] !== undefined ? entities.get(m[1])! : m[0].toLowerCase(),
-  );
-  return { tokens, entities };
-}
-
-/** Token vocabulary: PAD (0), UNK (1), the entity tokens, then words in first-seen order. */
-export function buildVocabulary(stories: Iterable<readonly string[]>, minCount = 1): string[] {
-  const counts = new Map<string, number>();
-  for (const tokens of stories) for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-  const fixed = [PAD_TOKEN, UNK_TOKEN, ...Array.from({ length: MAX_ENTITIES }, (_, k) => entityToken(k))];
-  const fixedSet = new Set(fixed);
-  const words = [...counts].filter(([t, c]) => c >= minCount && !fixedSet.has(t)).map(([t]) => t);
-  return [...fixed, ...words];
-}
-
-/**
- * Token ids padded to the longest story (or `minLength`): ids [B, L] (0 = padding), lengths [B].
- */
-export function batchTokens(
-  stories: readonly (readonly string[])[],
-  vocabulary: readonly string[],
-  minLength = 1,
-): { readonly ids: Int32Array; readonly lengths: Int32Array; readonly maxLength: number } {
-  const index = new Map(vocabulary.map((t, i) => [t, i]));
-  const unk = index.get(UNK_TOKEN) ?? 1;
-  const L = Math.max(minLength, ...stories.map((s) => s.length));
-  const ids = new Int32Array(stories.length * L);
-  const lengths = Int32Array.from(stories, (s) => s.length);
-  stories.forEach((s, b) => s.forEach((t, i) => (ids[b * L + i] = index.get(t) ?? unk)));
-  return { ids, lengths, maxLength: L };
-}
-
-/**
- * A batch of anonymised stories for the LSTM, flat row-major arrays (B stories, L = the longest
- * story or `minLength` tokens):
+ * A batch of stories for a text model, flat row-major arrays (B stories, L = the longest story
+ * or `minLength` tokens):
  * - `ids` [B, L]: token ids (0 = padding); `mask` [B, L]: 1 for a real token.
  * - `queryA`, `queryB` [B, L]: 1 / (its count) at each position of the query person's entity
- *   token, so a product with the LSTM states is the mean state at those positions (no gather).
+ *   token, so a product with the states is the mean state at those positions (no gather).
+ * - `sentence` [B, L]: each token's sentence in its story (0, 1, …; a new one after `.`, `!`
+ *   or `?`), -1 for padding: for models that read sentence by sentence.
  * - `labels` [B]: class indices (-1 unknown).
  */
 export interface TextBatch {
@@ -284,6 +222,7 @@ export interface TextBatch {
   readonly mask: Float32Array;
   readonly queryA: Float32Array;
   readonly queryB: Float32Array;
+  readonly sentence: Int32Array;
   readonly labels: Int32Array;
 }
 
@@ -298,46 +237,59 @@ export interface TextItem {
 export interface TextBatchOptions {
   /** Pad to at least this many tokens. */
   readonly minLength?: number;
-  /** Training only: each word (not an entity token) becomes UNK with this probability. */
+  /** Training only: each word becomes `<unk>` with this probability. */
   readonly wordDropout?: number;
-  /** Draws the word dropout. */
-  readonly rng?: { next(): number };
+  /** Training only: each word is split into word pieces, though known, with this probability. */
+  readonly pieceDropout?: number;
+  /** Draws the dropouts (required with either). */
+  readonly rng?: Rng;
 }
 
-/** Anonymises (each item with its own seed), looks up and packs stories into a TextBatch. */
+/**
+ * Tokenises (each item anonymised with its own seed; tokens.ts) and packs stories into a
+ * TextBatch. Any text gives a batch: unseen words become word pieces, unknown characters `<unk>`.
+ */
 export function batchTexts(
   items: readonly TextItem[],
-  vocabulary: readonly string[],
+  tokens: TextTokenizer,
   options: TextBatchOptions = {},
 ): TextBatch {
-  const stories = items.map((it) => anonymise(it.story, it.seed, it.queryNames));
-  const { ids, maxLength: L } = batchTokens(
-    stories.map((s) => s.tokens),
-    vocabulary,
-    options.minLength,
-  );
+  const unknown = options.wordDropout ?? 0;
+  const pieces = options.pieceDropout ?? 0;
+  if ((unknown > 0 || pieces > 0) && !options.rng) throw new Error('batchTexts: word or piece dropout needs an rng');
+  const dropout = unknown > 0 || pieces > 0 ? { unknown, pieces, rng: options.rng! } : undefined;
+  const stories = items.map((it) => tokens.encode(it.story, it.seed, it.queryNames, dropout));
   const B = items.length;
+  const L = Math.max(1, options.minLength ?? 1, ...stories.map((s) => s.ids.length));
+  const ids = new Int32Array(B * L);
   const mask = new Float32Array(B * L);
   const queryA = new Float32Array(B * L);
   const queryB = new Float32Array(B * L);
-  const firstWord = 2 + MAX_ENTITIES;
-  const p = options.wordDropout ?? 0;
+  const sentence = new Int32Array(B * L).fill(-1);
   stories.forEach((s, b) => {
-    const tokenA = s.entities.get(items[b]!.queryNames[0]);
-    const tokenB = s.entities.get(items[b]!.queryNames[1]);
-    const at = (q: Float32Array, token: string | undefined) => {
+    const at = (q: Float32Array, id: number | undefined) => {
       let n = 0;
-      s.tokens.forEach((t) => (n += t === token ? 1 : 0));
-      s.tokens.forEach((t, i) => (q[b * L + i] = t === token ? 1 / n : 0));
+      s.ids.forEach((t) => (n += t === id ? 1 : 0));
+      s.ids.forEach((t, i) => (q[b * L + i] = t === id ? 1 / n : 0));
     };
-    at(queryA, tokenA);
-    at(queryB, tokenB);
-    for (let i = 0; i < s.tokens.length; i++) {
+    at(queryA, s.entities.get(items[b]!.queryNames[0]));
+    at(queryB, s.entities.get(items[b]!.queryNames[1]));
+    s.ids.forEach((id, i) => {
+      ids[b * L + i] = id;
       mask[b * L + i] = 1;
-      if (p > 0 && ids[b * L + i]! >= firstWord && options.rng!.next() < p) ids[b * L + i] = 1;
-    }
+      sentence[b * L + i] = s.sentence[i]!;
+    });
   });
-  return { size: B, maxLength: L, ids, mask, queryA, queryB, labels: Int32Array.from(items, (it) => it.label) };
+  return {
+    size: B,
+    maxLength: L,
+    ids,
+    mask,
+    queryA,
+    queryB,
+    sentence,
+    labels: Int32Array.from(items, (it) => it.label),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../core/random/rng';
 import { useBackend } from './backend';
-import { anonymise, buildVocabulary, classIndex, NUM_CLASSES, type StoryGraph } from './encoding';
+import { learnTokenizer } from './tokens';
+import { classIndex, NUM_CLASSES, type StoryGraph } from './encoding';
 import { loadModel } from './load';
 import {
   evaluate,
@@ -33,7 +34,7 @@ const questions = [
   question('[Finn] and his sister [Gail] baked a cake. [Gail] has a daughter, [Hope].', 'Finn', 'Hope', 'niece'),
   question('[Ivy] is the daughter of [Jack].', 'Jack', 'Ivy', 'daughter'),
 ];
-const vocabulary = buildVocabulary(questions.map((q) => anonymise(q.story, 0).tokens));
+const vocabulary = learnTokenizer(questions.map((q) => q.story));
 const batchOf = (model: Lstm, qs = questions) => model.batch(textItems(qs));
 
 beforeAll(async () => {
@@ -102,7 +103,8 @@ describe('BiLSTM', () => {
     const { modelJson, weights } = await saveLstm(model, 'lstm-test');
     const copy = loadLstm(JSON.parse(JSON.stringify(modelJson)), weights.slice(0));
     expect(copy.config).toEqual(LSTM_MEAN);
-    expect(copy.vocabulary).toEqual(vocabulary);
+    expect(copy.tokens.vocabulary).toEqual(vocabulary.vocabulary);
+    expect(modelJson.tokenizer).toEqual(vocabulary.toJson());
     expect(await copy.predict(batchOf(copy))).toEqual(await model.predict(batchOf(model)));
     expect(() => loadLstm({ ...modelJson, classes: ['son'] }, weights)).toThrow(/classes/);
     const loaded = loadModel(modelJson, weights.slice(0));
@@ -116,8 +118,10 @@ describe('BiLSTM', () => {
   });
 
   it('the paper-sized weights stay under 5 MB with a 3000-word vocabulary', async () => {
-    const words = Array.from({ length: 3000 }, (_, i) => `w${i}`);
-    const model = new Lstm(LSTM_PAPER, buildVocabulary([words]), 5);
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i}`.replace(/\d/g, (d) => 'abcdefghij'[+d]!));
+    const tokens = learnTokenizer([words.join(' ')], { minWordCount: 1 });
+    expect(tokens.size).toBeGreaterThan(3000);
+    const model = new Lstm(LSTM_PAPER, tokens, 5);
     const { weights } = await saveLstm(model);
     expect(weights.byteLength).toBeLessThan(5_000_000);
     model.dispose();

@@ -16,6 +16,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng, Seed } from '../core/random/rng';
 import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextItem } from './encoding';
+import { TextTokenizer, type TokenizerJson, tokenizerProblem } from './tokens';
 import type { ClutrrModel, ModelAnswer, ModelKind, ModelQuestion } from './model';
 import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
 
@@ -34,6 +35,11 @@ export interface LstmConfig {
   readonly dropout: number;
   /** Training only: each word becomes `<unk>` with this probability (stories with unseen words). */
   readonly wordDropout: number;
+  /**
+   * Training only: each word is split into word pieces, though known, with this probability
+   * (tokens.ts: unseen words come as pieces). Absent in models trained before tokens.ts.
+   */
+  readonly pieceDropout?: number;
 }
 
 /** The paper's BiLSTM with attention pooling (its best text model). */
@@ -46,6 +52,7 @@ export const LSTM_PAPER: LstmConfig = {
   decoderHidden: 600,
   dropout: 0.1,
   wordDropout: 0.1,
+  pieceDropout: 0.1,
 };
 
 /** The same network with mean pooling. */
@@ -353,11 +360,11 @@ export class Lstm {
 
   constructor(
     readonly config: LstmConfig,
-    /** Token vocabulary (encoding.ts buildVocabulary): PAD, UNK, entity tokens, words. */
-    readonly vocabulary: readonly string[],
+    /** The tokeniser (tokens.ts); its vocabulary is the embedding's rows. */
+    readonly tokens: TextTokenizer,
     init: Seed | ReadonlyMap<string, tf.Tensor>,
   ) {
-    this.variables = createVariables('LSTM', weightShapes(config, vocabulary.length), init, (name, shape, rng) =>
+    this.variables = createVariables('LSTM', weightShapes(config, tokens.size), init, (name, shape, rng) =>
       initialValues(name, shape, config, rng),
     );
     this.encoder = new BiLstmEncoder(config, (name) => this.w(name));
@@ -367,9 +374,12 @@ export class Lstm {
     return this.variables.get(name)!;
   }
 
-  /** Anonymises and packs stories with this model's vocabulary (see encoding.ts batchTexts). */
-  batch(items: readonly TextItem[], options: { wordDropout?: number; rng?: Rng } = {}): TextBatch {
-    return batchTexts(items, this.vocabulary, options);
+  /** Tokenises and packs stories with this model's tokens (see encoding.ts batchTexts). */
+  batch(
+    items: readonly TextItem[],
+    options: { wordDropout?: number; pieceDropout?: number; rng?: Rng } = {},
+  ): TextBatch {
+    return batchTexts(items, this.tokens, options);
   }
 
   inputs(batch: TextBatch): LstmInputs {
@@ -530,11 +540,15 @@ function argMax(row: ArrayLike<number>): number {
 
 export const LSTM_FORMAT = 'clutrr-lab/lstm';
 
-/** model.json: architecture, vocabulary and the weights manifest (tfjs's layout). */
+/**
+ * model.json: architecture, tokeniser and the weights manifest (tfjs's layout). Models trained
+ * before tokens.ts have a word `vocabulary` instead of `tokenizer` (read as its `words` kind).
+ */
 export interface LstmModelJson extends ModelJsonBase {
   readonly format: typeof LSTM_FORMAT;
   readonly config: LstmConfig;
-  readonly vocabulary: readonly string[];
+  readonly tokenizer?: TokenizerJson;
+  readonly vocabulary?: readonly string[];
 }
 
 export type LstmArtifacts = ModelArtifacts<LstmModelJson>;
@@ -547,20 +561,22 @@ export async function saveLstm(model: Lstm, name = 'lstm'): Promise<LstmArtifact
     name,
     config: model.config,
     classes: [...CLASSES],
-    vocabulary: [...model.vocabulary],
+    tokenizer: model.tokens.toJson(),
   });
+}
+
+/** The tokeniser of a model.json: its `tokenizer`, or the word `vocabulary` of a model trained before tokens.ts. */
+export function lstmTokens(modelJson: LstmModelJson): TextTokenizer {
+  const json: unknown = modelJson.tokenizer ?? { kind: 'words', vocabulary: modelJson.vocabulary };
+  const problem = tokenizerProblem(json);
+  if (problem) throw new Error(`LSTM model.json: tokenizer: ${problem}`);
+  return new TextTokenizer(json as TokenizerJson);
 }
 
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
 export function loadLstm(modelJson: LstmModelJson, weights: ArrayBuffer): Lstm {
-  return loadVariables(
-    'LSTM',
-    LSTM_FORMAT,
-    CLASSES,
-    modelJson,
-    weights,
-    (t) => new Lstm(modelJson.config, modelJson.vocabulary, t),
-  );
+  const tokens = lstmTokens(modelJson);
+  return loadVariables('LSTM', LSTM_FORMAT, CLASSES, modelJson, weights, (t) => new Lstm(modelJson.config, tokens, t));
 }
 
 /** A loaded LSTM as a ClutrrModel: each question anonymised with a seed of its own text. */
