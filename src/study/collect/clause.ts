@@ -26,12 +26,12 @@ import { createRng, hashSeed, type Seed } from '../../core/random/rng';
 import { cykPath, maskToPredicates } from '../../core/reasoning/solver';
 import { bankLists, OUR_BANK, twoFactPatterns } from '../../core/text/bank';
 import { chainGenders, splitFComb } from '../../core/text/templates';
+import { CLAUSE_KS, type ClauseGenders } from '../studyOptions';
 
 /** The clause-id format's version prefix. */
 export const CLAUSE_ID_PREFIX = 'c1';
 
-/** The clause sizes collected (the paper's k = 1, 2, 3; longer stories are stitched). */
-export const CLAUSE_KS = [1, 2, 3] as const;
+/** A clause size collected (the paper's k = 1, 2, 3; longer stories are stitched). */
 export type ClauseK = (typeof CLAUSE_KS)[number];
 
 export interface ClausePerson {
@@ -273,12 +273,9 @@ export interface ClauseSettings {
   /** Clause sizes to draw from (a subset of 1..3). */
   readonly clauseKs: readonly number[];
   /** `any`: every cell; `mixed`: only cells whose people are not all of one gender. */
-  readonly clauseGenders: ClauseGenderChoice;
+  readonly clauseGenders: ClauseGenders;
   readonly clausesPerParticipant: number;
 }
-
-export const CLAUSE_GENDER_CHOICES = ['any', 'mixed'] as const;
-export type ClauseGenderChoice = (typeof CLAUSE_GENDER_CHOICES)[number];
 
 /** Stories collected so far per clause id (cell), e.g. from the results server. */
 export type ClauseCoverage = Readonly<Record<string, number>>;
