@@ -209,7 +209,7 @@ describe('study kinds', () => {
   const problems = (def: unknown) => checkStudyDefinition(def).map((p) => `${p.field}: ${p.message}`);
   const story = (i: number) => ({
     id: `sess-${i}/${i}`,
-    clause: 'c1.mother-brother.female-male-male',
+    clause: 'c1.mother-brother.female-female-male',
     seed: 100 + i,
     story: `Story number ${i} tells its facts.`,
   });
@@ -328,7 +328,7 @@ describe('study kinds', () => {
     ];
     expect(problems(withDefaults({ kind: 'review', reviewStories: bad as never }))).toEqual([
       'reviewStories.1.id: a story id must be <session_id>/<trial_index> of its paraphrase row',
-      'reviewStories.2.clause: story "sess-3/3": the clause must be a clause id such as c1.mother-brother.female-male-male',
+      'reviewStories.2.clause: story "sess-3/3": the clause must be a clause id such as c1.mother-brother.female-female-male',
       'reviewStories.3.seed: story "sess-4/4": the seed must be a whole number from 0 to 4294967295',
       'reviewStories.3.story: story "sess-4/4": the text must be 1 to 2000 characters',
       'reviewStories.4.author: story "sess-5/5": the author tag must be 8 hexadecimal digits',

@@ -167,7 +167,7 @@ describe('study links', () => {
       kind: 'review',
       reviewsPerParticipant: 2,
       reviewStories: [
-        { id: 's-1/0', clause: 'c1.father-sister.male-female-female', seed: 9, story: 'Al and his girl Bo.' },
+        { id: 's-1/0', clause: 'c1.father-sister.female-male-female', seed: 9, story: 'Al and his girl Bo.' },
         { id: 's-2/1', clause: 'c1.son.female-male', seed: 10, story: 'Cy is the son of Di.', author: '0a1b2c3d' },
       ],
     });

@@ -32,18 +32,32 @@
  */
 import type { RelationWord } from '../core/kinship/relations';
 import { hashSeed } from '../core/random/rng';
-import type { StudyCondition, StudyDefinition } from './definition';
+import { type Clause, clauseFromId, pickClauses } from './collect/clause';
+import { checkParaphrase, type Problem } from './collect/checks';
+import { paraphraseFields, reviewFields } from './collect/rows';
+import { REVIEW_REASONS, type ReviewReason, type StudyCondition, type StudyDefinition } from './definition';
+import { realTimer, type Timer } from './lock';
+import {
+  type CoverageAnswer,
+  itemOfStory,
+  type ReviewItem,
+  type ReviewItemsAnswer,
+  reviewTask,
+  type ReviewTask,
+} from './reviewQueue';
 import type { Outbox } from './outbox';
 import type { OutboxStorage } from './storage';
 import { isDownloadOnly } from './sinks';
 import type { EndedOn, ResultRow, SessionInfo } from './results';
 import {
   firstUnanswered,
+  isLiveReview,
   resumeDecision,
   scheduleParticipant,
   StudyScheduleError,
   type ParticipantSchedule,
   type Step,
+  type StudyItem,
   type Trial,
 } from './schedule';
 import type { TrialContent } from './trialContent';
@@ -99,6 +113,15 @@ export interface RunDeps {
    * sessionStorage), so a reload shows the declined page again without recording anything.
    */
   readonly declines?: DeclineMemo;
+  /**
+   * A live review study's items for an issued session (`fetchReviewItems` bound to fetch and the
+   * page); absent where there is no results server to ask (a preview, a page inside JATOS).
+   */
+  readonly reviewItems?: (sessionId: string, secret: string | undefined) => Promise<ReviewItemsAnswer>;
+  /** Stories per clause so far (`fetchCoverage`), for a paraphrase study that favours the least covered. */
+  readonly coverage?: () => Promise<CoverageAnswer>;
+  /** The clock of the paraphrase draft's delayed save (the tests' fake timer). */
+  readonly timer?: Timer;
 }
 
 /** The results server's session requests, as the run needs them (`requestSession` bound to fetch and the page). */
@@ -143,6 +166,38 @@ export interface TrialScreen {
   readonly resumed: boolean;
 }
 
+/** What every kind of trial screen has: the trial, its deadlines, and whether it is shown again. */
+interface TrialTiming {
+  readonly trial: Trial;
+  /** Wall-clock ms when the per-puzzle limit ends, or null when untimed. */
+  readonly deadline: number | null;
+  /** Wall-clock ms when the overall limit ends, or null. */
+  readonly overallDeadline: number | null;
+  readonly resumed: boolean;
+}
+
+/** A paraphrase trial: the clause, the text as typed so far (a draft kept across reloads) and the live checks' problems. */
+export interface ParaphraseScreen extends TrialTiming {
+  readonly kind: 'paraphrase';
+  readonly clause: Clause;
+  readonly text: string;
+  readonly problems: readonly Problem[];
+}
+
+/** A review trial: someone's story and its clause, the verdict so far and, for bad, the reasons ticked. */
+export interface ReviewScreen extends TrialTiming {
+  readonly kind: 'review';
+  readonly task: ReviewTask;
+  readonly verdict: 'good' | 'bad' | null;
+  readonly reasons: readonly ReviewReason[];
+}
+
+/** Any screen that shows a trial and ends in its row. */
+export type AnyTrialScreen = TrialScreen | ParaphraseScreen | ReviewScreen;
+
+const isTrialScreen = (s: RunScreen): s is AnyTrialScreen =>
+  s.kind === 'trial' || s.kind === 'paraphrase' || s.kind === 'review';
+
 export type RunScreen =
   | { readonly kind: 'loading' }
   | { readonly kind: 'error'; readonly message: string }
@@ -162,10 +217,24 @@ export type RunScreen =
     }
   /** The results server refused the session (closed, full, unknown study, ids): nothing was recorded. */
   | { readonly kind: 'refused'; readonly message: string }
+  /**
+   * A live review study: asking the results server for the stories to review (after the session
+   * was issued); the fields as `connecting`'s.
+   */
+  | {
+      readonly kind: 'fetching';
+      readonly attempt: number;
+      readonly problem: string | null;
+      readonly waiting: boolean;
+    }
+  /** A live review study whose queue has no story for this participant now: nothing was recorded. */
+  | { readonly kind: 'no-items' }
   /** Consent was declined: nothing was recorded and nothing will be. */
   | { readonly kind: 'declined' }
   | { readonly kind: 'instructions' }
   | TrialScreen
+  | ParaphraseScreen
+  | ReviewScreen
   | {
       readonly kind: 'feedback';
       readonly content: TrialContent;
@@ -197,6 +266,36 @@ function hashHex(text: string): string {
 
 /** Set once the participant downloaded the session's answers from its completion screen. */
 const downloadedKey = (sessionId: string) => `downloaded/${sessionId}`;
+
+/**
+ * A paraphrase trial's draft (the text box as last typed), beside the rows: kept across a
+ * reload, deleted once the trial's row is committed. Never sent.
+ */
+export const draftKey = (sessionId: string, trialIndex: number) =>
+  `draft/${encodeURIComponent(sessionId)}/${String(trialIndex).padStart(6, '0')}`;
+
+/** How long typing pauses before the draft is written. */
+export const DRAFT_DELAY_MS = 400;
+
+/**
+ * A collection study's items that came from outside the definition (the live review queue's
+ * stories, clauses picked with the server's coverage), stored when they arrive so that a reload
+ * shows the same trials without asking again.
+ */
+const assignedKey = (sessionId: string) => `assigned/${encodeURIComponent(sessionId)}`;
+
+interface Assigned {
+  readonly items: readonly StudyItem[];
+  /** The live review queue's stories, by the items' puzzle ids (= story ids). */
+  readonly reviews?: readonly ReviewItem[];
+}
+
+/** A stored draft: the text of the paraphrase box as last typed. */
+const isDraft = (v: unknown): v is { text: string } =>
+  typeof v === 'object' && v !== null && typeof (v as { text?: unknown }).text === 'string';
+
+/** Where a trial's content is kept: puzzle ids are unique within a study, clause ids only with their seed. */
+const contentKey = (item: StudyItem) => `${item.puzzleId}@${item.seed}`;
 
 /** A session the results server issued, as the pointer keeps it. */
 interface IssuedSession {
@@ -266,8 +365,17 @@ export class StudyRun {
   storageProblem: string | null = null;
 
   private readonly listeners = new Set<() => void>();
-  /** Trial contents by puzzle id (every participant has the same items; only the order differs). */
+  /** Trial contents by contentKey (every participant has the same items; only the order differs). */
   private contents = new Map<string, TrialContent>();
+  /** A paraphrase study's clauses, by contentKey. */
+  private clauses = new Map<string, Clause>();
+  /** A review study's stories with their clauses, by story id (= puzzle id). */
+  private reviews = new Map<string, ReviewTask>();
+  /** Items from outside the definition (stored per session; see assignedKey). */
+  private assigned: Assigned | undefined = undefined;
+  /** The pending draft save of the paraphrase on screen, and its timer. */
+  private draftSave: (() => Promise<void>) | null = null;
+  private draftTimer: unknown = null;
   private answered = new Set<number>();
   private session: SessionInfo | null = null;
   private stepIndex = 0;
@@ -329,6 +437,14 @@ export class StudyRun {
         return false;
       }
     }
+    if (isLiveReview(deps.def) && !deps.reviewItems) {
+      this.set({
+        kind: 'error',
+        message:
+          'This review study gets the stories to review from the results server, which this page cannot ask (a preview, or a page inside JATOS). Open the participant link the results server serves; to try the screens, embed stories in the study instead.',
+      });
+      return false;
+    }
     // Read only: a new session's pointer is written when consent is given (acceptConsent).
     this.storedPointer = (await deps.storage.get(this.pointerKey)) as Pointer | undefined;
     let pointer = this.storedPointer ?? freshPointer(deps);
@@ -348,6 +464,7 @@ export class StudyRun {
     // The rows of a reopened session: read once, for the resume decision and the answered set.
     let rows: readonly ResultRow[] = [];
     if (info) {
+      this.assigned = (await deps.storage.get(assignedKey(sessionId))) as Assigned | undefined;
       rows = await deps.outbox.rows(sessionId);
       const complete = this.trialCount(sessionId) === rows.length;
       const decision = complete ? 'resume' : resumeDecision(deps.def, Date.parse(info.started_at), deps.now());
@@ -369,6 +486,7 @@ export class StudyRun {
         if (!(await deps.outbox.claim(sessionId))) return this.block('This study is already open in another tab.');
         info = undefined;
         rows = [];
+        this.assigned = undefined;
       }
     }
     // A browser-made session already under way (begun before the study asked for sessions) goes on as it was.
@@ -406,6 +524,8 @@ export class StudyRun {
       sessionSeed: sessionId,
       forcedCondition:
         (issued ? (issued.condition ?? identity.forcedCondition) : identity.forcedCondition) ?? undefined,
+      participantId: identity.participantId,
+      items: this.assigned?.items,
     };
   }
 
@@ -440,13 +560,59 @@ export class StudyRun {
   /** Generates every trial's puzzle (progress on screen), then shows consent, or carries on a resumed run. */
   async prepare(): Promise<void> {
     const trials = this.schedule!.trials;
-    this.contents = new Map();
-    for (const trial of trials) {
-      this.set({ kind: 'preparing', done: this.contents.size, total: trials.length });
-      this.contents.set(trial.item.puzzleId, await this.deps.makeTrial(trial));
-    }
-    if (this.resumedRun) await this.goToResumePoint();
+    if (this.deps.def.kind === 'solve') {
+      this.contents = new Map();
+      for (const trial of trials) {
+        this.set({ kind: 'preparing', done: this.contents.size, total: trials.length });
+        this.contents.set(contentKey(trial.item), await this.deps.makeTrial(trial));
+      }
+    } else if (!this.prepareCollection()) return;
+    if (this.resumedRun) await this.resumeCollection();
     else this.set({ kind: 'consent' });
+  }
+
+  /**
+   * A collection study's trial contents, made on the page (no puzzle to generate): each
+   * paraphrase item's clause from its id and seed, each review item's story and clause (embedded,
+   * or as the queue handed it out). A live review study has none before its items arrive. False
+   * after showing what cannot be shown.
+   */
+  private prepareCollection(): boolean {
+    const { def } = this.deps;
+    const fail = (message: string) => {
+      this.set({ kind: 'error', message });
+      return false;
+    };
+    if (def.kind === 'paraphrase') {
+      for (const { item } of this.schedule!.trials) {
+        const clause = clauseFromId(item.puzzleId, item.seed);
+        if ('error' in clause) return fail(`This study cannot be shown: ${clause.error}.`);
+        this.clauses.set(contentKey(item), clause);
+      }
+      return true;
+    }
+    const items: readonly ReviewItem[] = isLiveReview(def)
+      ? (this.assigned?.reviews ?? [])
+      : def.reviewStories.flatMap((s) => {
+          const item = itemOfStory(s);
+          return 'error' in item ? [] : [item];
+        });
+    for (const item of items) {
+      const task = reviewTask(item);
+      if ('error' in task) return fail(`This study cannot be shown: ${task.error}.`);
+      this.reviews.set(item.story_id, task);
+    }
+    const missing = isLiveReview(def) && this.assigned === undefined ? [] : this.schedule!.trials;
+    const unknown = missing.find((t) => !this.reviews.has(t.item.puzzleId));
+    return unknown ? fail(`This study cannot be shown: it has no story "${unknown.item.puzzleId}".`) : true;
+  }
+
+  /** A reopened collection session: its items are fetched first if they never arrived (a live review). */
+  private async resumeCollection(): Promise<void> {
+    if (this.deps.def.kind !== 'solve' && this.assigned === undefined && isLiveReview(this.deps.def)) {
+      if (!(await this.assignItems())) return;
+    }
+    await this.goToResumePoint();
   }
 
   /**
@@ -480,9 +646,89 @@ export class StudyRun {
         this.pendingPointer = null;
       }
       this.deps.declines?.delete(this.declineKey);
-      this.set({ kind: 'instructions' });
+      await this.beforeInstructions();
     } finally {
       this.busy = false;
+    }
+  }
+
+  /** After consent (and the issued session): a collection study's items from the server, then the instructions. */
+  private async beforeInstructions(): Promise<void> {
+    if (await this.assignItems()) this.set({ kind: 'instructions' });
+  }
+
+  /**
+   * Items from the results server, once per session, stored before they are used: a live review
+   * study's stories (`fetching` while it asks; a refusal shows `refused`, an empty queue
+   * `no-items`, and nothing is recorded), or a paraphrase study's clauses picked with the stories
+   * per clause so far (`favourUncovered`; without an answer they are picked as without it). True
+   * when the run may go on.
+   */
+  private async assignItems(): Promise<boolean> {
+    const { deps } = this;
+    const def = deps.def;
+    if (this.assigned !== undefined) return true;
+    let assigned: Assigned;
+    if (isLiveReview(def)) {
+      const reviews = await this.fetchReviewItems();
+      if (reviews === null) return false;
+      if (reviews.length === 0) {
+        this.set({ kind: 'no-items' });
+        return false;
+      }
+      const items = reviews.map((r): StudyItem => ({
+        puzzleId: r.story_id,
+        phase: 'main',
+        seed: r.seed,
+        k: r.k,
+        task: 1,
+      }));
+      assigned = { items, reviews };
+    } else if (def.kind === 'paraphrase' && def.favourUncovered && deps.coverage) {
+      const answer = await deps.coverage().catch((): CoverageAnswer => ({ ok: false, message: '' }));
+      const clauses = pickClauses(def.seed, this.sessionId, def, answer.ok ? answer.coverage : undefined);
+      assigned = {
+        items: clauses.map((c): StudyItem => ({ puzzleId: c.id, phase: 'main', seed: c.seed, k: c.k, task: 1 })),
+      };
+    } else return true;
+    await deps.storage.put(assignedKey(this.sessionId), assigned);
+    this.assigned = assigned;
+    if (!this.reschedule(this.sessionId, this.storedPointer?.issued)) return false;
+    return this.prepareCollection();
+  }
+
+  /**
+   * Asks the live review queue for this session's stories until it answers (backoff as for the
+   * session, CONNECT_ATTEMPTS tries, then "Try again"); null after a refusal (shown).
+   */
+  private async fetchReviewItems(): Promise<readonly ReviewItem[] | null> {
+    const { deps } = this;
+    const secret = this.storedPointer?.issued?.secret;
+    this.set({ kind: 'fetching', attempt: 0, problem: null, waiting: true });
+    for (let attempt = 1; ; attempt++) {
+      const answer = await deps.reviewItems!(this.sessionId, secret).catch((e: unknown): ReviewItemsAnswer => ({
+        ok: false,
+        kind: 'unavailable',
+        message: e instanceof Error ? e.message : String(e),
+      }));
+      if (answer.ok) return answer.items;
+      if (answer.kind === 'refused') {
+        this.set({ kind: 'refused', message: answer.message });
+        return null;
+      }
+      const waiting = attempt < CONNECT_ATTEMPTS;
+      this.set({
+        kind: 'fetching',
+        attempt,
+        problem: attempt >= CONNECT_PATIENCE || !waiting ? answer.message : null,
+        waiting,
+      });
+      const backoff = Math.min(CONNECT_MAX_DELAY_MS, 1000 * 2 ** (attempt - 1));
+      const delay =
+        answer.retryAfterS === undefined ? backoff : Math.min(CONNECT_MAX_DELAY_MS, answer.retryAfterS * 1000);
+      await this.waitForRetry(waiting ? delay : null);
+      if (!waiting) attempt = 0;
+      this.set({ kind: 'fetching', attempt, problem: null, waiting: true });
     }
   }
 
@@ -558,7 +804,10 @@ export class StudyRun {
     this.needsIssue = false;
     await deps.outbox.putSecret(grant.session_id, grant.secret);
     this.sessionId = grant.session_id;
+    // A collection study's items depend on the session (its seed, or what the server handed it).
+    this.assigned = (await deps.storage.get(assignedKey(grant.session_id))) as Assigned | undefined;
     if (!this.reschedule(grant.session_id, issued)) return;
+    if (deps.def.kind !== 'solve' && !this.prepareCollection()) return;
     // The server gave back a session this browser already has rows of (the same participant id
     // after a restart): carry on with it.
     const info = await deps.outbox.getSession(grant.session_id);
@@ -567,13 +816,13 @@ export class StudyRun {
       this.resumedRun = true;
       for (const row of await deps.outbox.rows(grant.session_id)) this.answered.add(row.trial_index);
       for (const index of grant.answered) this.answered.add(index);
-      return this.goToResumePoint();
+      return this.resumeCollection();
     }
     // Trials answered in another browser (the same participant on another device): the server
     // has their rows, so they are not shown again here (answering them twice would conflict).
     // After the instructions, showStep passes over them.
     for (const index of grant.answered) this.answered.add(index);
-    this.set({ kind: 'instructions' });
+    await this.beforeInstructions();
   }
 
   /** Waits `ms` (null: until "Try again"), or less when the participant presses "Try again". */
@@ -590,7 +839,7 @@ export class StudyRun {
 
   /** "Try again" on the connecting screen: the next session request goes now. */
   retryConnection(): void {
-    if (this.state.kind === 'connecting') this.retryNow?.();
+    if (this.state.kind === 'connecting' || this.state.kind === 'fetching') this.retryNow?.();
   }
 
   /**
@@ -682,27 +931,59 @@ export class StudyRun {
       const mark = await deps.outbox.startedAt(this.sessionId, first.trialIndex);
       this.overallStartMs = mark ? Date.parse(mark) : now;
     }
-    this.shownAtMs = now;
-    this.hiddenMs = 0;
-    this.hiddenSinceMs = null;
-    this.changes = 0;
-    this.set({
-      kind: 'trial',
+    const timing: TrialTiming = {
       trial,
-      content: this.contents.get(trial.item.puzzleId)!,
-      picked: null,
-      difficulty: null,
       deadline: condition.perPuzzleLimitS === null ? null : firstShown + condition.perPuzzleLimitS * 1000,
       overallDeadline:
         trial.item.phase === 'practice' || condition.overallLimitS === null
           ? null
           : this.overallStartMs! + condition.overallLimitS * 1000,
       resumed: earlier !== undefined,
-    });
+    };
+    // A paraphrase's draft from before a reload (read before the clocks below start).
+    const draft =
+      deps.def.kind === 'paraphrase' ? await deps.storage.get(draftKey(this.sessionId, trial.trialIndex)) : undefined;
+    this.shownAtMs = now;
+    this.hiddenMs = 0;
+    this.hiddenSinceMs = null;
+    this.changes = 0;
+    const screen = this.blankScreen(timing);
+    this.set(screen.kind === 'paraphrase' && isDraft(draft) ? this.withText(screen, draft.text) : screen);
     // After the screen is set, so the story shows without waiting for this write; submit waits for it.
     this.started = deps.outbox.markStarted(this.sessionId, trial.trialIndex, iso(firstShown));
     // A deadline already past (a reload after the limit) ends the trial at once.
     await this.tick();
+  }
+
+  /** A trial's screen with nothing answered yet, for the study's kind. */
+  private blankScreen(timing: TrialTiming): AnyTrialScreen {
+    const item = timing.trial.item;
+    switch (this.deps.def.kind) {
+      case 'solve':
+        return {
+          kind: 'trial',
+          ...timing,
+          content: this.contents.get(contentKey(item))!,
+          picked: null,
+          difficulty: null,
+        };
+      case 'paraphrase': {
+        const clause = this.clauses.get(contentKey(item))!;
+        return { kind: 'paraphrase', ...timing, clause, text: '', problems: this.checks(clause, '') };
+      }
+      case 'review':
+        return { kind: 'review', ...timing, task: this.reviews.get(item.puzzleId)!, verdict: null, reasons: [] };
+    }
+  }
+
+  /** The live checks of a paraphrase, with the study's length range. */
+  private checks(clause: Clause, text: string): Problem[] {
+    const { minWords, maxWords } = this.deps.def;
+    return checkParaphrase(clause, text, { minWords, maxWords });
+  }
+
+  private withText(s: ParaphraseScreen, text: string): ParaphraseScreen {
+    return { ...s, text, problems: this.checks(s.clause, text) };
   }
 
   /** The tab was hidden or shown again (visibilitychange): hidden time is recorded per trial. */
@@ -713,6 +994,8 @@ export class StudyRun {
       this.hiddenMs += now - this.hiddenSinceMs;
       this.hiddenSinceMs = null;
     }
+    // A phone may kill a hidden tab without another event: the draft is written now.
+    if (hidden) void this.flushDraft();
   }
 
   pick(word: RelationWord): void {
@@ -728,10 +1011,70 @@ export class StudyRun {
     this.set({ ...s, difficulty });
   }
 
-  /** Records the answer (an answer and a rating are needed) and moves on once the row is durable. */
+  /**
+   * The paraphrase as typed: the live checks run on it at once; the draft is written to storage
+   * DRAFT_DELAY_MS after typing pauses (and when the tab is hidden), so a reload keeps it.
+   */
+  write(text: string): void {
+    const s = this.state;
+    if (s.kind !== 'paraphrase' || this.busy) return;
+    this.set(this.withText(s, text));
+    const key = draftKey(this.sessionId, s.trial.trialIndex);
+    const timer = this.deps.timer ?? realTimer;
+    if (this.draftTimer !== null) timer.clearTimeout(this.draftTimer);
+    this.draftSave = () => this.deps.storage.put(key, { text, saved_at: iso(this.deps.now()) });
+    this.draftTimer = timer.setTimeout(() => void this.flushDraft(), DRAFT_DELAY_MS);
+  }
+
+  /** Writes the pending draft now (the page calls it when the tab is hidden or left). */
+  async flushDraft(): Promise<void> {
+    const save = this.draftSave;
+    this.cancelDraft();
+    if (!save) return;
+    try {
+      await save();
+    } catch (e) {
+      this.storageProblem = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private cancelDraft(): void {
+    if (this.draftTimer !== null) (this.deps.timer ?? realTimer).clearTimeout(this.draftTimer);
+    this.draftTimer = null;
+    this.draftSave = null;
+  }
+
+  /** A review's verdict; switching from one to the other counts as an answer change. */
+  judge(verdict: 'good' | 'bad'): void {
+    const s = this.state;
+    if (s.kind !== 'review' || this.busy) return;
+    if (s.verdict !== null && s.verdict !== verdict) this.changes++;
+    this.set({ ...s, verdict });
+  }
+
+  /** Ticks or unticks a reason for "bad" (kept in REVIEW_REASONS order). */
+  toggleReason(reason: ReviewReason): void {
+    const s = this.state;
+    if (s.kind !== 'review' || this.busy || !REVIEW_REASONS.includes(reason)) return;
+    const on = new Set(s.reasons);
+    if (on.has(reason)) on.delete(reason);
+    else on.add(reason);
+    this.set({ ...s, reasons: REVIEW_REASONS.filter((r) => on.has(r)) });
+  }
+
+  /** Whether the trial on screen may be submitted: a word and a rating; a paraphrase that passes every check; a verdict (for bad, a reason). */
+  get ready(): boolean {
+    const s = this.state;
+    if (s.kind === 'trial') return s.picked !== null && s.difficulty !== null;
+    if (s.kind === 'paraphrase') return s.problems.length === 0 && s.text.trim() !== '';
+    if (s.kind === 'review') return s.verdict === 'good' || (s.verdict === 'bad' && s.reasons.length > 0);
+    return false;
+  }
+
+  /** Records the answer (once it is ready) and moves on once the row is durable. */
   async submit(): Promise<void> {
     const s = this.state;
-    if (s.kind !== 'trial' || s.picked === null || s.difficulty === null || this.busy) return;
+    if (!isTrialScreen(s) || !this.ready || this.busy) return;
     this.perf.mark(SUBMIT_MARK);
     await this.finish(s, 'response');
   }
@@ -739,16 +1082,15 @@ export class StudyRun {
   /** Checks the deadlines (the page calls it every few hundred ms, and a fake clock in tests). */
   async tick(): Promise<void> {
     const s = this.state;
-    if (s.kind !== 'trial' || this.busy) return;
+    if (!isTrialScreen(s) || this.busy) return;
     const now = this.deps.now();
     if (s.overallDeadline !== null && now >= s.overallDeadline) return this.endOverall(s);
     if (s.deadline !== null && now >= s.deadline) await this.finish(s, 'timeout');
   }
 
-  private row(s: TrialScreen, endedOn: EndedOn, startedAt: string, answeredMs: number): ResultRow {
+  private row(s: AnyTrialScreen, endedOn: EndedOn, startedAt: string, answeredMs: number): ResultRow {
     const { deps } = this;
     const hidden = this.hiddenMs + (this.hiddenSinceMs === null ? 0 : answeredMs - this.hiddenSinceMs);
-    const response = endedOn === 'response' ? (s.picked ?? '') : '';
     const item = s.trial.item;
     return {
       study_id: deps.def.studyId,
@@ -762,12 +1104,7 @@ export class StudyRun {
       k: item.k,
       task: item.task,
       strict: deps.def.strict,
-      query_a: s.content.queryA,
-      query_b: s.content.queryB,
-      gold: s.content.gold,
-      response,
-      correct: response === s.content.gold,
-      difficulty: endedOn === 'response' ? s.difficulty : null,
+      ...this.answerColumns(s, endedOn),
       rt_ms: endedOn === 'skipped' ? 0 : Math.max(0, Math.round(answeredMs - this.shownAtMs)),
       ended_on: endedOn,
       time_limit_s: this.schedule!.condition.perPuzzleLimitS,
@@ -776,10 +1113,49 @@ export class StudyRun {
       resumed: endedOn === 'skipped' ? false : s.resumed,
       started_at: startedAt,
       answered_at: iso(answeredMs),
-      story: s.content.story,
       prolific_study_id: deps.identity.prolificStudyId,
       prolific_session_id: deps.identity.prolificSessionId,
     };
+  }
+
+  /**
+   * The columns that say what was asked and answered, per kind: a solve trial's question and
+   * word; a collection trial's as `collect/rows.ts` maps them (src/study/README.md, "collection
+   * rows"). `strict` stays the study's, as for every row (the results server checks it).
+   */
+  private answerColumns(s: AnyTrialScreen, endedOn: EndedOn) {
+    const answered = endedOn === 'response';
+    if (s.kind === 'trial') {
+      const response = answered ? (s.picked ?? '') : '';
+      return {
+        query_a: s.content.queryA,
+        query_b: s.content.queryB,
+        gold: s.content.gold,
+        response,
+        correct: response === s.content.gold,
+        difficulty: answered ? s.difficulty : null,
+        story: s.content.story,
+      };
+    }
+    const f =
+      s.kind === 'paraphrase'
+        ? paraphraseFields(
+            s.clause,
+            s.text,
+            s.text.trim() !== '' && this.checks(s.clause, s.text).length === 0,
+            endedOn,
+          )
+        : reviewFields(
+            s.task.item,
+            s.verdict === null
+              ? null
+              : s.verdict === 'good'
+                ? { verdict: 'good' }
+                : { verdict: 'bad', reasons: s.reasons },
+            endedOn,
+          );
+    const { query_a, query_b, gold, response, correct, difficulty, story } = f;
+    return { query_a, query_b, gold, response, correct, difficulty, story };
   }
 
   /** Commits a row, measured as `study:put`. */
@@ -790,15 +1166,20 @@ export class StudyRun {
     this.answered.add(row.trial_index);
   }
 
-  private async finish(s: TrialScreen, endedOn: EndedOn): Promise<void> {
+  private async finish(s: AnyTrialScreen, endedOn: EndedOn): Promise<void> {
     this.busy = true;
     try {
       const answeredMs = this.deps.now();
+      if (s.kind === 'paraphrase') this.cancelDraft();
       await this.started;
       const startedAt = (await this.deps.outbox.startedAt(this.sessionId, s.trial.trialIndex)) ?? iso(this.shownAtMs);
       const row = this.row(s, endedOn, startedAt, answeredMs);
       await this.put(row);
-      if (s.trial.item.phase === 'practice') {
+      // The row holds the text now: its draft goes (a failure leaves a draft no trial shows again).
+      if (s.kind === 'paraphrase') {
+        await this.deps.storage.delete(draftKey(this.sessionId, s.trial.trialIndex)).catch(() => undefined);
+      }
+      if (s.kind === 'trial' && s.trial.item.phase === 'practice') {
         this.set({
           kind: 'feedback',
           content: s.content,
@@ -816,17 +1197,17 @@ export class StudyRun {
   }
 
   /** The overall limit ran out: the trial on screen times out, the rest are recorded as skipped. */
-  private async endOverall(s: TrialScreen): Promise<void> {
+  private async endOverall(s: AnyTrialScreen): Promise<void> {
     this.busy = true;
     try {
       const now = this.deps.now();
+      this.cancelDraft();
       await this.started;
       const startedAt = (await this.deps.outbox.startedAt(this.sessionId, s.trial.trialIndex)) ?? iso(this.shownAtMs);
       await this.put(this.row(s, 'timeout', startedAt, now));
       for (const trial of this.schedule!.trials) {
         if (this.answered.has(trial.trialIndex)) continue;
-        const content = this.contents.get(trial.item.puzzleId)!;
-        const screen: TrialScreen = { ...s, trial, content, picked: null, difficulty: null, resumed: false };
+        const screen = this.blankScreen({ trial, deadline: null, overallDeadline: null, resumed: false });
         await this.put(this.row(screen, 'skipped', iso(now), now));
       }
       await this.complete(true);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { clauseFromId } from './collect/clause';
 import { withDefaults, type StudyCondition } from './definition';
+import { authorTag } from './reviewQueue';
 import {
   balancedCell,
   counterbalancedOrder,
@@ -161,5 +163,76 @@ describe('resume decision', () => {
     expect(resumeDecision(def, 0, 59 * 60_000)).toBe('refuse');
     expect(resumeDecision({ ...def, resumePolicy: 'resume' }, 0, 60 * 60_000)).toBe('resume');
     expect(resumeDecision(def, 0, 60 * 60_000 + 1)).toBe('expired');
+  });
+});
+
+describe('collection studies', () => {
+  const who = (n: number, sessionSeed = `s-${n}`, participantId = '') => ({
+    participantNumber: n,
+    sessionSeed,
+    participantId,
+  });
+
+  it('gives a paraphrase participant their own clauses, seeded by study and session, as main trials only', () => {
+    const def = withDefaults({
+      kind: 'paraphrase',
+      seed: 9,
+      clauseKs: [2, 3],
+      clausesPerParticipant: 4,
+      breakEvery: 2,
+    });
+    const a = scheduleParticipant(def, who(0, 'session-a'));
+    expect(a.trials).toHaveLength(4);
+    expect(a.trials.every((t) => t.item.phase === 'main' && t.item.task === 1)).toBe(true);
+    for (const { item } of a.trials) {
+      const clause = clauseFromId(item.puzzleId, item.seed);
+      expect('error' in clause ? clause.error : clause.k).toBe(item.k);
+      expect([2, 3]).toContain(item.k);
+    }
+    // Both sizes take turns; a break after every second trial but the last.
+    expect(new Set(a.trials.map((t) => t.item.k))).toEqual(new Set([2, 3]));
+    expect(a.steps.map((s) => s.kind)).toEqual(['trial', 'trial', 'break', 'trial', 'trial']);
+    expect(scheduleParticipant(def, who(0, 'session-a'))).toEqual(a);
+    const b = scheduleParticipant(def, who(0, 'session-b'));
+    expect(b.trials.map((t) => t.item.seed)).not.toEqual(a.trials.map((t) => t.item.seed));
+    expect(studyItems(def)).toEqual({ practice: [], main: [], checks: [] });
+  });
+
+  it('shares embedded stories out evenly over consecutive participants, never giving one their own', () => {
+    const stories = Array.from({ length: 7 }, (_, i) => ({
+      id: `w${i}/0`,
+      clause: 'c1.mother.female-female',
+      seed: i,
+      story: `Story ${i}.`,
+      ...(i === 3 ? { author: authorTag('WRITER-3') } : {}),
+    }));
+    const def = withDefaults({ kind: 'review', reviewStories: stories, reviewsPerStory: 3, reviewsPerParticipant: 3 });
+    const counts = new Map<string, number>();
+    for (let n = 0; n < 7; n++) {
+      const ids = scheduleParticipant(def, who(n)).trials.map((t) => t.item.puzzleId);
+      expect(new Set(ids).size).toBe(3);
+      for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    // 7 participants × 3 stories = 21 reviews: 3 for each of the 7 stories.
+    expect([...counts.values()]).toEqual([3, 3, 3, 3, 3, 3, 3]);
+    for (let n = 0; n < 7; n++) {
+      const ids = scheduleParticipant(def, who(n, `s-${n}`, 'WRITER-3')).trials.map((t) => t.item.puzzleId);
+      expect(ids).toHaveLength(3);
+      expect(ids).not.toContain('w3/0');
+    }
+    const item = scheduleParticipant(def, who(0)).trials[0]!.item;
+    expect(item).toMatchObject({ phase: 'main', k: 1, task: 1 });
+  });
+
+  it('schedules placeholders for a live review until the queue hands out stories, then those', () => {
+    const def = withDefaults({
+      kind: 'review',
+      sourceStudy: 'para',
+      reviewsPerParticipant: 2,
+      sinks: [{ kind: 'server' }],
+    });
+    expect(scheduleParticipant(def, who(0)).trials.map((t) => t.item.puzzleId)).toEqual(['review-0', 'review-1']);
+    const items = [{ puzzleId: 'x/1', phase: 'main' as const, seed: 4, k: 2, task: 1 as const }];
+    expect(scheduleParticipant(def, { ...who(0), items }).trials.map((t) => t.item)).toEqual(items);
   });
 });

@@ -11,10 +11,22 @@
  *
  * Everything is a pure function of the definition and the participant's inputs, so a reloaded
  * session rebuilds exactly the same schedule and resumes at its first unanswered trial.
+ *
+ * Collection studies (issue 24) have main items only, each participant their own:
+ * - `paraphrase`: `clausesPerParticipant` clauses from `pickClauses(study seed, session seed)`;
+ *   the item's puzzle id is the clause id and its seed the clause seed (which names the people);
+ * - `review` with embedded stories: `embeddedStoriesFor` (consecutive participant numbers share
+ *   the stories out evenly, never one's own); the puzzle id is the story id `<session>/<trial>`;
+ * - items from outside (`ParticipantInput.items`: clauses picked with the results server's
+ *   coverage, stories the live review queue handed out) are taken as given. A live review study
+ *   scheduled without them has `reviewsPerParticipant` placeholder trials (`review-<i>`, seed 0):
+ *   the number of trials a session may have, which is what the results server checks.
  */
 import { createRng, hashSeed, type Seed } from '../core/random/rng';
 import type { TaskId } from '../core/puzzle/tasks';
+import { pickClauses } from './collect/clause';
 import type { StudyCondition, StudyDefinition } from './definition';
+import { embeddedStoriesFor, itemOfStory } from './reviewQueue';
 
 export type Phase = 'practice' | 'main' | 'check';
 
@@ -54,6 +66,13 @@ export interface ParticipantInput {
   readonly sessionSeed: Seed;
   /** A condition id from the URL (`condition=<id>`); required when the study assigns by URL. */
   readonly forcedCondition?: string | undefined;
+  /** The participant's id (PROLIFIC_PID, JATOS worker): an embedded review story is never given to its writer. */
+  readonly participantId?: string | undefined;
+  /**
+   * A collection study's main items when they come from outside the definition: clauses picked
+   * with the results server's coverage, or the stories the live review queue handed out.
+   */
+  readonly items?: readonly StudyItem[] | undefined;
 }
 
 export interface ParticipantSchedule {
@@ -72,8 +91,12 @@ export class StudyScheduleError extends Error {
 /** A 32-bit puzzle seed for an item, a pure function of the study seed and the item's place. */
 const itemSeed = (def: StudyDefinition, ...parts: Seed[]) => hashSeed(def.seed, 'study-item', ...parts);
 
-/** The study's items: main items per (k, task), practice items and attention checks (both at the smallest k, first task). */
+/**
+ * The study's items: main items per (k, task), practice items and attention checks (both at the
+ * smallest k, first task). A collection study has none shared by everyone (see `collectionItems`).
+ */
 export function studyItems(def: StudyDefinition): StudyItems {
+  if (def.kind !== 'solve') return { practice: [], main: [], checks: [] };
   const main: StudyItem[] = [];
   for (const k of def.k) {
     for (const task of def.tasks) {
@@ -99,6 +122,44 @@ export function studyItems(def: StudyDefinition): StudyItems {
       task,
     }));
   return { practice: extra('practice', def.practice), main, checks: extra('check', def.attentionChecks) };
+}
+
+/** A live review study: its items come from the results server's queue. */
+export const isLiveReview = (def: Pick<StudyDefinition, 'kind' | 'sourceStudy'>) =>
+  def.kind === 'review' && def.sourceStudy !== '';
+
+/** The puzzle id of a live review study's trial before its story is known. */
+export const reviewPlaceholderId = (i: number) => `review-${i}`;
+
+/**
+ * A collection study's main items for one participant (see the file's comment): their clauses,
+ * their embedded stories, or placeholders for the stories the live queue will hand out.
+ */
+export function collectionItems(def: StudyDefinition, who: ParticipantInput): StudyItem[] {
+  if (def.kind === 'paraphrase') {
+    return pickClauses(def.seed, who.sessionSeed, def).map((c) => ({
+      puzzleId: c.id,
+      phase: 'main',
+      seed: c.seed,
+      k: c.k,
+      task: 1,
+    }));
+  }
+  if (isLiveReview(def)) {
+    return Array.from({ length: def.reviewsPerParticipant }, (_, i) => ({
+      puzzleId: reviewPlaceholderId(i),
+      phase: 'main',
+      seed: 0,
+      k: 0,
+      task: 1,
+    }));
+  }
+  const stories = embeddedStoriesFor(def, who.participantNumber, who.participantId ?? '', who.sessionSeed);
+  return stories.map((s) => {
+    const item = itemOfStory(s);
+    if ('error' in item) throw new StudyScheduleError(item.error);
+    return { puzzleId: s.id, phase: 'main', seed: s.seed, k: item.k, task: 1 };
+  });
 }
 
 /**
@@ -169,10 +230,13 @@ export function scheduleParticipant(def: StudyDefinition, who: ParticipantInput)
     list = cell % lists;
   }
 
+  // A collection study's items are the participant's own, already in the order they are shown.
   const main =
-    def.order.mode === 'counterbalanced'
-      ? counterbalancedOrder(createRng(def.seed, 'base-order').shuffle([...items.main]), list, lists)
-      : createRng(who.sessionSeed, 'session-order').shuffle([...items.main]);
+    def.kind !== 'solve'
+      ? [...(who.items ?? collectionItems(def, who))]
+      : def.order.mode === 'counterbalanced'
+        ? counterbalancedOrder(createRng(def.seed, 'base-order').shuffle([...items.main]), list, lists)
+        : createRng(who.sessionSeed, 'session-order').shuffle([...items.main]);
   const sequence = [...items.practice, ...withChecks(main, items.checks)];
   const trials = sequence.map((item, trialIndex): Trial => ({ trialIndex, item }));
 

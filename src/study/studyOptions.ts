@@ -297,7 +297,7 @@ function checkStories(v: unknown, fail: Fail): void {
     if (typeof story.clause !== 'string' || !CLAUSE_ID_PATTERN.test(story.clause)) {
       fail(
         `${at}.clause`,
-        `story "${story.id}": the clause must be a clause id such as c1.mother-brother.female-male-male`,
+        `story "${story.id}": the clause must be a clause id such as c1.mother-brother.female-female-male`,
       );
     }
     if (!isWhole(story.seed, 0, 0xffffffff))
