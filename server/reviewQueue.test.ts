@@ -15,7 +15,9 @@ import { DEFAULT_ACCESS_LIMITS } from './limits';
 import { reviewResponseProblem, type ReviewItem } from './reviewQueue';
 import { StudyAccess } from './sessions';
 import { ResultStore, SCHEMA_VERSION } from './store';
-import { makeRow, tempDirs } from './testServer';
+import { makeRow, scheduledRow, tempDirs } from './testServer';
+import { scheduleParticipant } from '../src/study/schedule';
+import { clauseFromId, clauseQuery, factSentences } from '../src/study/collect/clause';
 
 const tempDir = tempDirs('clutrr-review-queue-');
 const RESEARCHER = 'researcher-token-for-tests-0123456789';
@@ -33,7 +35,8 @@ const REVIEW = study({
   reviewsPerParticipant: 3,
 });
 
-const CLAUSES = ['c1.mother.female-male', 'c1.father-sister.male-female-female', 'c1.son.male-female'];
+/** Clauses of k = 1, 2, 3 (cells of clauseCells). */
+const CLAUSES = ['c1.mother.male-female', 'c1.son-son.male-male-male', 'c1.son-son-brother.male-male-male-male'];
 
 interface Setup {
   store: ResultStore;
@@ -69,24 +72,34 @@ function register(t: Setup, def: StudyDefinition): void {
   t.access.register({ definition: def }, 'issued');
 }
 
-/** A paraphrase row (collect-spec.md's mapping) written by `session`, trial `trial`. */
-const storyRow = (session: string, trial: number, over: Partial<ResultRow> = {}): ResultRow =>
-  makeRow('para', session, trial, {
+/**
+ * A paraphrase row (collect-spec.md's mapping) written by `session`, trial `trial`: a real clause
+ * (by its id and seed) told by its facts as shown and a sentence of the writer's own, so it
+ * passes the live checks, which the server runs again before handing a story out.
+ */
+function storyRow(session: string, trial: number, over: Partial<ResultRow> = {}): ResultRow {
+  const clause = clauseFromId(CLAUSES[trial % CLAUSES.length]!, 5000 + trial);
+  if ('error' in clause) throw new Error(clause.error);
+  const q = clauseQuery(clause);
+  return makeRow('para', session, trial, {
     participant_id: `writer-${session}`,
     phase: 'main',
-    puzzle_id: CLAUSES[trial % CLAUSES.length]!,
-    seed: 5000 + trial,
-    k: 1 + (trial % 3),
-    query_a: `A${trial}`,
-    query_b: `B${trial}`,
-    gold: 'grandson',
+    puzzle_id: clause.id,
+    seed: clause.seed,
+    k: clause.k,
+    task: 1,
+    strict: false,
+    query_a: clause.people[q.a]!.name,
+    query_b: clause.people[q.b]!.name,
+    gold: q.word,
     response: '',
     correct: true,
     difficulty: null,
     ended_on: 'response',
-    story: `Story ${trial} of ${session}: A${trial} and B${trial} went to the park.`,
+    story: `${factSentences(clause).join(' ')} They met on day ${trial} in ${session}.`,
     ...over,
   });
+}
 
 function addStories(t: Setup, rows: ResultRow[]): void {
   const outcome = t.store.ingest({ sessions: [], rows });
@@ -133,6 +146,8 @@ describe('GET api/studies/<id>/review-items', () => {
       storyRow('w2', 1),
       storyRow('w2', 2, { correct: false }),
       storyRow('w2', 3, { story: '', ended_on: 'timeout' }),
+      // The page said the checks passed, but the text names nobody: the server's own checks keep it out.
+      storyRow('w2', 4, { story: 'Somebody went to the park with somebody else.' }),
     ]);
     const eligible = ['w1/0', 'w1/1', 'w1/2', 'w2/0', 'w2/1'];
 
@@ -322,6 +337,199 @@ describe('GET api/studies/<id>/review-items', () => {
     expect(Number(limited.res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited.json.error).toMatch(/too many requests for review items/);
     expect((await ask(t, r, 'rev', '198.51.100.2')).status).toBe(200);
+  });
+});
+
+describe('collection rows through POST api/rows', () => {
+  const post = (t: Setup, rows: ResultRow[], grant: SessionGrant) =>
+    t.app.request('/api/rows', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      body: JSON.stringify({ sessions: [], rows, secrets: [{ session_id: grant.session_id, secret: grant.secret }] }),
+    });
+  const refusal = async (res: Response) => ({ status: res.status, ...((await res.json()) as { error?: string }) });
+
+  it('a review row must review a story handed to its session, as handed out, once, with a verdict', async () => {
+    const t = setup();
+    register(t, PARAPHRASE);
+    register(t, REVIEW);
+    addStories(
+      t,
+      [0, 1, 2].map((i) => storyRow('w1', i)),
+    );
+    addStories(t, [storyRow('w2', 0)]);
+    const r = await startReviewer(t, 'R1');
+    const items = (await ask(t, r)).json.items!;
+    expect(items).toHaveLength(3);
+    const handedOut = new Set(items.map((i) => i.story_id));
+    const notMine = ['w1/0', 'w1/1', 'w1/2', 'w2/0'].find((id) => !handedOut.has(id))!;
+    const review = (trial: number, item: ReviewItem, over: Partial<ResultRow> = {}) =>
+      scheduledRow(REVIEW, r, trial, {
+        participant_id: 'R1',
+        puzzle_id: item.story_id,
+        seed: item.seed,
+        k: item.k,
+        query_a: item.query_a,
+        query_b: item.query_b,
+        gold: item.gold,
+        story: item.story,
+        response: 'good',
+        correct: true,
+        difficulty: null,
+        ended_on: 'response',
+        ...over,
+      });
+    const [a, b, c] = items as [ReviewItem, ReviewItem, ReviewItem];
+    expect((await post(t, [review(0, a)], r)).status).toBe(200);
+    const other = { ...a, story_id: notMine };
+    expect(await refusal(await post(t, [review(1, other)], r))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/rows\.0\.puzzle_id: .* is not a story handed to this session/),
+    });
+    expect(await refusal(await post(t, [review(1, b, { story: `${b.story} (edited)` })], r))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/rows\.0\.story: .* is not what story/),
+    });
+    expect(await refusal(await post(t, [review(1, b, { gold: 'uncle' })], r))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/rows\.0\.gold/),
+    });
+    expect(await refusal(await post(t, [review(1, a)], r))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/already reviewed in another trial/),
+    });
+    expect(await refusal(await post(t, [review(1, b, { response: 'bad', correct: false })], r))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/rows\.0\.response: "bad" is not a verdict/),
+    });
+    expect(await refusal(await post(t, [review(1, b, { response: 'bad:other', correct: true })], r))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/rows\.0\.correct: true does not follow the verdict/),
+    });
+    // Past the session's trials (reviewsPerParticipant = 3): refused by the schedule, as for any study.
+    expect(await refusal(await post(t, [review(2, c, { trial_index: 3 })], r))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/trial_index: 3 is past the session.s last trial/),
+    });
+    expect(
+      (await post(t, [review(1, b, { response: 'bad:missing-fact,reveals-implied', correct: false }), review(2, c)], r))
+        .status,
+    ).toBe(200);
+    const stored = t.store.rows('rev');
+    expect(stored.map((x) => [x.puzzle_id, x.response])).toEqual([
+      [a.story_id, 'good'],
+      [b.story_id, 'bad:missing-fact,reveals-implied'],
+      [c.story_id, 'good'],
+    ]);
+    // A trial that timed out carries no verdict.
+    const r2 = await startReviewer(t, 'R2');
+    const d = (await ask(t, r2)).json.items![0]!;
+    const timedOut = scheduledRow(REVIEW, r2, 0, {
+      participant_id: 'R2',
+      puzzle_id: d.story_id,
+      seed: d.seed,
+      k: d.k,
+      query_a: d.query_a,
+      query_b: d.query_b,
+      gold: d.gold,
+      story: d.story,
+      difficulty: null,
+      ended_on: 'timeout',
+      response: 'good',
+      correct: true,
+    });
+    expect(await refusal(await post(t, [timedOut], r2))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/a trial that ended on timeout has no verdict/),
+    });
+    expect((await post(t, [{ ...timedOut, response: '', correct: false }], r2)).status).toBe(200);
+  });
+
+  it('a live review study takes no rows of sessions the browser made up', async () => {
+    const t = setup();
+    register(t, PARAPHRASE);
+    t.access.register({ definition: REVIEW }, 'browser');
+    addStories(t, [storyRow('w1', 0)]);
+    const res = await t.app.request('/api/rows', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      body: JSON.stringify({
+        sessions: [],
+        rows: [makeRow('rev', 'made-up', 0, { phase: 'main', puzzle_id: 'w1/0', condition: 'untimed' })],
+      }),
+    });
+    expect(await refusal(res)).toMatchObject({ status: 403, error: expect.stringMatching(/not one/) });
+    expect(t.store.rows('rev')).toEqual([]);
+  });
+
+  it('a paraphrase row names a real clause of the study, with its query and gold', async () => {
+    const t = setup();
+    register(t, PARAPHRASE);
+    const g = await startOther(t, 'para');
+    const schedule = scheduleParticipant(PARAPHRASE, { participantNumber: g.participant, sessionSeed: g.session_id });
+    expect(schedule.trials).toHaveLength(PARAPHRASE.clausesPerParticipant);
+    const written = (i: number, over: Partial<ResultRow> = {}) => {
+      const item = schedule.trials[i]!.item;
+      const clause = clauseFromId(item.puzzleId, item.seed);
+      if ('error' in clause) throw new Error(clause.error);
+      const q = clauseQuery(clause);
+      return scheduledRow(PARAPHRASE, g, i, {
+        query_a: clause.people[q.a]!.name,
+        query_b: clause.people[q.b]!.name,
+        gold: q.word,
+        response: '',
+        correct: true,
+        difficulty: null,
+        ended_on: 'response',
+        story: factSentences(clause).join(' '),
+        ...over,
+      });
+    };
+    expect((await post(t, [written(0)], g)).status).toBe(200);
+    expect(await refusal(await post(t, [written(1, { gold: 'aunt' })], g))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/rows\.0\.gold: "aunt" is not what clause/),
+    });
+    // Another clause than the schedule's: refused (the study does not favour uncovered cells).
+    expect(await refusal(await post(t, [written(1, { puzzle_id: CLAUSES[0]! })], g))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/rows\.0\.puzzle_id/),
+    });
+  });
+
+  it('with favourUncovered, any clause the study collects is taken, and only those', async () => {
+    const t = setup();
+    const def = study({ studyId: 'para', kind: 'paraphrase', favourUncovered: true, clauseKs: [1, 2] });
+    register(t, def);
+    const g = await startOther(t, 'para');
+    const row = (i: number, clauseId: string, over: Partial<ResultRow> = {}) => {
+      const clause = clauseFromId(clauseId, 77 + i);
+      if ('error' in clause) throw new Error(clause.error);
+      const q = clauseQuery(clause);
+      return scheduledRow(def, g, i, {
+        puzzle_id: clause.id,
+        seed: clause.seed,
+        k: clause.k,
+        query_a: clause.people[q.a]!.name,
+        query_b: clause.people[q.b]!.name,
+        gold: q.word,
+        response: '',
+        correct: true,
+        difficulty: null,
+        ended_on: 'response',
+        story: factSentences(clause).join(' '),
+        ...over,
+      });
+    };
+    expect((await post(t, [row(0, CLAUSES[0]!), row(1, CLAUSES[1]!)], g)).status).toBe(200);
+    expect(await refusal(await post(t, [row(2, CLAUSES[2]!)], g))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/has 3 facts; study "para" collects clauses of 1, 2/),
+    });
+    expect(await refusal(await post(t, [row(2, CLAUSES[0]!, { puzzle_id: 'c1.mother.male-male' })], g))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/rows\.0\.puzzle_id: clause "c1\.mother\.male-male"/),
+    });
   });
 });
 

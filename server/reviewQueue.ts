@@ -25,6 +25,7 @@ import { hashSeed } from '../src/core/random/rng';
 import type { StudyDefinition } from '../src/study/definition';
 import type { ResultRow } from '../src/study/results';
 import { REVIEW_REASONS, STUDY_KINDS, type StudyKind } from '../src/study/studyOptions';
+import { liveCheckFilter } from './collectChecks';
 import type { ResultStore } from './store';
 
 /** The collection settings the server reads from a registered definition, with their defaults. */
@@ -105,11 +106,11 @@ interface StoryRow {
 }
 
 /**
- * Is a story eligible for review beyond what its row says (correct, not empty)? The server's own
- * second look (e.g. the live checks run again, since a page could send `correct: true` for any
- * text); by default every such row is.
+ * Is a story of the paraphrase study `def` eligible for review beyond what its row says (correct,
+ * not empty)? The server's own second look: by default the live checks run again
+ * (collectChecks.ts), since a page could send `correct: true` for any text.
  */
-export type StoryFilter = (row: StoryRow) => boolean;
+export type StoryFilter = (def: StudyDefinition, row: StoryRow) => boolean;
 
 const storyId = (r: { session_id: string; trial_index: number }) => `${r.session_id}/${r.trial_index}`;
 
@@ -154,7 +155,7 @@ export class ReviewQueue {
   ) {
     const db = store.db;
     this.now = options.now ?? (() => new Date());
-    this.storyFilter = options.storyFilter ?? (() => true);
+    this.storyFilter = options.storyFilter ?? liveCheckFilter();
     const storyColumns = 'session_id, trial_index, participant_id, puzzle_id, seed, k, query_a, query_b, gold, story';
     this.q = {
       stories: db.prepare<[string], StoryRow>(
@@ -263,6 +264,7 @@ export class ReviewQueue {
     const seen = new Set(
       this.q.seen.all(reviewer.study_id, reviewer.session_id, pid, reviewer.study_id, reviewer.session_id, pid),
     );
+    const source = this.definition(settings.sourceStudy)!;
     const candidates = this.q.stories
       .all(settings.sourceStudy)
       .filter(
@@ -271,7 +273,7 @@ export class ReviewQueue {
           !(pid !== '' && r.participant_id === pid) &&
           !seen.has(storyId(r)) &&
           (reviews.get(storyId(r)) ?? 0) < settings.reviewsPerStory &&
-          this.storyFilter(r),
+          this.storyFilter(source, r),
       )
       .map((r) => ({
         r,

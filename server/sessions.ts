@@ -34,6 +34,7 @@ import {
   type SessionRefusalReason,
   type StudyLinkAnswer,
 } from '../src/study/serverSession';
+import { paraphraseRowProblem } from './collectChecks';
 import { collectSettings, liveReviewProblem, ReviewQueue, type ItemsOutcome, type QueueRefusal } from './reviewQueue';
 import type { IngestBody } from './schema';
 import { StoreError, tokenFrom, type RegisterOutcome, type ResultStore } from './store';
@@ -528,10 +529,13 @@ export class StudyAccess {
     // A live review study's main trials review the stories the queue handed this session: their
     // puzzle id, seed, k and the rest are the story's (checked below), not the schedule's.
     const reviewTrial = item.phase === 'main' && isLiveReview(def);
+    // A paraphrase study that favours uncovered clauses: the page picked them with the coverage it
+    // read, which cannot be replayed here; the clause is checked on its own (collectChecks.ts).
+    const ownClause = def.kind === 'paraphrase' && def.favourUncovered;
     const expected: Partial<Record<keyof ResultRow, string | number | boolean | null>> = {
       condition: schedule.condition.id,
       time_limit_s: schedule.condition.perPuzzleLimitS,
-      ...(reviewTrial ? {} : { puzzle_id: item.puzzleId, seed: item.seed, k: item.k }),
+      ...(reviewTrial || ownClause ? {} : { puzzle_id: item.puzzleId, seed: item.seed, k: item.k }),
       phase: item.phase,
       task: item.task,
       strict: def.strict,
@@ -544,7 +548,8 @@ export class StudyAccess {
         return `${field}: ${JSON.stringify(row[field])} is not what trial ${row.trial_index} of this session has (${JSON.stringify(want)})`;
       }
     }
-    return reviewTrial ? this.reviews.reviewRowProblem(issued.session_id, row) : undefined;
+    if (reviewTrial) return this.reviews.reviewRowProblem(issued.session_id, row);
+    return def.kind === 'paraphrase' ? paraphraseRowProblem(def, row) : undefined;
   }
 }
 
