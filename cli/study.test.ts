@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ResultStore } from '../server/store';
+import { clauseFromId, factSentences } from '../src/study/collect/clause';
+import { storyRow } from '../src/study/collect/testRows';
+import { rowsToCsv } from '../src/study/results';
 import { DEFAULT_STUDY, type StudyDefinition } from '../src/study/definition';
 import { decodeStudyLink } from '../src/study/link';
 import { readParticipantParams } from '../src/study/route';
@@ -321,5 +324,113 @@ describe('study link --sink server, and study register', () => {
     expect(r.status).toBe(0);
     expect(lastLine(r.stdout)).toBe('?s=study');
     expect(registered(data)).toEqual([['study', readParticipantParams(fullLink(r.stdout)).token]]);
+  });
+});
+
+describe('study link --kind paraphrase|review', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'clutrr-study-kinds-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A results export of a paraphrase study with `n` stories that passed the live checks. */
+  function exportFile(n: number, name = `para-${n}.csv`): string {
+    const rows = Array.from({ length: n }, (_, i) => {
+      const c = clauseFromId(i % 2 === 0 ? 'c1.father-sister.female-male-female' : 'c1.son.female-male', 100 + i);
+      if ('error' in c) throw new Error(c.error);
+      return storyRow(`sess-${i}`, i % 3, c, `${factSentences(c).join(' ')} That was story number ${i} of the day.`);
+    });
+    const file = path.join(dir, name);
+    writeFileSync(file, rowsToCsv(rows));
+    return file;
+  }
+
+  it('--kind solve (the default) gives the link it always gave', async () => {
+    const plain = await link('--k', '2', '--per-k', '1');
+    expect((await link('--kind', 'solve', '--k', '2', '--per-k', '1')).line).toBe(plain.line);
+    expect(plain.def.kind).toBe('solve');
+  });
+
+  it('makes a paraphrase study with its settings and its own texts, and says what it asks', async () => {
+    const { def } = await link(
+      ...['--kind', 'paraphrase', '--clause-k', '2,3', '--clauses-per-participant', '5', '--clause-genders', 'mixed'],
+      ...['--min-words', '8', '--max-words', '80', '--sink', 'server', '--favour-uncovered'],
+    );
+    expect(def).toMatchObject({
+      kind: 'paraphrase',
+      clauseKs: [2, 3],
+      clausesPerParticipant: 5,
+      clauseGenders: 'mixed',
+      minWords: 8,
+      maxWords: 80,
+      favourUncovered: true,
+    });
+    expect(def.instructionsText).toMatch(/implied fact/);
+    expect(io.out).toContain('study id study: paraphrase study, seed 1\n');
+    expect(io.out).toContain(
+      'clauses: 5 per participant, 2,3 facts each, genders mixed, favouring the clauses with fewest stories; stories of 8 to 80 words\n',
+    );
+  });
+
+  it('refuses settings that do not fit the kind, by setting and flag', async () => {
+    expect(await refused('--kind', 'paraphrase', '--k', '3')).toBe(
+      'clutrr study: k: “Story lengths k” (--k) belongs to puzzle-solving studies; a paraphrase study leaves it out',
+    );
+    expect(await refused('--clauses-per-participant', '4')).toBe(
+      'clutrr study: clausesPerParticipant: “Clauses per participant” (--clauses-per-participant) belongs to paraphrase studies; a puzzle-solving study leaves it out',
+    );
+    expect(await refused('--kind', 'paraphrase', '--favour-uncovered')).toMatch(
+      /^clutrr study: favourUncovered: favouring the clauses with fewest stories needs the results server/,
+    );
+    expect(await refused('--kind', 'paraphrase', '--scratchpad')).toBe(
+      'clutrr study: conditions.0.scratchpad: a paraphrase study has no scratchpad; leave it off',
+    );
+    expect(await refused('--kind', 'poem')).toBe(
+      'clutrr study: kind: the kind of study must be one of solve, paraphrase, review',
+    );
+    expect(await refused('--kind', 'review')).toMatch(
+      /^clutrr study: reviewStories: a review study needs stories to review: embed them \(--stories FILE\) or name the paraphrase study/,
+    );
+    expect(await refused('--kind', 'review', '--source-study', 'para')).toMatch(
+      /^clutrr study: sourceStudy: stories of another study are handed out by the results server: add --sink server/,
+    );
+  });
+
+  it('embeds the stories of a results export in a review study, and says how many participants review each', async () => {
+    const file = exportFile(6);
+    const { def } = await link('--kind', 'review', '--stories', file, '--reviews-per-participant', '2', '--jatos');
+    expect(def.reviewStories).toHaveLength(6);
+    expect(def.reviewStories[0]).toMatchObject({
+      id: 'sess-0/0',
+      clause: 'c1.father-sister.female-male-female',
+      seed: 100,
+    });
+    expect(def.reviewStories[0]!.author).toMatch(/^[0-9a-f]{8}$/);
+    expect(io.out).toContain(
+      'stories: 6 embedded; 2 per participant, 3 reviews per story: participants 0 to 8 (9) review each story 3 times\n',
+    );
+    const live = await link('--kind', 'review', '--source-study', 'para', '--sink', 'server');
+    expect(live.def.sourceStudy).toBe('para');
+    expect(io.out).toContain(
+      'stories: served by the results server from study para; 3 per participant, 3 reviews per story\n',
+    );
+  });
+
+  it('says what is wrong with a stories file, and refuses a link too long for web servers', async () => {
+    expect(await refused('--kind', 'review', '--stories', path.join(dir, 'missing.csv'))).toBe(
+      `clutrr study: reviewStories: ${path.join(dir, 'missing.csv')}: no such file`,
+    );
+    const empty = path.join(dir, 'empty.csv');
+    writeFileSync(empty, rowsToCsv([]));
+    expect(await refused('--kind', 'review', '--stories', empty)).toMatch(
+      /empty\.csv: the file has a header but no rows$/,
+    );
+    const son = clauseFromId('c1.son.female-male', 1);
+    if ('error' in son) throw new Error(son.error);
+    writeFileSync(empty, rowsToCsv([storyRow('s', 0, son, 'Too short.')]));
+    expect(await refused('--kind', 'review', '--stories', empty)).toMatch(
+      /^clutrr study: reviewStories: .*empty\.csv: no paraphrase stories that passed the live checks/,
+    );
+    expect(await refused('--kind', 'review', '--stories', exportFile(200, 'many.csv'))).toMatch(
+      /^clutrr study: link: the participant link is \d+ characters long, more than the 6000 that pass through common web servers/,
+    );
   });
 });

@@ -2,16 +2,19 @@ import { readFileSync } from 'node:fs';
 import {
   checkStudyDefinition,
   DEFAULT_CONDITION,
-  DEFAULT_STUDY,
+  defaultsFor,
   mainItemCount,
   type StudyDefinition,
   withDefaults,
 } from '../../src/study/definition';
+import { participantsNeeded, readStoriesFile } from '../../src/study/reviewQueue';
 import { decodeStudyLink, encodeStudyLink } from '../../src/study/link';
 import { participantPath } from '../../src/study/route';
 import { SINK_KINDS, SINK_WORDS, SINKS, sinksFromCli, sinkSummary } from '../../src/study/sinks';
 import {
   CONDITION_FLAGS,
+  KIND_NAMES,
+  kindOf,
   readConditionArg,
   singleCondition,
   STUDY_OPTION_FIELDS,
@@ -38,6 +41,8 @@ const optionFlags = (field: StudyOptionField): [string, FlagSpec][] => {
       [`no-${o.flag}`, { type: 'boolean', help: `the opposite of --${o.flag}` }],
     ];
   }
+  // A file's contents are read from it, not typed.
+  if (o.input === 'stories') return [[o.flag, { type: 'string', help: `${o.help} (FILE)`, hint: 'value' }]];
   const shown = o.write(o.default as never);
   // Texts have long defaults, and an empty default says nothing: neither is shown.
   const def = o.input === 'markdown' || shown === '' ? {} : { default: shown };
@@ -97,6 +102,15 @@ Open it as <app address>/?study=<token>; add &preview=1 for a run that records n
 Studies are strict by default (only puzzles solvable with the sound rules); --no-strict turns
 that off. A study that cannot run is refused with exit status 2 and "<setting>: <problem>".
 
+Kinds of study (--kind): solve (the default: participants solve puzzles); paraphrase (each
+participant writes a story for --clauses-per-participant clauses of --clause-k facts, shown as
+sentences with the implied fact not to be stated; live checks before submit); review (each
+participant rates --reviews-per-participant stories by others as good or bad, with reasons).
+A review study's stories come live from the results server (--source-study <paraphrase study id>
+with --sink server) or are embedded in the link (--stories FILE: a results export, CSV or JSON,
+or a stories file the designer saved; participants numbered 0, 1, … share them out evenly). A
+setting of another kind is refused.
+
 Where results go (one or more):
 ${SINK_KINDS.map((k) => `  ${SINKS[k].cliUsage.padEnd(42)} ${SINKS[k].label}`).join('\n')}
 Without any of them the link still works, but results stay in the participants' browsers (each
@@ -142,6 +156,9 @@ export async function studyCommand(argv: string[]): Promise<number> {
   const back = decodeStudyLink(token);
   if (!back.ok) throw new Error(`the link does not decode: ${back.error.message}`);
   const path = participantPath(token);
+  // With --data, the short link ?s=<study id> last (studyState.ts); without, a too-long link is
+  // refused, before anything is printed or registered.
+  const lines = linkLines(study, path, dataDir !== undefined);
   if (study.sinks.length === 0) process.stderr.write(`clutrr study: ${NO_SINK_WARNING}\n`);
   process.stdout.write(summary(study, path));
   if (flags.json) process.stdout.write(`${JSON.stringify(study, null, 2)}\n`);
@@ -154,8 +171,7 @@ export async function studyCommand(argv: string[]): Promise<number> {
     };
     process.stdout.write(`results server: ${said[r.outcome]} in ${dataDir}\n`);
   }
-  // With --data, the short link ?s=<study id> last (studyState.ts); without, a too-long link is refused.
-  process.stdout.write(`${linkLines(study, path, dataDir !== undefined).join('\n')}\n`);
+  process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
 
@@ -208,9 +224,10 @@ function takeRepeated(argv: readonly string[], names: readonly string[]) {
 
 /** The definition the flags describe (unchecked: it may be anything, even from --from). */
 function studyFromFlags(flags: Flags, given: ReadonlySet<string>, repeated: Record<string, string[]>): unknown {
+  // Over the defaults of the kind the flags name (a collection kind has its own texts).
   const base: Record<string, unknown> = given.has('from')
     ? readDefinitionFile(String(flags.from))
-    : { ...DEFAULT_STUDY };
+    : { ...defaultsFor(kindOf({ kind: flags.kind })) };
   // Over a file, only the flags given; over the defaults, every flag (their defaults are the same).
   const has = (flag: string) => given.has(flag) || !given.has('from');
   for (const field of STUDY_OPTION_FIELDS) {
@@ -221,6 +238,8 @@ function studyFromFlags(flags: Flags, given: ReadonlySet<string>, repeated: Reco
       }
       if (flags[`no-${o.flag}`]) base[field] = false;
       else if (flags[o.flag]) base[field] = true;
+    } else if (o.input === 'stories') {
+      if (flags[o.flag] !== undefined) base[field] = readStories(field, String(flags[o.flag]));
     } else if (has(o.flag) && flags[o.flag] !== undefined) base[field] = o.read(String(flags[o.flag]));
   }
 
@@ -272,6 +291,22 @@ function studyFromFlags(flags: Flags, given: ReadonlySet<string>, repeated: Reco
   return withDefaults(base as Partial<StudyDefinition>);
 }
 
+/** `--stories FILE`: the stories a review study embeds, from a results export or a stories file. */
+function readStories(field: string, file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read';
+    throw new UsageError(`${field}: ${file}: ${why}`);
+  }
+  try {
+    return readStoriesFile(file, text);
+  } catch (e) {
+    throw new UsageError(`${field}: ${(e as Error).message}`);
+  }
+}
+
 function readDefinitionFile(file: string): Record<string, unknown> {
   let value: unknown;
   try {
@@ -289,6 +324,18 @@ function readDefinitionFile(file: string): Record<string, unknown> {
 /** The paper's time-limited workers took 1 min 23 s per puzzle on average (Table 3). */
 const MINUTES_PER_PUZZLE = 1.4;
 
+/** What a collection study asks of each participant, and where a review study's stories come from. */
+function collectionLine(def: StudyDefinition): string {
+  if (def.kind === 'paraphrase') {
+    const favour = def.favourUncovered ? ', favouring the clauses with fewest stories' : '';
+    return `clauses: ${def.clausesPerParticipant} per participant, ${def.clauseKs.join(',')} facts each, genders ${def.clauseGenders}${favour}; stories of ${def.minWords} to ${def.maxWords} words`;
+  }
+  const each = `${def.reviewsPerParticipant} per participant, ${def.reviewsPerStory} reviews per story`;
+  if (def.sourceStudy !== '') return `stories: served by the results server from study ${def.sourceStudy}; ${each}`;
+  const needed = participantsNeeded(def);
+  return `stories: ${def.reviewStories.length} embedded; ${each}: participants 0 to ${needed - 1} (${needed}) review each story ${def.reviewsPerStory} times`;
+}
+
 const limit = (s: number | null) => (s === null ? 'none' : `${s} s`);
 
 function summary(def: StudyDefinition, path: string): string {
@@ -299,9 +346,15 @@ function summary(def: StudyDefinition, path: string): string {
       `  ${c.id}: per puzzle ${limit(c.perPuzzleLimitS)}, overall ${limit(c.overallLimitS)}, ${c.display}${c.scratchpad ? ', scratchpad' : ''}`,
   );
   const sinks = def.sinks.map(sinkSummary);
+  const what =
+    def.kind === 'solve'
+      ? [
+          `study id ${def.studyId}: seed ${def.seed}, ${def.strict ? 'strict' : 'not strict'}, templates ${def.templateSplit}`,
+          `items: ${main} main (k ${def.k.join(',')} × task ${def.tasks.join(',')} × ${def.itemsPerK}), ${def.practice} practice, ${def.attentionChecks} attention check${def.attentionChecks === 1 ? '' : 's'}; ${trials} trials, about ${Math.round(trials * MINUTES_PER_PUZZLE)} minutes`,
+        ]
+      : [`study id ${def.studyId}: ${KIND_NAMES[def.kind]} study, seed ${def.seed}`, collectionLine(def)];
   return [
-    `study id ${def.studyId}: seed ${def.seed}, ${def.strict ? 'strict' : 'not strict'}, templates ${def.templateSplit}`,
-    `items: ${main} main (k ${def.k.join(',')} × task ${def.tasks.join(',')} × ${def.itemsPerK}), ${def.practice} practice, ${def.attentionChecks} attention check${def.attentionChecks === 1 ? '' : 's'}; ${trials} trials, about ${Math.round(trials * MINUTES_PER_PUZZLE)} minutes`,
+    ...what,
     `conditions (${def.assignment}):`,
     ...conditions,
     `sinks: ${sinks.length > 0 ? sinks.join(', ') : "none (results stay in the participants' browsers)"}`,
