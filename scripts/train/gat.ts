@@ -2,21 +2,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from '../../src/core/random/rng';
 import { batchGraphs, type GraphBatch, NUM_EDGE_TYPES, type StoryGraph } from '../../src/ml/encoding';
-import {
-  batchPairLabels,
-  batchRounds,
-  evaluate,
-  Gat,
-  GAT_IMPROVED,
-  GAT_PAIRS,
-  GAT_PAPER,
-  type GatConfig,
-  isPairs,
-  pairLabelsFromPuzzle,
-  type PairTargets,
-  saveGat,
-  trainStep,
-} from '../../src/ml/gat';
+import { evaluate, Gat, type GatConfig, isPairs, type PairTargets, saveGat, trainStep } from '../../src/ml/gat';
+import { GAT_PAPER } from '../../src/ml/gatPaper';
+import { batchPairLabels, batchRounds, pairLabelsFromPuzzle } from '../../src/ml/pairRounds';
+import { GAT_PAIRS } from '../../src/ml/pairStates';
+import { GAT_IMPROVED } from '../../src/ml/relationComposer';
 import { runEpochs, type Trained, type TrainContext } from './trainer';
 
 /** The graph models' configurations by model id (what each is: src/ml/modelKinds.ts). */
