@@ -1,9 +1,23 @@
-/** `npm run train -- --model lstm|lstm-mean`: the BiLSTM trainers (see trainer.ts). */
+/**
+ * `npm run train -- --model lstm|lstm-mean`: the BiLSTM trainers (see trainer.ts), and
+ * `trainText`, the training of every model that reads text through the tokeniser (the BiLSTMs
+ * here, RN and MAC in rn.ts and mac.ts).
+ */
 import * as tf from '@tensorflow/tfjs';
 import { createRng, type Rng } from '../../src/core/random/rng';
 import type { TextItem } from '../../src/ml/encoding';
-import { evaluate, Lstm, LSTM_MEAN, LSTM_PAPER, type LstmConfig, saveLstm, trainStep } from '../../src/ml/lstm';
-import { learnTokenizer, MAX_ENTITIES } from '../../src/ml/tokens';
+import {
+  evaluate,
+  Lstm,
+  LSTM_MEAN,
+  LSTM_PAPER,
+  type LstmConfig,
+  saveLstm,
+  type TextNet,
+  trainStep,
+} from '../../src/ml/lstm';
+import type { ModelKind } from '../../src/ml/model';
+import { learnTokenizer, MAX_ENTITIES, type TextTokenizer } from '../../src/ml/tokens';
 import type { Example } from './data';
 import { runEpochs, type Trained, type TrainContext } from './trainer';
 
@@ -39,8 +53,34 @@ function epochBatches(train: readonly Example[], size: number, epoch: number, se
 }
 
 export async function trainLstm(ctx: TrainContext): Promise<Trained> {
+  const { config } = LSTM_MODELS[ctx.options.model]!;
+  return trainText(ctx, {
+    kind: 'lstm',
+    config,
+    make: (tokens, seed) => new Lstm(config, tokens, seed),
+    save: saveLstm,
+  });
+}
+
+/** A text model kind for trainText: its config (the dropouts it trains with), how to make and save one. */
+export interface TextModelSpec<M extends TextNet<{ readonly size: number; readonly labels: Int32Array }, unknown>> {
+  readonly kind: ModelKind;
+  readonly config: { readonly wordDropout: number; readonly pieceDropout?: number };
+  make(tokens: TextTokenizer, seed: string): M;
+  save(model: M, name: string): Promise<{ readonly modelJson: object; readonly weights: ArrayBuffer }>;
+}
+
+/**
+ * Trains a text model: the tokeniser learned from the training stories, Adam with gradient
+ * clipping over epochs of length-sorted batches (fresh anonymisation per story and epoch, word
+ * and piece dropout), the k = 2, 3 test accuracy after each epoch; returns the saved model.
+ */
+export async function trainText<M extends TextNet<{ readonly size: number; readonly labels: Int32Array }, unknown>>(
+  ctx: TrainContext,
+  spec: TextModelSpec<M>,
+): Promise<Trained> {
   const { options, data, log } = ctx;
-  const { config } = LSTM_MODELS[options.model]!;
+  const { config } = spec;
   const { seed } = options;
   // The tokens of the training stories only: test stories' unseen words become word pieces.
   const tokens = learnTokenizer(
@@ -51,7 +91,7 @@ export async function trainLstm(ctx: TrainContext): Promise<Trained> {
   const stats = json.kind === 'pieces' ? json.stats : undefined;
   log(`  tokens: ${tokens.size} (${MAX_ENTITIES} entity tokens; ${JSON.stringify(stats)})\n`);
   const dev = [2, 3].flatMap((k) => data.tests.get(k)!.map((e) => e.question));
-  const model = new Lstm(config, tokens, `${seed}/init`);
+  const model = spec.make(tokens, `${seed}/init`);
   const optimizer = tf.train.adam(options.learningRate);
   const rng = createRng(seed, 'train');
   const t0 = performance.now();
@@ -69,11 +109,11 @@ export async function trainLstm(ctx: TrainContext): Promise<Trained> {
     () => evaluate(model, dev),
   );
 
-  const { modelJson, weights } = await saveLstm(model, options.model);
+  const { modelJson, weights } = await spec.save(model, options.model);
   optimizer.dispose();
   model.dispose();
   return {
-    kind: 'lstm',
+    kind: spec.kind,
     modelJson,
     weights,
     config,

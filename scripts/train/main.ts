@@ -27,12 +27,16 @@ import { parseTaskList } from '../../src/core/puzzle/tasks';
 import { type Example, makeTrainData, NOISE_KINDS, NOISE_TASK } from './data';
 import { GAT_MODELS, trainGat } from './gat';
 import { trainLstm } from './lstm';
+import { MAC_MODELS, trainMac } from './mac';
 import { describeFolders, writeModelIndex } from './modelIndex';
+import { RN_MODELS, trainRn } from './rn';
 import type { Trainer, TrainOptions } from './trainer';
 
 const TRAINERS: Record<string, Trainer> = {
   ...Object.fromEntries(Object.keys(GAT_MODELS).map((m) => [m, trainGat])),
   lstm: trainLstm,
+  ...Object.fromEntries(Object.keys(RN_MODELS).map((m) => [m, trainRn])),
+  ...Object.fromEntries(Object.keys(MAC_MODELS).map((m) => [m, trainMac])),
 };
 
 const USAGE = `usage: npm run train -- --model ${Object.keys(TRAINERS).join('|')} [--seed S]

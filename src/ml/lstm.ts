@@ -15,7 +15,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Rng, Seed } from '../core/random/rng';
-import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextItem } from './encoding';
+import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextBatchOptions, type TextItem } from './encoding';
 import { TextTokenizer, type TokenizerJson, tokenizerProblem } from './tokens';
 import type { ClutrrModel, ModelAnswer, ModelKind, ModelQuestion } from './model';
 import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
@@ -452,8 +452,8 @@ export interface TrainStep {
  */
 export interface TextNet<Batch extends { readonly size: number; readonly labels: Int32Array }, Inputs> {
   readonly variables: ReadonlyMap<string, tf.Variable>;
-  /** Anonymises and packs stories (word dropout: training only). */
-  batch(items: readonly TextItem[], options?: { wordDropout?: number; rng?: Rng }): Batch;
+  /** Tokenises and packs stories (encoding.ts batchTexts; the dropouts: training only). */
+  batch(items: readonly TextItem[], options?: TextBatchOptions): Batch;
   inputs(batch: Batch): Inputs;
   forward(x: Inputs, options?: ForwardOptions): { logits: tf.Tensor2D };
   /** Class probabilities [B * 18]; disposes everything. */

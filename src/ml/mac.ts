@@ -1,0 +1,254 @@
+/**
+ * The MAC network of the CLUTRR paper (Hudson and Manning 2018, "compositional attention
+ * networks", as the paper's appendix adapts it) behind the BiLSTM encoder of lstm.ts, tfjs ops
+ * and tf.variable weights:
+ *
+ * - the story is anonymised and tokenised as for the LSTM (people are `@ent<k>` tokens, a fresh
+ *   seeded assignment per story) and read by a bidirectional LSTM: its states, one per token,
+ *   are the knowledge base k_h (d = 2 × hidden);
+ * - the question is the two query people: their states a, b (the mean of the LSTM's states at
+ *   their tokens) are the question's "words", q = tanh(W [a ; b]) its vector;
+ * - for `steps` iterations, with one question projection shared by all steps
+ *   (`shareQuestion`): the **control** unit attends over the question words, c_i = Σ_s cv_s w_s
+ *   with cv = softmax_s(w_ca · ((W_c [c_{i-1} ; W_q q]) ⊙ w_s)); the **read** unit attends over
+ *   the knowledge base, I_h = (W_m m_{i-1}) ⊙ (W_k k_h), ra_h = w_r · (c_i ⊙ W_I [I_h ; k_h]),
+ *   r_i = Σ_h softmax_h(ra)_h k_h; the **write** unit is linear, m_i = W_w [r_i ; m_{i-1}]
+ *   (biases everywhere; c_0 and m_0 learned);
+ * - the decoder, a 2-layer MLP, reads [m_last ; a ; b].
+ *
+ * The read score is computed without forming W_I [I_h ; k_h] per position: w_r · (c ⊙ (I W_a +
+ * k W_b + b)) = k'_h · (m' ⊙ W_a (c ⊙ w_r)) + k_h · W_b (c ⊙ w_r) + const, where k'_h = W_k k_h
+ * and m' = W_m m (the constant is the same for every h and drops out of the softmax). Exactly
+ * the same scores, two [d, d] products per step instead of two per token. Dropout (training) on
+ * the memory the read unit uses, the knowledge base and the write unit's input, as the paper's
+ * "memory, read and write" dropout.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { Seed } from '../core/random/rng';
+import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextBatchOptions, type TextItem } from './encoding';
+import {
+  BiLstmEncoder,
+  encoderShapes,
+  type ForwardOptions,
+  initialValues,
+  type LstmInputs,
+  matMul,
+  textModel,
+} from './lstm';
+import type { ClutrrModel } from './model';
+import { TextTokenizer, type TokenizerJson, tokenizerProblem } from './tokens';
+import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
+
+export interface MacConfig {
+  readonly embeddingDim: number;
+  /** Units per direction of the story LSTM; the MAC cell's width d is twice this. */
+  readonly hidden: number;
+  readonly layers: number;
+  /** Reasoning steps (iterations of the cell; the paper: 6). */
+  readonly steps: number;
+  /** Dropout of the memory, read and write units (training only; the paper: 0.2). */
+  readonly cellDropout: number;
+  readonly decoderHidden: number;
+  /** Dropout on the embeddings, between LSTM layers and before the decoder (training only). */
+  readonly dropout: number;
+  /** Training only: each word becomes `<unk>` with this probability. */
+  readonly wordDropout: number;
+  /** Training only: each word is split into word pieces, though known, with this probability (tokens.ts). */
+  readonly pieceDropout: number;
+}
+
+/** The paper's MAC (6 iterations, shared question, dropout 0.2) behind a one-layer BiLSTM. */
+export const MAC_PAPER: MacConfig = {
+  embeddingDim: 100,
+  hidden: 100,
+  layers: 1,
+  steps: 6,
+  cellDropout: 0.2,
+  decoderHidden: 200,
+  dropout: 0.1,
+  wordDropout: 0.1,
+  pieceDropout: 0.1,
+};
+
+/** Weight names and shapes, in saving order: the encoder's, then the cell's and the decoder's. */
+function weightShapes(c: MacConfig, vocabularySize: number): [string, number[]][] {
+  const d = 2 * c.hidden;
+  const shapes = encoderShapes(c, vocabularySize);
+  shapes.push(
+    ['mac/question', [2 * d, d]],
+    ['mac/question/bias', [d]],
+    ['mac/controlQuestion', [d, d]],
+    ['mac/controlQuestion/bias', [d]],
+    ['mac/control', [2 * d, d]],
+    ['mac/control/bias', [d]],
+    ['mac/controlAttention', [1, d]],
+    ['mac/control0', [d]],
+    ['mac/memory0', [d]],
+    ['mac/readMemory', [d, d]],
+    ['mac/readMemory/bias', [d]],
+    ['mac/readKnowledge', [d, d]],
+    ['mac/readKnowledge/bias', [d]],
+    // W_I [I ; k] as its two halves W_a, W_b (I W_a + k W_b; its bias drops out of the softmax).
+    ['mac/readInteraction', [d, d]],
+    ['mac/readDirect', [d, d]],
+    ['mac/readAttention', [1, d]],
+    ['mac/write', [2 * d, d]],
+    ['mac/write/bias', [d]],
+    ['decoder/hidden', [3 * d, c.decoderHidden]],
+    ['decoder/hiddenBias', [c.decoderHidden]],
+    ['decoder/out', [c.decoderHidden, NUM_CLASSES]],
+    ['decoder/outBias', [NUM_CLASSES]],
+  );
+  return shapes;
+}
+
+export interface MacForward {
+  readonly logits: tf.Tensor2D;
+  /** Per step: the read unit's attention over the story's tokens [B, L]. */
+  readonly read: tf.Tensor2D[];
+  /** Per step: the control unit's attention over the two query people [B, 2]. */
+  readonly control: tf.Tensor2D[];
+}
+
+export class Mac {
+  readonly variables: ReadonlyMap<string, tf.Variable>;
+  readonly encoder: BiLstmEncoder;
+
+  constructor(
+    readonly config: MacConfig,
+    /** The tokeniser (tokens.ts); its vocabulary is the embedding's rows. */
+    readonly tokens: TextTokenizer,
+    init: Seed | ReadonlyMap<string, tf.Tensor>,
+  ) {
+    this.variables = createVariables('MAC', weightShapes(config, tokens.size), init, (name, shape, rng) =>
+      initialValues(name, shape, config, rng),
+    );
+    this.encoder = new BiLstmEncoder(config, (name) => this.w(name));
+  }
+
+  private w(name: string): tf.Variable {
+    return this.variables.get(name)!;
+  }
+
+  /** Tokenises and packs stories (see encoding.ts batchTexts). */
+  batch(items: readonly TextItem[], options: TextBatchOptions = {}): TextBatch {
+    return batchTexts(items, this.tokens, options);
+  }
+
+  inputs(batch: TextBatch): LstmInputs {
+    return this.encoder.inputs(batch);
+  }
+
+  private cellDropout<T extends tf.Tensor>(x: T, options: ForwardOptions): T {
+    const rate = this.config.cellDropout;
+    if (!options.training || rate <= 0) return x;
+    return tf.dropout(x, rate, undefined, options.rng?.uint32()) as T;
+  }
+
+  private dense(x: tf.Tensor2D, name: string): tf.Tensor2D {
+    return tf.add(matMul(x, this.w(name)), this.w(`${name}/bias`)) as tf.Tensor2D;
+  }
+
+  /** Logits [B, 18] and each step's attention. */
+  forward(x: LstmInputs, options: ForwardOptions = {}): MacForward {
+    const c = this.config;
+    const { size: B, maxLength: L } = x;
+    const d = 2 * c.hidden;
+    const states = this.encoder.encode(x, options); // [L * B, d]
+    const byTime = tf.reshape(states, [L, B, d]);
+    const a = tf.sum(tf.mul(x.queryA, byTime), 0) as tf.Tensor2D;
+    const b = tf.sum(tf.mul(x.queryB, byTime), 0) as tf.Tensor2D;
+    const words = tf.stack([a, b], 1); // [B, 2, d]
+    const question = tf.tanh(this.dense(tf.concat([a, b], 1) as tf.Tensor2D, 'mac/question')) as tf.Tensor2D;
+    const stepQuestion = this.dense(question, 'mac/controlQuestion'); // shared by every step
+    // The knowledge base: k_h and k'_h = W_k k_h side by side, [L, B, 2d].
+    const knowledge = this.cellDropout(states, options);
+    const projected = this.dense(knowledge, 'mac/readKnowledge');
+    const base = tf.reshape(tf.concat([projected, knowledge], 1), [L, B, 2 * d]);
+    const padding = tf.mul(tf.sub(1, tf.transpose(tf.reshape(x.mask, [L, B]))), -1e9); // [B, L]
+    const interactionT = tf.transpose(this.w('mac/readInteraction'));
+    const directT = tf.transpose(this.w('mac/readDirect'));
+    let control = tf.tile(tf.reshape(this.w('mac/control0'), [1, d]), [B, 1]) as tf.Tensor2D;
+    let memory = tf.tile(tf.reshape(this.w('mac/memory0'), [1, d]), [B, 1]) as tf.Tensor2D;
+    const read: tf.Tensor2D[] = [];
+    const controls: tf.Tensor2D[] = [];
+    for (let i = 0; i < c.steps; i++) {
+      // Control: attention over the question words.
+      const cq = this.dense(tf.concat([control, stepQuestion], 1) as tf.Tensor2D, 'mac/control');
+      const ca = tf.sum(tf.mul(tf.expandDims(tf.mul(cq, this.w('mac/controlAttention')), 1), words), 2);
+      const cv = tf.softmax(ca) as tf.Tensor2D; // [B, 2]
+      control = tf.sum(tf.mul(tf.expandDims(cv, 2), words), 1) as tf.Tensor2D;
+      // Read: attention over the knowledge base (see the header for the factored score).
+      const m = this.dense(this.cellDropout(memory, options), 'mac/readMemory');
+      const z = tf.mul(control, this.w('mac/readAttention')) as tf.Tensor2D;
+      const u = tf.mul(m, matMul(z, interactionT));
+      const v = matMul(z, directT);
+      const key = tf.expandDims(tf.concat([u, v], 1), 0); // [1, B, 2d]
+      const scores = tf.transpose(tf.sum(tf.mul(base, key), 2)); // [B, L]
+      const rv = tf.softmax(tf.add(scores, padding)) as tf.Tensor2D;
+      const r = tf.sum(tf.mul(tf.expandDims(tf.transpose(rv), 2), tf.reshape(knowledge, [L, B, d])), 0) as tf.Tensor2D;
+      // Write: a linear layer on [r ; m].
+      memory = this.dense(this.cellDropout(tf.concat([r, memory], 1) as tf.Tensor2D, options), 'mac/write');
+      read.push(rv);
+      controls.push(cv);
+    }
+    const features = this.encoder.dropout(tf.concat([memory, a, b], 1) as tf.Tensor2D, options);
+    const hidden = tf.relu(tf.add(matMul(features, this.w('decoder/hidden')), this.w('decoder/hiddenBias')));
+    const logits = tf.add(matMul(hidden as tf.Tensor2D, this.w('decoder/out')), this.w('decoder/outBias'));
+    return { logits: logits as tf.Tensor2D, read, control: controls };
+  }
+
+  /** Class probabilities [B * 18] for a batch; disposes everything. */
+  async predict(batch: TextBatch): Promise<Float32Array> {
+    const probs = tf.tidy(() => tf.softmax(this.forward(this.inputs(batch)).logits));
+    try {
+      return (await probs.data()) as Float32Array;
+    } finally {
+      probs.dispose();
+    }
+  }
+
+  dispose(): void {
+    for (const v of this.variables.values()) v.dispose();
+    this.encoder.dispose();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saving and loading: public/models/mac/<version>/{model.json, weights.bin, metadata.json}
+
+export const MAC_FORMAT = 'clutrr-lab/mac';
+
+/** model.json: architecture, tokeniser (tokens.ts) and the weights manifest (tfjs's layout). */
+export interface MacModelJson extends ModelJsonBase {
+  readonly format: typeof MAC_FORMAT;
+  readonly config: MacConfig;
+  readonly tokenizer: TokenizerJson;
+}
+
+export type MacArtifacts = ModelArtifacts<MacModelJson>;
+
+/** The model as model.json and weights.bin contents. */
+export async function saveMac(model: Mac, name = 'mac'): Promise<MacArtifacts> {
+  return saveVariables(model.variables, {
+    format: MAC_FORMAT,
+    formatVersion: 1,
+    name,
+    config: model.config,
+    classes: [...CLASSES],
+    tokenizer: model.tokens.toJson(),
+  });
+}
+
+/** A model from model.json and weights.bin contents; refuses another format or class list. */
+export function loadMac(modelJson: MacModelJson, weights: ArrayBuffer): Mac {
+  const problem = tokenizerProblem(modelJson.tokenizer);
+  if (problem) throw new Error(`MAC model.json: tokenizer: ${problem}`);
+  const tokens = new TextTokenizer(modelJson.tokenizer);
+  return loadVariables('MAC', MAC_FORMAT, CLASSES, modelJson, weights, (t) => new Mac(modelJson.config, tokens, t));
+}
+
+/** A loaded MAC as a ClutrrModel: each question anonymised with a seed of its own text. */
+export function macAsModel(model: Mac, name: string): ClutrrModel {
+  return textModel(model, 'mac', name);
+}
