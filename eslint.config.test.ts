@@ -110,6 +110,12 @@ const IMPORTS: [string, string, boolean][] = [
   ['scripts/train/x.ts', '../../src/ml/gat', true],
   ['scripts/train/x.ts', '../../src/core/puzzle/puzzle', true],
   ['scripts/train/x.ts', '../../src/state/store', false],
+  ['scripts/train/x.ts', '../../src/worker/modelsClient', false],
+  ['scripts/train/x.ts', '../../cli/args', false],
+  ['scripts/train/x.ts', '@tensorflow/tfjs', true],
+  ['scripts/train/x.ts', '@tensorflow/tfjs-backend-wasm', true],
+  ['scripts/train/x.ts', 'node:fs', true],
+  ['scripts/train/x.ts', 'd3', false],
   // ml: core and tfjs only, pure
   ['src/ml/x.ts', '../core/puzzle/puzzle', true],
   ['src/ml/x.ts', '@tensorflow/tfjs', true],
