@@ -22,7 +22,8 @@ const SPEC = {
   'split-seed': { type: 'string', help: 'with --export, also write the 80/20 template split as .train/.test files' },
 } satisfies Record<string, FlagSpec>;
 
-const USAGE = 'usage: npm run cli -- templates --stats [--templates FILE] [--export FILE [--split-seed SEED]]';
+const USAGE = `usage: npm run cli -- templates --stats [--templates FILE] [--export FILE [--split-seed SEED]]
+       npm run cli -- templates collect … (collected paraphrases to a template file; see templates collect --help)`;
 const SUMMARY =
   'Inspect a paraphrase template bank: ours, or a file in the original format ({f_comb: {gender_comb: [template, ...]}}).';
 
@@ -71,6 +72,7 @@ function write(file: string, text: string): void {
 
 /** `templates`: statistics of a template bank, and export in the original format. */
 export async function templatesCommand(argv: string[]): Promise<number> {
+  if (argv[0] === 'collect') return (await import('./templatesCollect')).collectCommand(argv.slice(1));
   if (argv.includes('--help')) {
     process.stdout.write(helpText(USAGE, SUMMARY, SPEC));
     return 0;

@@ -116,14 +116,14 @@ describe('collectTemplates', () => {
     const r = collectTemplates([...rows, ...strayReviews], DEFAULT_COLLECT);
     expect(r.accepted).toBe(2);
     expect(r.problems).toEqual([
-      { story_id: 'w1/0', problem: "review w1/10 is by the story's own writer: left out" },
-      { story_id: 'w1/0', problem: 'review r1/9 is a second review by the same session: left out' },
-      { story_id: 'w1/0', problem: 'review r5/0 shows a different text from the story: left out' },
-      { story_id: 'w1/1', problem: "review r6/0 is by the story's own writer: left out" },
       {
         story_id: 'ghost/3',
         problem: "1 review of a story that is not in the data (give the paraphrase study's rows too)",
       },
+      { story_id: 'w1/0', problem: "review w1/10 is by the story's own writer: left out" },
+      { story_id: 'w1/0', problem: 'review r1/9 is a second review by the same session: left out' },
+      { story_id: 'w1/0', problem: 'review r5/0 shows a different text from the story: left out' },
+      { story_id: 'w1/1', problem: "review r6/0 is by the story's own writer: left out" },
     ]);
   });
 

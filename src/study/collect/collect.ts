@@ -201,6 +201,7 @@ export interface CollectResult {
   readonly bank: TemplateBank;
   readonly train: TemplateBank;
   readonly test: TemplateBank;
+  /** Sorted by story id. */
   readonly problems: readonly CollectProblem[];
   readonly perStory: readonly StoryReport[];
 }
@@ -241,6 +242,8 @@ export function collectTemplates(rows: readonly ResultRow[], options: CollectOpt
   }
   const halves =
     options.testShare === 0 ? { train: bank, test: {} } : splitBank(bank, options.seed, 1 - options.testShare);
+  // Grouped by story (a stable sort keeps each story's problems in the order they were met).
+  problems.sort((a, b) => a.story_id.localeCompare(b.story_id, 'en', { numeric: true }));
   return {
     paraphrases: judged.stories.length,
     accepted: judged.stories.filter((s) => s.status === 'accepted').length,
