@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Latency of the shipped models in headless Chromium without a GPU (issue 11's targets after
-// warm-up: GAT under 10 ms per puzzle, LSTM under 30 ms), measured in the app's own models
-// worker: each main model (models/index.json, versions without a `-` suffix) is loaded and warmed
-// up, answers a few puzzles more as a second warm-up, then answers --rows clean test puzzles of
-// each k = 2..6 one at a time; the worker times each call. Prints weight sizes, load and warm-up
-// times, and the median and p95 ms per puzzle. Asserts nothing (timings belong here, not in tests).
+// Latency of the shipped models in headless Chromium without a GPU (issue 22's target after
+// warm-up: a median under 30 ms per puzzle at k = 10 on wasm, for every model), measured in the
+// app's own models worker: every model folder of models/index.json (or those --only names, by
+// id `gat/1` or model `gat`) is loaded and warmed up, answers a few puzzles more as a second
+// warm-up, then answers --rows clean test puzzles of each k = 2..10 one at a time; the worker
+// times each call. Prints weight sizes, load and warm-up times, the median and p95 ms per puzzle
+// over all k, the median by k and the median at k = 10. Asserts nothing (timings belong here,
+// not in tests).
 //
-//   npm run bench:models -- [--dist DIR] [--build] [--models DIR] [--rows 20] [--backends auto,wasm,cpu] [--port 4181]
+//   npm run bench:models -- [--dist DIR] [--build] [--models DIR] [--only ID,...] [--rows 20]
+//                           [--backends auto,wasm,cpu] [--port 4181]
 //
 // Builds into --dist (default dist) when it has no index.html or with --build. --models DIR copies
 // a models folder (with its index.json) into the build first, e.g. tiny dev models before the real
@@ -24,6 +27,7 @@ const { values } = parseArgs({
     build: { type: 'boolean', default: false },
     models: { type: 'string' },
     rows: { type: 'string', default: '20' },
+    only: { type: 'string' },
     backends: { type: 'string', default: 'auto' },
     port: { type: 'string', default: '4181' },
     seed: { type: 'string', default: 'bench' },
@@ -31,7 +35,7 @@ const { values } = parseArgs({
 });
 const DIST = resolve(values.dist);
 const ROWS = Number(values.rows);
-const KS = [2, 3, 4, 5, 6];
+const KS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
 const PORT = Number(values.port);
 const BASE = `http://127.0.0.1:${PORT}/`;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -46,7 +50,14 @@ if (!existsSync(indexFile)) {
   console.error(`${indexFile} is missing: no models in this build (ship them in public/models, or pass --models DIR)`);
   process.exit(1);
 }
-const models = JSON.parse(readFileSync(indexFile, 'utf8')).models.filter((m) => !m.version.includes('-'));
+const only = values.only?.split(',').map((s) => s.trim());
+const models = JSON.parse(readFileSync(indexFile, 'utf8')).models.filter(
+  (m) => !only || only.includes(m.id) || only.includes(m.model),
+);
+if (models.length === 0) {
+  console.error(`no model folder in ${indexFile} matches --only ${values.only}`);
+  process.exit(1);
+}
 const workerFile = readdirSync(join(DIST, 'assets')).find((f) => /^models\.worker-[\w-]+\.js$/.test(f));
 if (!workerFile) {
   console.error('no models.worker-*.js in the build');
@@ -133,6 +144,7 @@ try {
     'median ms',
     'p95 ms',
     `median by k = ${KS.join(', ')}`,
+    'median k = 10',
     'tensors',
   ];
   const rowsOut = runs.runs.map((r) => [
@@ -145,6 +157,7 @@ try {
     ms(median(r.times)),
     ms(p95(r.times)),
     KS.map((_, i) => ms(median(r.times.slice(i * ROWS, (i + 1) * ROWS)))).join(' / '),
+    ms(median(r.times.slice(KS.indexOf(10) * ROWS, (KS.indexOf(10) + 1) * ROWS))),
     String(r.memory.numTensors),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rowsOut.map((r) => r[i].length)));

@@ -26,7 +26,7 @@ import { DATASET_PRESETS, PRESET_NAMES, type PresetName, unknownPreset } from '.
 import { parseTaskList } from '../../src/core/puzzle/tasks';
 import { type Example, makeTrainData, NOISE_KINDS, NOISE_TASK } from './data';
 import { GAT_MODELS, trainGat } from './gat';
-import { trainLstm } from './lstm';
+import { LSTM_MODELS, trainLstm } from './lstm';
 import { MAC_MODELS, trainMac } from './mac';
 import { describeFolders, writeModelIndex } from './modelIndex';
 import { RN_MODELS, trainRn } from './rn';
@@ -34,7 +34,7 @@ import type { Trainer, TrainOptions } from './trainer';
 
 const TRAINERS: Record<string, Trainer> = {
   ...Object.fromEntries(Object.keys(GAT_MODELS).map((m) => [m, trainGat])),
-  lstm: trainLstm,
+  ...Object.fromEntries(Object.keys(LSTM_MODELS).map((m) => [m, trainLstm])),
   ...Object.fromEntries(Object.keys(RN_MODELS).map((m) => [m, trainRn])),
   ...Object.fromEntries(Object.keys(MAC_MODELS).map((m) => [m, trainMac])),
 };

@@ -69,3 +69,56 @@ export function patchWasmKernels(): boolean {
   });
   return true;
 }
+
+/** The parts of BackendWasm that wasmRowTimes uses (with makeOutput and typedArrayFromHeap). */
+interface WasmKernelBackend extends WasmHeapBackend {
+  disposeData(dataId: object, force?: boolean): boolean;
+}
+
+/** Products `act(x · W + bias)` for one fixed matrix W and many row vectors x, outside the tfjs engine. */
+export interface RowTimes {
+  /** out[j] = act(Σ_i x[i] W[i, j] + bias[j]) (x of W's row count; out and bias of its column count). */
+  (x: Float32Array, bias: Float32Array, out: Float32Array): void;
+  /** Frees the input buffers (W is the caller's). */
+  dispose(): void;
+}
+
+/**
+ * `act(x · W + bias)` on the wasm backend by its own kernels, called directly: BatchMatMul
+ * (XNNPACK), the bias added on the heap, then `activation` (linear, or the Sigmoid kernel). A
+ * recurrent net at inference multiplies one small state by the same matrix hundreds of times,
+ * and through the engine each of those products costs more in bookkeeping (tensor tracking,
+ * reshapes, scopes) than in arithmetic. The kernels are looked up with tf.getKernel and fed the
+ * backend's own buffers (makeOutput; read back from the heap, then disposed). The bias is not
+ * the fused matMul's: its XNNPACK operator is cached with the bias packed in, so a bias that
+ * changes from call to call would be read once. Returns null on any other backend, or when W is
+ * not a float32 matrix: the caller keeps its tfjs ops there.
+ */
+export function wasmRowTimes(w: tf.Tensor2D, activation: 'linear' | 'sigmoid' = 'linear'): RowTimes | null {
+  if (tf.getBackend() !== 'wasm' || w.dtype !== 'float32' || w.rank !== 2) return null;
+  const matMul = tf.getKernel('BatchMatMul', 'wasm');
+  const sigmoid = tf.getKernel('Sigmoid', 'wasm');
+  if (!matMul || !sigmoid) return null;
+  const backend = tf.backend() as unknown as WasmKernelBackend;
+  const kernelBackend = backend as unknown as tf.KernelBackend;
+  const [rows, cols] = w.shape;
+  const a = backend.makeOutput([1, rows], 'float32');
+  const b: tf.TensorInfo = { dataId: w.dataId, shape: w.shape, dtype: 'float32' };
+  const attrs = { transposeA: false, transposeB: false } as unknown as tf.NamedAttrMap;
+  const times = ((x: Float32Array, bias: Float32Array, out: Float32Array) => {
+    if (x.length !== rows || bias.length !== cols || out.length !== cols)
+      throw new Error(`wasmRowTimes: expected ${rows} → ${cols} values`);
+    backend.typedArrayFromHeap(a).set(x);
+    const product = matMul.kernelFunc({ inputs: { a, b }, backend: kernelBackend, attrs }) as tf.TensorInfo;
+    const z = backend.typedArrayFromHeap(product) as Float32Array;
+    for (let j = 0; j < cols; j++) z[j] = z[j]! + bias[j]!;
+    if (activation === 'sigmoid') {
+      const result = sigmoid.kernelFunc({ inputs: { x: product }, backend: kernelBackend, attrs: {} }) as tf.TensorInfo;
+      out.set(backend.typedArrayFromHeap(result) as Float32Array);
+      backend.disposeData(result.dataId);
+    } else out.set(z);
+    backend.disposeData(product.dataId);
+  }) as RowTimes;
+  times.dispose = () => void backend.disposeData(a.dataId, true);
+  return times;
+}

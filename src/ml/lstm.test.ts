@@ -150,22 +150,41 @@ describe('BiLSTM', () => {
     const dist = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
     await useBackend('wasm', dist + path.sep); // with the Unpack replacement (backend.ts)
     try {
-      const copy = loadLstm(...(Object.values(await saveLstm(model)) as Parameters<typeof loadLstm>));
+      const saved = Object.values(await saveLstm(model)) as Parameters<typeof loadLstm>;
+      const empty = tf.memory().numTensors;
+      const copy = loadLstm(...saved);
       const onWasm = await copy.predict(batchOf(copy));
       [...onWasm].forEach((p, i) => expect(p).toBeCloseTo(onCpu[i]!, 4));
-      const aloneOnWasm = await copy.predict(batchOf(copy, [questions[2]!]));
-      [...aloneOnWasm].forEach((p, c) => expect(p).toBeCloseTo(onCpu[2 * NUM_CLASSES + c]!, 4));
+      // One story at a time: the wasm path (its own recurrence over the backend's kernels).
+      for (const [i, q] of questions.entries()) {
+        const aloneOnWasm = await copy.predict(batchOf(copy, [q]));
+        [...aloneOnWasm].forEach((p, c) => expect(p).toBeCloseTo(onCpu[i * NUM_CLASSES + c]!, 4));
+      }
+      copy.dispose();
+      expect(tf.memory().numTensors).toBe(empty);
+      const again = loadLstm(...saved);
+      expect(await again.predict(batchOf(again, [questions[1]!]))).toEqual(
+        await again.predict(batchOf(again, [questions[1]!])),
+      );
+      again.dispose();
       const optimizer = tf.train.adam(0.001);
       const before = tf.memory().numTensors;
+      const trained = loadLstm(...saved);
+      const first = await trained.predict(batchOf(trained, [questions[3]!]));
       const step = trainStep(
-        copy,
+        trained,
         optimizer,
-        copy.batch(textItems(questions), { wordDropout: 0.5, rng: createRng(1) }),
+        trained.batch(textItems(questions), { wordDropout: 0.5, rng: createRng(1) }),
         createRng(1),
       );
       expect(Number.isFinite(step.loss)).toBe(true);
+      // After a step the one-story path follows the new weights (its cached products are made again).
+      const batched = await trained.predict(batchOf(trained));
+      const alone = await trained.predict(batchOf(trained, [questions[3]!]));
+      [...alone].forEach((p, c) => expect(p).toBeCloseTo(batched[3 * NUM_CLASSES + c]!, 4));
+      expect(alone).not.toEqual(first);
       optimizer.dispose();
-      copy.dispose();
+      trained.dispose();
       expect(tf.memory().numTensors).toBeLessThanOrEqual(before);
     } finally {
       await tf.setBackend('cpu');

@@ -16,6 +16,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng, Seed } from '../core/random/rng';
 import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextBatchOptions, type TextItem } from './encoding';
+import { type RowTimes, wasmRowTimes } from './backend';
 import { TextTokenizer, type TokenizerJson, tokenizerProblem } from './tokens';
 import type { ClutrrModel, ModelAnswer, ModelKind, ModelQuestion } from './model';
 import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
@@ -185,6 +186,13 @@ function timeMajor<T extends Float32Array | Int32Array>(x: T, B: number, L: numb
   return out;
 }
 
+/** [4H]: 1 for the i, f and o gates' columns, 2 for g's (tanh(x) = 2σ(2x) − 1). */
+function gateScale(H: number): tf.Tensor1D {
+  const scale = new Float32Array(4 * H).fill(1);
+  scale.fill(2, 2 * H, 3 * H);
+  return tf.tensor1d(scale);
+}
+
 /**
  * The embedding and the bidirectional LSTM layers over a model's variables (named as
  * encoderShapes gives them): the encoder of `Lstm` and of the text models behind an LSTM
@@ -321,6 +329,8 @@ export class BiLstmEncoder {
    * backend may sum in another order, so results can differ in the last bits: lstm.test.ts).
    */
   private biLstmOne(layer: number, input: tf.Tensor2D, L: number): tf.Tensor2D {
+    const onWasm = this.biLstmOneWasm(layer, input, L);
+    if (onWasm) return onWasm;
     const H = this.config.hidden;
     const p = `lstm${layer}/`;
     const project = (d: (typeof DIRECTIONS)[number]) =>
@@ -346,10 +356,82 @@ export class BiLstmEncoder {
     return tf.concat([forward, backward], 1) as tf.Tensor2D;
   }
 
-  /** Frees the fused recurrent weights of the one-story path (the variables are the owner's). */
+  /**
+   * biLstmOneWasm's recurrent weights per layer and direction, the g-gate columns doubled (see
+   * there), with their product (backend.ts wasmRowTimes); made again when the variable has new
+   * values (a new dataId), as `fused`.
+   */
+  private readonly rowTimes = new Map<
+    string,
+    { readonly from: object; readonly w: tf.Tensor2D; readonly times: RowTimes | null }
+  >();
+
+  private recurrentTimes(layer: number, direction: (typeof DIRECTIONS)[number]): RowTimes | null {
+    const key = `lstm${layer}/${direction}/recurrent`;
+    const variable = this.w(key);
+    const cached = this.rowTimes.get(key);
+    if (cached && cached.from === variable.dataId) return cached.times;
+    cached?.times?.dispose();
+    cached?.w.dispose();
+    const w = tf.keep(tf.tidy(() => tf.mul(variable, gateScale(this.config.hidden)))) as tf.Tensor2D;
+    const times = wasmRowTimes(w, 'sigmoid');
+    this.rowTimes.set(key, { from: variable.dataId, w, times });
+    return times;
+  }
+
+  /**
+   * biLstmOne on wasm, where tfjs's per-op cost is most of an LSTM's time at inference (a k = 10
+   * story is ~170 tokens: 2 layers × 2 directions × 170 steps of a dozen small ops each). The
+   * input projections of all steps are two tfjs products; then each step is one product per
+   * direction by the backend's own fused matMul kernel (wasmRowTimes, no engine), which adds
+   * the step's projection and applies the sigmoid to all four gates at once, the g gate's
+   * columns doubled so that tanh(g) = 2σ(2g) − 1; the cell update is plain arithmetic over H
+   * numbers, states kept as float32. The same function as biLstm (lstm.test.ts compares them);
+   * null off wasm.
+   */
+  private biLstmOneWasm(layer: number, input: tf.Tensor2D, L: number): tf.Tensor2D | null {
+    const times = [this.recurrentTimes(layer, 'forward'), this.recurrentTimes(layer, 'backward')];
+    if (!times[0] || !times[1]) return null;
+    const H = this.config.hidden;
+    const p = `lstm${layer}/`;
+    const projections = DIRECTIONS.map((d) => {
+      const x = tf.tidy(() =>
+        tf.mul(tf.add(tf.matMul(input, this.w(`${p}${d}/input`)), this.w(`${p}${d}/bias`)), gateScale(H)),
+      );
+      const values = x.dataSync() as Float32Array;
+      x.dispose();
+      return values;
+    });
+    const out = new Float32Array(L * 2 * H);
+    const h = [new Float32Array(H), new Float32Array(H)];
+    const c = [new Float32Array(H), new Float32Array(H)];
+    const z = new Float32Array(4 * H);
+    for (let s = 0; s < L; s++) {
+      for (let d = 0; d < 2; d++) {
+        const t = d === 0 ? s : L - 1 - s;
+        const hd = h[d]!;
+        const cd = c[d]!;
+        times[d]!(hd, projections[d]!.subarray(t * 4 * H, (t + 1) * 4 * H), z);
+        for (let u = 0; u < H; u++) {
+          // z holds σ(i), σ(f), σ(2g), σ(o).
+          cd[u] = z[H + u]! * cd[u]! + z[u]! * (2 * z[2 * H + u]! - 1);
+          hd[u] = z[3 * H + u]! * Math.tanh(cd[u]!);
+          out[t * 2 * H + d * H + u] = hd[u]!;
+        }
+      }
+    }
+    return tf.tensor2d(out, [L, 2 * H]);
+  }
+
+  /** Frees the one-story paths' fused weights and buffers (the variables are the owner's). */
   dispose(): void {
     for (const { w } of this.fused.values()) w.dispose();
     this.fused.clear();
+    for (const { w, times } of this.rowTimes.values()) {
+      times?.dispose();
+      w.dispose();
+    }
+    this.rowTimes.clear();
   }
 }
 
