@@ -9,6 +9,7 @@ import { Gat, saveGat } from '../src/ml/gat';
 import { GAT_IMPROVED } from '../src/ml/relationComposer';
 import { loadModel } from '../src/ml/load';
 import { bestClass } from '../src/ml/model';
+import { MODEL_KINDS } from '../src/ml/modelKinds';
 import { main } from './main';
 import { captureOutput } from './testOutput';
 
@@ -29,10 +30,10 @@ beforeAll(async () => {
 });
 
 /** Correct answers of the folder's model on a file, computed without the CLI. */
-async function expectedCorrect(file: string): Promise<number> {
-  const bin = readFileSync(path.join(modelDir, 'weights.bin'));
+async function expectedCorrect(file: string, folder = modelDir): Promise<number> {
+  const bin = readFileSync(path.join(folder, 'weights.bin'));
   const model = loadModel(
-    JSON.parse(readFileSync(path.join(modelDir, 'model.json'), 'utf8')),
+    JSON.parse(readFileSync(path.join(folder, 'model.json'), 'utf8')),
     bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength),
   );
   const questions = parseClutrrCsv(readFileSync(file, 'utf8')).map((r) => questionFromRow(r).question);
@@ -52,7 +53,11 @@ describe('cli eval', () => {
     const lines = io.out.trimEnd().split('\n');
     const ca = await expectedCorrect(a);
     const cb = await expectedCorrect(b);
-    expect(lines[0]).toBe(`${a}: rows=60 correct=${ca} accuracy=${(ca / 60).toFixed(3)}`);
+    // First what the model is (model.json's name is a descriptor id; this folder has no metadata).
+    expect(lines[0]).toBe(
+      `model ${modelDir}: Relation composer, rule-supervised; reads the graph; supervised by the answer plus every pair's relation from the rule base, unsound rules included; paper model: not in the paper; no metadata.json`,
+    );
+    expect(lines[1]).toBe(`${a}: rows=60 correct=${ca} accuracy=${(ca / 60).toFixed(3)}`);
     expect(lines).toContain(`${b}: rows=4 correct=${cb} accuracy=${(cb / 4).toFixed(3)}`);
     expect(lines.at(-1)).toBe(`rows=64 correct=${ca + cb} accuracy=${((ca + cb) / 64).toFixed(3)}`);
   });
@@ -75,6 +80,32 @@ describe('cli eval', () => {
     expect(io.out.trimEnd().split('\n').at(-1)).toMatch(/^rows=4 correct=[0-3] accuracy=0\.\d{3}$/);
   });
 
+  it('--model and --version pick a shipped folder: the paper GAT on CLUTRR’s labels', async () => {
+    const file = path.join(FIXTURES, 'mini-clutrr.csv');
+    expect(await main(['eval', '--model', 'gat', '--version', '1-clutrr-labels', '--backend', 'cpu', file])).toBe(0);
+    const lines = io.out.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      "model gat/1-clutrr-labels: GAT (paper); reads the graph; supervised by the answer only; paper model: GAT; trained on 5,000 clean puzzles per k, k = 2, 3; balanced patterns (--preset emnlp-systematic); CLUTRR's labels",
+    );
+    const correct = await expectedCorrect(file, path.join('public', 'models', 'gat', '1-clutrr-labels'));
+    expect(lines.at(-1)).toBe(`rows=4 correct=${correct} accuracy=${(correct / 4).toFixed(3)}`);
+  });
+
+  it('--model takes every model of the descriptor and nothing else', async () => {
+    const file = path.join(FIXTURES, 'mini-clutrr.csv');
+    for (const id of Object.keys(MODEL_KINDS)) {
+      io.err = '';
+      expect(await main(['eval', '--model', id, '--version', 'zz-none', file])).toBe(1);
+      expect(io.err).toContain(`no shipped model ${id}/zz-none`);
+    }
+    io.err = '';
+    expect(await main(['eval', '--model', 'bert', file])).toBe(2);
+    expect(io.err).toContain(`--model must be one of ${Object.keys(MODEL_KINDS).join(', ')} (got bert)`);
+    io.err = '';
+    expect(await main(['eval', '--model', 'gat-pairs', file])).toBe(1);
+    expect(io.err).toContain('no version of gat-pairs is shipped');
+  });
+
   it('refuses a malformed file, a missing model and bad flags with a message naming them', async () => {
     const bad = path.join(dir, 'bad.csv');
     writeFileSync(bad, 'a,b\n1,2\n');
@@ -86,6 +117,7 @@ describe('cli eval', () => {
     io.err = '';
     expect(await main(['eval', '--model', 'gat', '--version', 'no-such', bad])).toBe(1);
     expect(io.err).toMatch(/no shipped model gat\/no-such \(looked in .*public\/models\/gat\/no-such\)/);
+    expect(io.err).toMatch(/shipped versions of gat: 1, 1-clutrr-labels, 1-disconnected/);
     io.err = '';
     expect(await main(['eval', path.join(FIXTURES, 'mini-clutrr.csv')])).toBe(2);
     expect(io.err).toContain('name a model with --model');

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,14 +6,28 @@ import { ClutrrRowReader } from '../../src/core/formats/clutrrCsv';
 import { useBackend } from '../../src/ml/backend';
 import { CLASSES, questionFromRow } from '../../src/ml/encoding';
 import { loadModel } from '../../src/ml/load';
-import { bestClass, type ClutrrModel, type ModelQuestion } from '../../src/ml/model';
+import { bestClass, type ClutrrModel, type ModelMetadata, type ModelQuestion, trainedOn } from '../../src/ml/model';
+import {
+  MODEL_KINDS,
+  modelKind,
+  type ModelKindInfo,
+  paperModelText,
+  SUPERVISION_TEXT,
+  trainedOnText,
+} from '../../src/ml/modelKinds';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { CliError, UsageError } from '../errors';
 import { readText } from '../readText';
 
+const MODEL_IDS = Object.keys(MODEL_KINDS);
+
 const FLAGS: Record<string, FlagSpec> = {
-  model: { type: 'string', help: 'a shipped model: gat, gat-improved or lstm (public/models/<model>/)' },
-  version: { type: 'string', default: '1', help: 'the shipped version of --model' },
+  model: { type: 'string', help: `a shipped model (public/models/<model>/): ${MODEL_IDS.join(', ')}` },
+  version: {
+    type: 'string',
+    default: '1',
+    help: 'the shipped version of --model (public/models/<model>/<version>/), e.g. 1-clutrr-labels or 1-supporting',
+  },
   'model-dir': {
     type: 'string',
     help: 'a model folder instead (model.json + weights.bin, e.g. from npm run train -- --out DIR)',
@@ -23,13 +37,18 @@ const FLAGS: Record<string, FlagSpec> = {
 };
 
 const HELP = helpText(
-  'usage: npm run cli -- eval --model gat|gat-improved|lstm [--version V] FILE.csv...',
+  `usage: npm run cli -- eval --model ${MODEL_IDS.join('|')} [--version V] FILE.csv...`,
   `Answers every row of CLUTRR CSV files (ours or the released ones) with a trained model and
-counts correct answers (the model's most probable class equals the row's target). The GAT
-reads the symbolic columns (story_edges, edge_types, query_edge): edges without a type are
-left out of its graph, and the rows that had one are counted and named. The LSTM reads story
-and query. A target outside the 18 answer classes can never be answered; such rows are
-counted as wrong and named. One line per file, then as the very last line
+counts correct answers (the model's most probable class equals the row's target). The models
+(src/ml/modelKinds.ts):
+${Object.entries(MODEL_KINDS)
+  .map(([id, k]) => `  ${id}: ${k.label}, reads the ${k.reads}`)
+  .join('\n')}
+A graph model reads the symbolic columns (story_edges, edge_types, query_edge): edges without a
+type are left out of its graph, and the rows that had one are counted and named. A text model
+reads story and query. A target outside the 18 answer classes can never be answered; such rows
+are counted as wrong and named. The first line says what the model is and what it was trained
+on; one line per file follows, then as the very last line
   rows=<n> correct=<n> accuracy=<x.xxx>`,
   FLAGS,
 );
@@ -82,8 +101,42 @@ function named(ids: readonly string[]): string {
   return ids.slice(0, NAMED).join(', ') + (ids.length > NAMED ? `, … (${ids.length - NAMED} more)` : '');
 }
 
+/** What a model reads: its descriptor's word (by model.json's name), else its format's. */
+function readsGraph(model: ClutrrModel): boolean {
+  return (modelKind(model.name)?.reads ?? (model.kind === 'gat' ? 'graph' : 'text')) === 'graph';
+}
+
+/**
+ * The first line: the folder, what its model is (its descriptor, by `model`, or model.json's
+ * name for --model-dir) and what it was trained on (its metadata.json, when the folder has one).
+ */
+function describeLine(label: string, kind: ModelKindInfo | undefined, folder: string): string {
+  let line = `model ${label}: `;
+  line += kind
+    ? `${kind.label}; reads the ${kind.reads}; supervised by the ${SUPERVISION_TEXT[kind.supervision]}; paper model: ${paperModelText(kind.paperModel)}`
+    : 'not a model of src/ml/modelKinds.ts';
+  const meta = path.join(folder, 'metadata.json');
+  if (!existsSync(meta)) return `${line}; no metadata.json`;
+  try {
+    return `${line}; trained on ${trainedOnText(trainedOn(JSON.parse(readFileSync(meta, 'utf8')) as ModelMetadata))}`;
+  } catch (e) {
+    return `${line}; metadata.json unreadable (${(e as Error).message})`;
+  }
+}
+
+/** The versions of `model` shipped under public/models/<model>/, for the message when one is missing. */
+function shippedVersions(root: string, model: string): string[] {
+  const dir = path.join(root, model);
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((v) => existsSync(path.join(dir, v, 'model.json')))
+        .sort()
+    : [];
+}
+
 async function evalFile(file: string, model: ClutrrModel, list: boolean): Promise<FileTally> {
   const tally: FileTally = { rows: 0, correct: 0, untyped: [], notAClass: [], wrong: [] };
+  const graph = readsGraph(model);
   let pending: { id: string; question: ModelQuestion; target: string }[] = [];
   const flush = async () => {
     const part = pending;
@@ -101,7 +154,7 @@ async function evalFile(file: string, model: ClutrrModel, list: boolean): Promis
     const { question, untypedEdges } = questionFromRow(row);
     const id = row.id || `row ${n}`;
     tally.rows++;
-    if (model.kind === 'gat' && untypedEdges.length > 0) tally.untyped.push(id);
+    if (graph && untypedEdges.length > 0) tally.untyped.push(id);
     if (question.graph.label < 0) tally.notAClass.push(`${id} (${row.target})`);
     pending.push({ id, question, target: row.target });
   }, file);
@@ -122,26 +175,30 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const { flags, positional } = parseArgs('eval', argv, FLAGS);
   const name = flags.model as string | undefined;
   const dir = flags['model-dir'] as string | undefined;
-  if (!name && !dir) throw new UsageError('name a model with --model (gat, gat-improved, lstm) or --model-dir');
+  if (!name && !dir) throw new UsageError(`name a model with --model (${MODEL_IDS.join(', ')}) or --model-dir`);
   if (name && dir) throw new UsageError('give --model or --model-dir, not both');
   const backend = flags.backend as string;
   if (backend !== 'wasm' && backend !== 'cpu') throw new UsageError(`--backend must be wasm or cpu (got ${backend})`);
   if (positional.length === 0) throw new UsageError('name at least one CSV file (see eval --help)');
-  if (name && !/^[\w.-]+$/.test(name)) throw new UsageError(`--model: not a model name (got ${name})`);
+  if (name && !modelKind(name)) throw new UsageError(`--model must be one of ${MODEL_IDS.join(', ')} (got ${name})`);
   const version = flags.version as string;
   if (!/^[\w.-]+$/.test(version)) throw new UsageError(`--version: not a version (got ${version})`);
 
-  const folder = dir ? path.resolve(dir) : path.join(projectRoot(), 'public', 'models', name!, version);
+  const root = name ? path.join(projectRoot(), 'public', 'models') : '';
+  const folder = dir ? path.resolve(dir) : path.join(root, name!, version);
   if (name && !existsSync(folder)) {
+    const versions = shippedVersions(root, name);
     throw new CliError(
-      `no shipped model ${name}/${version} (looked in ${folder}); shipped models are listed in public/models/index.json`,
+      `no shipped model ${name}/${version} (looked in ${folder}); ${versions.length ? `shipped versions of ${name}: ${versions.join(', ')}` : `no version of ${name} is shipped`} (public/models/index.json lists every folder)`,
     );
   }
   const wasmDir = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
   await useBackend(backend, wasmDir + path.sep);
-  const model = readModel(folder, name ? `${name}/${version}` : folder);
+  const label = name ? `${name}/${version}` : folder;
+  const model = readModel(folder, label);
   const total = { rows: 0, correct: 0 };
   try {
+    process.stdout.write(`${describeLine(label, modelKind(name ?? model.name), folder)}\n`);
     for (const file of positional) {
       const t = await evalFile(file, model, flags.list === true);
       process.stdout.write(`${file}: rows=${t.rows} correct=${t.correct} accuracy=${accuracy(t.correct, t.rows)}\n`);
