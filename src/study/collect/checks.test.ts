@@ -180,6 +180,21 @@ describe('checkParaphrase', () => {
   it('finds names in any case and with a possessive, never inside another word', () => {
     const ann = makeClause(['mother'], 'male', ['Ben', 'Ann']);
     expect(checkParaphrase(ann, "ann is ben's mother, as everyone knows.")).toEqual([]);
-    expect(codes(checkParaphrase(ann, 'Anna is the mother of Benjamin here.'))).toEqual(['missing-person']);
+    expect(codes(checkParaphrase(ann, 'Annabel is the mother of Benny here.'))).toEqual(['missing-person']);
+  });
+
+  it('refuses people outside the facts, who would keep their name in every story the template tells', () => {
+    expect(
+      checkParaphrase(c, 'John is the father of Sylvia. Sylvia has a brother Patrick. Mary and Anna came too.').map(
+        (p) => p.message,
+      ),
+    ).toEqual([
+      'Mary is not in the facts: write only about the people named in them.',
+      'Anna is not in the facts: write only about the people named in them.',
+    ]);
+    // A name that is also a word is not taken for a person.
+    expect(checkParaphrase(c, 'John is the father of Sylvia. Sylvia has a brother Patrick. Grace was said.')).toEqual(
+      [],
+    );
   });
 });

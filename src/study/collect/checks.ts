@@ -23,10 +23,11 @@ import {
 } from '../../core/kinship/relations';
 import { cykPath, maskToPredicates } from '../../core/reasoning/solver';
 import { type KinTerm, kinTermsIn, MARRIAGE_TERMS, RELATION_TERMS } from '../../core/text/lexicon';
-import type { Clause } from './clause';
+import { type Clause, CLAUSE_NAMES } from './clause';
 
 export type ProblemCode =
   | 'missing-person'
+  | 'other-person'
   | 'missing-fact'
   | 'states-implied'
   | 'unsupported-kin-word'
@@ -112,6 +113,15 @@ export function nameMentions(clause: Clause, text: string): Mention[] {
     for (const m of text.matchAll(re)) out.push({ person, at: m.index, end: m.index + m[0].length });
   });
   return out.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * Names of people outside the clause (any name a clause could give, written with a capital):
+ * a template would tell every story with that name, unbracketed, beside the family's own.
+ */
+export function otherNames(clause: Clause, text: string): string[] {
+  const own = new Set(clause.people.map((p) => p.name));
+  return [...new Set(text.match(/\p{Lu}\p{Ll}+/gu) ?? [])].filter((w) => CLAUSE_NAMES.has(w) && !own.has(w));
 }
 
 /** Sentence (or clause between semicolons) boundaries around `at`: [start, end) offsets. */
@@ -256,6 +266,12 @@ export function checkParaphrase(clause: Clause, text: string, range: LengthRange
   clause.people.forEach((p, i) => {
     if (!named.has(i)) problems.push({ code: 'missing-person', message: `Name ${p.name} in the story.` });
   });
+  for (const other of otherNames(clause, text)) {
+    problems.push({
+      code: 'other-person',
+      message: `${other} is not in the facts: write only about the people named in them.`,
+    });
+  }
 
   const facts = clause.facts.map((f) => link(clause, f.from, f.to, f.word));
   const implied = impliedLinks(clause);

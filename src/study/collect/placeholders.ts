@@ -6,8 +6,8 @@
  * of someone outside the facts, text that already holds a placeholder or brackets.
  */
 import { templateShapeProblems } from '../../core/text/templates';
-import { type Clause, CLAUSE_NAMES } from './clause';
-import { nameMentions } from './checks';
+import type { Clause } from './clause';
+import { nameMentions, otherNames } from './checks';
 
 export type TemplateResult = { readonly template: string } | { readonly problem: string };
 
@@ -36,10 +36,7 @@ export function toTemplate(clause: Clause, text: string): TemplateResult {
       problem: `${unnamed.join(' and ')} ${unnamed.length > 1 ? 'are' : 'is'} never named (a pronoun or another name cannot be given a placeholder)`,
     };
   }
-  const own = new Set(clause.people.map((p) => p.name));
-  const strangers = [...new Set(story.match(/\p{Lu}\p{Ll}+/gu) ?? [])].filter(
-    (w) => CLAUSE_NAMES.has(w) && !own.has(w),
-  );
+  const strangers = otherNames(clause, story);
   if (strangers.length > 0) {
     return {
       problem: `the story names ${strangers.join(', ')}, who ${strangers.length > 1 ? 'are' : 'is'} not in the facts`,
