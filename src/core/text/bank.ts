@@ -1,8 +1,8 @@
 import { type Gender, GENDERS, type Predicate, type RelationWord, wordFor } from '../kinship/relations';
 import { RULES } from '../kinship/rules';
-import bank1 from './bank/bank-1.json';
-import bank2 from './bank/bank-2.json';
-import bank3 from './bank/bank-3.json';
+import bank1 from './bank/bank-1.json' with { type: 'json' };
+import bank2 from './bank/bank-2.json' with { type: 'json' };
+import bank3 from './bank/bank-3.json' with { type: 'json' };
 import { chainGenders, splitFComb, type TemplateBank } from './templates';
 
 /**
