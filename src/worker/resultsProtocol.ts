@@ -1,3 +1,4 @@
+import type { CollectionSummary, JudgeOptions } from '../study/collect/collect';
 import type { AnsweredItem, GroupBy, GroupRow, ItemRow, ParticipantRow } from '../study/figures';
 import type { RowConflict } from '../study/resultsFile';
 
@@ -25,6 +26,8 @@ export interface ResultsSource {
 export interface DashboardView {
   readonly by: GroupBy;
   readonly excludeFlagged: boolean;
+  /** How collected stories are judged (reviews needed, agreement rule), as `templates collect` does; its defaults when absent. */
+  readonly collect?: JudgeOptions;
 }
 
 export interface ReadResultsBody {
@@ -84,6 +87,13 @@ export interface ReadResultsResult {
   /** One line per session (`participants`), flags included; null when the page has them (`have`). */
   readonly participants: readonly ParticipantRow[] | null;
   readonly figures: DashboardFigures;
+  /**
+   * The collection dashboard's figures (`collectionSummary`, judged by `view.collect`) when the
+   * rows hold paraphrase or review trials (issue 24); null otherwise.
+   */
+  readonly collection: CollectionSummary | null;
+  /** Every row is a collection trial (no puzzle-solving rows): the puzzle figures say nothing then. */
+  readonly collectionOnly: boolean;
 }
 
 export type ResultsCommands = {

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { aggregate, answeredItems, items, mainRows, participants } from '../study/figures';
+import { clauseFromId, factSentences } from '../study/collect/clause';
+import { collectionSummary } from '../study/collect/collect';
+import { bad, GOOD, reviewRow, storyRow } from '../study/collect/testRows';
+import { rowsToJson } from '../study/results';
 import { mergeResults, readResultsFile } from '../study/resultsFile';
 import type { DashboardView, ReadResultsResult, ResultsCommands, ResultsSource } from './resultsProtocol';
 import { createResultsReader } from './resultsReader';
@@ -164,5 +168,35 @@ describe('the results worker', () => {
   it('an empty file is called empty', async () => {
     const { result } = await worker()({ sources: [source('empty.csv', '')] });
     expect(result.files[0]).toMatchObject({ ok: false, problem: { message: 'empty.csv: the file is empty' } });
+  });
+
+  it('collection rows (issue 24): the dashboard gets collectionSummary, judged as the view says; none for puzzle rows', async () => {
+    const clause = clauseFromId('c1.son-son.male-male-male', 11);
+    if ('error' in clause) throw new Error(clause.error);
+    const text = factSentences(clause).join(' ');
+    const stories = [storyRow('w1', 0, clause, text), storyRow('w2', 0, clause, `${text} They live in town.`)];
+    const rows = [
+      ...stories,
+      reviewRow('r1', 0, stories[0]!, GOOD),
+      reviewRow('r2', 0, stories[0]!, GOOD),
+      reviewRow('r1', 1, stories[1]!, bad('reveals-implied')),
+      reviewRow('r2', 1, stories[1]!, GOOD),
+    ];
+    const read = worker();
+    const sources = [source('collected.json', rowsToJson(rows))];
+    const { result } = await read({ sources });
+    expect(result.collectionOnly).toBe(true);
+    expect(result.collection).toEqual(collectionSummary(rows, { minReviews: 3, agree: 'all' }));
+    const judge = { minReviews: 2, agree: 'majority' } as const;
+    const again = await read({ sources }, { by: 'k', excludeFlagged: false, collect: judge }, result.key);
+    expect(again.result.collection).toEqual(collectionSummary(rows, judge));
+    expect(again.result.collection!.accepted).toBe(1);
+    // Puzzle rows beside them: both dashboards; puzzle rows alone: no collection figures.
+    const mixed = await read({ sources: [...sources, source('results-a.csv', csv)] });
+    expect(mixed.result.collectionOnly).toBe(false);
+    expect(mixed.result.collection?.paraphrases).toBe(2);
+    const solve = await worker()({ sources: [source('results-a.csv', csv)] });
+    expect(solve.result.collection).toBeNull();
+    expect(solve.result.collectionOnly).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { collectionSummary, DEFAULT_COLLECT, type CollectionSummary } from '../study/collect/collect';
+import { readCollectedRows } from '../study/collect/rows';
 import { aggregate, answeredItems, items, mainRows, participants, type ParticipantRow } from '../study/figures';
 import {
   mergeResults,
@@ -111,7 +113,15 @@ interface Entry {
 export function createResultsReader() {
   const known = new Map<string, Entry>();
   let queue: Promise<unknown> = Promise.resolve();
-  let last: { key: string; merged: MergedResults; people: ParticipantRow[] } | null = null;
+  let last: {
+    key: string;
+    merged: MergedResults;
+    people: ParticipantRow[];
+    /** Collection trials among the rows: none, some, or every row. */
+    collection: 'none' | 'some' | 'only';
+    /** The last collection summary, by the judging options it was computed with. */
+    summary?: { options: string; value: CollectionSummary };
+  } | null = null;
 
   function start(source: ResultsSource): Entry {
     const entry: Entry = {
@@ -167,7 +177,23 @@ export function createResultsReader() {
     const key = body.sources.map((s) => s.stamp).join(',');
     if (last?.key !== key) {
       const merged = mergeResults(reads.flatMap((r) => (r.ok ? [r.file] : [])));
-      last = { key, merged, people: participants(merged.rows) };
+      const collected = readCollectedRows(merged.rows);
+      const trials =
+        collected.stories.length + collected.reviews.length + collected.unanswered + collected.problems.length;
+      last = {
+        key,
+        merged,
+        people: participants(merged.rows),
+        collection: trials === 0 ? 'none' : collected.other === 0 ? 'only' : 'some',
+      };
+    }
+    let collection: CollectionSummary | null = null;
+    if (last.collection !== 'none') {
+      const judge = body.view.collect ?? { minReviews: DEFAULT_COLLECT.minReviews, agree: DEFAULT_COLLECT.agree };
+      const options = `${judge.minReviews}/${judge.agree}`;
+      if (last.summary?.options !== options)
+        last.summary = { options, value: collectionSummary(last.merged.rows, judge) };
+      collection = last.summary.value;
     }
     const { merged, people } = last;
     return {
@@ -182,6 +208,8 @@ export function createResultsReader() {
       },
       participants: body.have !== key ? people : null,
       figures: dashboardFigures(last.merged.rows, last.people, body.view),
+      collection,
+      collectionOnly: last.collection === 'only',
     };
   };
 }

@@ -1,3 +1,4 @@
+import { CollectionPanel } from './CollectionPanel';
 import { DropZone } from './DropZone';
 import { FileList } from './FileList';
 import { Figures } from './Figures';
@@ -15,6 +16,8 @@ import './results.css';
  */
 export function ResultsView() {
   const hasRows = useResults((s) => s.merged.rows > 0);
+  // Paraphrase and review rows only: the puzzle figures (accuracy by k…) would say nothing.
+  const collectionOnly = useResults((s) => s.collectionOnly);
   return (
     <div className="rs" data-testid="results-view">
       <header>
@@ -31,10 +34,15 @@ export function ResultsView() {
       <FileList />
       {hasRows ? (
         <>
-          <Figures />
+          <CollectionPanel />
+          {!collectionOnly && <Figures />}
           <ParticipantsTable />
-          <ItemsTable />
-          <ModelsCompare />
+          {!collectionOnly && (
+            <>
+              <ItemsTable />
+              <ModelsCompare />
+            </>
+          )}
         </>
       ) : (
         <p className="hint" data-testid="results-empty">

@@ -71,7 +71,7 @@ describe('the dashboard store reads files in the worker', () => {
     expect(s.merged.duplicates).toBe(5 * 55);
     expect(s.files.map((f) => f.name)).toEqual(['results-a.csv', 'results-b.json']);
     expect(s.participants).toHaveLength(50);
-    expect(s.figures.view).toEqual({ by: 'k', excludeFlagged: false });
+    expect(s.figures.view).toEqual({ by: 'k', excludeFlagged: false, collect: { minReviews: 3, agree: 'all' } });
     expect(s.figures.groups.map((g) => g.key)).toEqual(['2', '3', '4', '5', '6']);
     expect(s.figures.answered).toHaveLength(50);
     // Another grouping: computed in the worker from the rows it holds.

@@ -11,6 +11,7 @@ import type {
 import { isCancelled } from '../../worker/rpc';
 import { formatBytes } from '../../core/util/format';
 import type { GroupBy, ParticipantRow } from '../../study/figures';
+import { DEFAULT_COLLECT, type CollectionSummary, type JudgeOptions } from '../../study/collect/collect';
 
 export type { FileProblem };
 
@@ -43,6 +44,12 @@ export interface ResultsState {
   readonly groupBy: GroupBy;
   /** Leave flagged participants out of the figures. */
   readonly excludeFlagged: boolean;
+  /** Paraphrase collection (issue 24): the figures of the collected stories and reviews, or null for none. */
+  readonly collection: CollectionSummary | null;
+  /** Every row is a collection trial: the puzzle figures are not shown. */
+  readonly collectionOnly: boolean;
+  /** How stories are judged: reviews needed and the agreement rule (`templates collect`'s flags). */
+  readonly judge: JudgeOptions;
   readonly server: { readonly status: 'idle' | 'fetching' | 'done' | 'error'; readonly message: string };
 }
 
@@ -53,6 +60,7 @@ export interface ResultsActions {
   fetchFromServer(server: string, token: string, study: string): Promise<void>;
   setGroupBy(by: GroupBy): void;
   setExcludeFlagged(on: boolean): void;
+  setJudge(judge: JudgeOptions): void;
   remove(name: string): Promise<void>;
   clear(): void;
 }
@@ -118,10 +126,10 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
   async function load(sources: readonly ResultsSource[], names: readonly string[]): Promise<void> {
     set({ sources, reading: names, progress: null, computing: true });
     const started = performance.now();
-    const { groupBy: by, excludeFlagged, mergedKey: have } = get();
+    const { groupBy: by, excludeFlagged, judge: collect, mergedKey: have } = get();
     let result: ReadResultsResult;
     try {
-      result = await theReader().read({ sources, view: { by, excludeFlagged }, have }, (done, total) =>
+      result = await theReader().read({ sources, view: { by, excludeFlagged, collect }, have }, (done, total) =>
         set({ progress: { done, total } }),
       );
     } catch (e) {
@@ -152,6 +160,8 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
       merged: result.summary,
       ...(result.participants ? { participants: result.participants, mergedKey: result.key } : {}),
       figures: result.figures,
+      collection: result.collection,
+      collectionOnly: result.collectionOnly,
       readError: null,
       reading: [],
       progress: null,
@@ -175,6 +185,9 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
     lastLoadMs: null,
     groupBy: 'k',
     excludeFlagged: false,
+    collection: null,
+    collectionOnly: false,
+    judge: { minReviews: DEFAULT_COLLECT.minReviews, agree: DEFAULT_COLLECT.agree },
     server: { status: 'idle', message: '' },
 
     async importFiles(list) {
@@ -252,6 +265,10 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
       set({ excludeFlagged });
       void load(get().sources, get().reading);
     },
+    setJudge(judge) {
+      set({ judge });
+      void load(get().sources, get().reading);
+    },
     async remove(name) {
       set({ files: get().files.filter((f) => f.name !== name) });
       await load(
@@ -266,6 +283,8 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
         mergedKey: null,
         participants: [],
         figures: NO_FIGURES,
+        collection: null,
+        collectionOnly: false,
         readError: null,
         lastLoadMs: null,
         server: { status: 'idle', message: '' },
