@@ -6,10 +6,10 @@ import { createRng } from '../core/random/rng';
 import { useBackend } from './backend';
 import { NUM_CLASSES } from './encoding';
 import { loadModel } from './load';
-import { evaluate, textItems, trainStep } from './lstm';
+import { evaluate, textItems, textModel, trainStep } from './lstm';
 import { loadMac, Mac, MAC_PAPER, type MacConfig, saveMac } from './mac';
 import type { ModelQuestion } from './model';
-import { generatedQuestions, QUESTIONS, tokenizerOf } from './textModelFixtures';
+import { generatedQuestions, question, QUESTIONS, tokenizerOf } from './textModelFixtures';
 import { learnTokenizer } from './tokens';
 
 // Small enough for a unit test; the code paths are those of the paper-sized model.
@@ -57,6 +57,19 @@ describe('MAC', () => {
         [...c.sum(1).dataSync()].forEach((s) => expect(s).toBeCloseTo(1, 5));
       }
     });
+    model.dispose();
+  });
+
+  it('answers any text: an empty story, a story without its query people', async () => {
+    const model = new Mac(TINY, tokens, 1);
+    for (const q of [
+      question('', 'Ann', 'Bob', 'son'),
+      question('[Zed] sang. Nobody else came!', 'Ann', 'Bob', 'son'),
+    ]) {
+      const [answer] = await textModel(model, 'mac', 'mac').answer([q]);
+      expect(answer!.probs).toHaveLength(NUM_CLASSES);
+      expect([...answer!.probs].every(Number.isFinite)).toBe(true);
+    }
     model.dispose();
   });
 

@@ -6,10 +6,10 @@ import { createRng } from '../core/random/rng';
 import { useBackend } from './backend';
 import { NUM_CLASSES } from './encoding';
 import { loadModel } from './load';
-import { evaluate, textItems, trainStep } from './lstm';
+import { evaluate, textItems, textModel, trainStep } from './lstm';
 import type { ModelQuestion } from './model';
 import { loadRn, Rn, RN_PAPER, type RnConfig, saveRn } from './rn';
-import { generatedQuestions, QUESTIONS, tokenizerOf } from './textModelFixtures';
+import { generatedQuestions, question, QUESTIONS, tokenizerOf } from './textModelFixtures';
 import { learnTokenizer } from './tokens';
 
 // Small enough for a unit test; the code paths are those of the paper-sized model.
@@ -49,6 +49,21 @@ describe('Relation Network', () => {
     const batch = model.batch(textItems([QUESTIONS[1]!]).map((it) => ({ ...it, story: it.story.replace('.', '') })));
     expect(batch.maxSentences).toBe(1);
     expect([...batch.objects]).toEqual([1]);
+    model.dispose();
+  });
+
+  it('answers any text: an empty story, a story without its query people, one without an end mark', async () => {
+    const model = new Rn(TINY, tokens, 1);
+    const odd = [
+      question('', 'Ann', 'Bob', 'son'),
+      question('[Zed] sang. Nobody else came!', 'Ann', 'Bob', 'son'),
+      question('[Ann] met her son [Bob]', 'Ann', 'Bob', 'son'),
+    ];
+    for (const q of odd) {
+      const [answer] = await textModel(model, 'rn', 'rn').answer([q]);
+      expect(answer!.probs).toHaveLength(NUM_CLASSES);
+      expect([...answer!.probs].every(Number.isFinite)).toBe(true);
+    }
     model.dispose();
   });
 

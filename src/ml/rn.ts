@@ -168,6 +168,31 @@ export interface RnInputs {
   readonly pairs: tf.Tensor4D;
   /** [B, 1]: the number of real pairs (at least 1). */
   readonly pairCount: tf.Tensor2D;
+  /**
+   * One story (B = 1): each sentence on its own, unpadded, for the encoder's one-story path at
+   * inference (on wasm about four times faster than the padded batch of its sentences).
+   */
+  readonly each?: readonly LstmInputs[];
+}
+
+/** Each row of a batch as a batch of its own, cut to its real tokens. */
+function rowsOf(batch: TextBatch): TextBatch[] {
+  const L = batch.maxLength;
+  return Array.from({ length: batch.size }, (_, r) => {
+    let n = 0;
+    while (n < L && batch.mask[r * L + n] === 1) n++;
+    const cut = <T extends Float32Array | Int32Array>(a: T) => a.slice(r * L, r * L + n) as T;
+    return {
+      size: 1,
+      maxLength: n,
+      ids: cut(batch.ids),
+      mask: cut(batch.mask),
+      queryA: cut(batch.queryA),
+      queryB: cut(batch.queryB),
+      sentence: cut(batch.sentence),
+      labels: batch.labels.slice(r, r + 1),
+    };
+  });
 }
 
 export class Rn {
@@ -221,6 +246,9 @@ export class Rn {
       pooling: tf.tensor3d(pooling, [Ls, rows, 1]),
       pairs: tf.tensor4d(pairs, [B, S, S, 1]),
       pairCount: tf.tensor2d(pairCount, [B, 1]),
+      ...(B === 1 && batch.objects[0] === 1
+        ? { each: rowsOf(batch.sentences).map((row) => this.encoder.inputs(row)) }
+        : {}),
     };
   }
 
@@ -232,7 +260,18 @@ export class Rn {
     const G = c.gHidden;
     const rows = B * S;
     const Ls = x.sentences.maxLength;
-    const states = tf.reshape(this.encoder.encode(x.sentences, options), [Ls, rows, D]);
+    const states =
+      x.each && !options.training
+        ? tf.stack(
+            x.each.map((one) =>
+              tf.pad(this.encoder.encode(one), [
+                [0, Ls - one.maxLength],
+                [0, 0],
+              ]),
+            ),
+            1,
+          )
+        : tf.reshape(this.encoder.encode(x.sentences, options), [Ls, rows, D]);
     const objects = tf.sum(tf.mul(x.pooling, states), 0) as tf.Tensor2D; // [B * S, D]
     const perStory = (q: tf.Tensor3D) => tf.sum(tf.reshape(tf.sum(tf.mul(q, states), 0), [B, S, D]), 1);
     const query = tf.concat([perStory(x.sentences.queryA), perStory(x.sentences.queryB)], 1) as tf.Tensor2D;
