@@ -7,8 +7,8 @@ import { ResultStore } from '../server/store';
 import { clauseFromId, factSentences } from '../src/study/collect/clause';
 import { storyRow } from '../src/study/collect/testRows';
 import { rowsToCsv } from '../src/study/results';
-import { DEFAULT_STUDY, type StudyDefinition } from '../src/study/definition';
-import { decodeStudyLink } from '../src/study/link';
+import { DEFAULT_STUDY, type StudyDefinition, withDefaults } from '../src/study/definition';
+import { decodeStudyLink, encodeStudyLink } from '../src/study/link';
 import { readParticipantParams } from '../src/study/route';
 import { NO_SINK_WARNING } from './commands/study';
 import { main } from './main';
@@ -432,5 +432,25 @@ describe('study link --kind paraphrase|review', () => {
     expect(await refused('--kind', 'review', '--stories', exportFile(200, 'many.csv'))).toMatch(
       /^clutrr study: link: the participant link is \d+ characters long, more than the 6000 that pass through common web servers/,
     );
+  });
+});
+
+describe('the designer’s command line for a collection study', () => {
+  // The words the designer writes for this study (src/features/studyDesigner/form.test.ts).
+  it('makes the link the designer makes', async () => {
+    const def = withDefaults({
+      kind: 'paraphrase',
+      seed: 3,
+      clauseKs: [2, 3],
+      favourUncovered: true,
+      maxWords: 90,
+      sinks: [{ kind: 'server' }],
+    });
+    const words = [
+      ...['--kind', 'paraphrase', '--seed', '3', '--clause-k', '2,3', '--clauses-per-participant', '3'],
+      ...['--favour-uncovered', '--max-words', '90', '--sink', 'server'],
+    ];
+    const { line } = await link(...words);
+    expect(readParticipantParams(line).token).toBe(encodeStudyLink(def));
   });
 });

@@ -119,7 +119,12 @@ export function Completion({
         Thank you
       </h1>
       <Progress done={done} total={total} />
-      {timedOut && <p className="study-note">The time for the puzzles ran out; your answers so far are recorded.</p>}
+      {timedOut && (
+        <p className="study-note">
+          The time for the {def.kind === 'solve' ? 'puzzles' : def.kind === 'paraphrase' ? 'stories' : 'reviews'} ran
+          out; your answers so far are recorded.
+        </p>
+      )}
       <Markdown text={def.completionText} />
       {downloadOnly && (
         <div className="study-download-notice" data-testid="download-only-notice" role="note">

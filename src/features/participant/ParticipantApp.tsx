@@ -1,13 +1,19 @@
 import { useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { SUBMIT_MARK, type StudyRun } from '../../study/run';
 import { bootOnce, type Boot, type RunEnv } from './boot';
+import { CollectExamples } from './CollectExamples';
 import { Completion } from './Completion';
 import { ConsentScreen, DeclinedScreen } from './Consent';
 import { Heading } from './Heading';
 import { Markdown } from './Markdown';
+import { ParaphraseTrial } from './ParaphraseTrial';
 import { Progress } from './Progress';
+import { ReviewTrial } from './ReviewTrial';
 import { TrialView } from './TrialView';
 import './participant.css';
+
+/** What the progress counts in each kind of study. */
+const PROGRESS_UNIT = { solve: 'puzzles', paraphrase: 'stories', review: 'reviews' } as const;
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -85,8 +91,14 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
 
   useEffect(() => {
     const onVisibility = () => run.visibility(document.visibilityState === 'hidden');
+    // A paraphrase's draft is written when the page goes (it is also written as typing pauses).
+    const onLeave = () => void run.flushDraft();
     document.addEventListener('visibilitychange', onVisibility);
-    return () => document.removeEventListener('visibilitychange', onVisibility);
+    window.addEventListener('pagehide', onLeave);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('pagehide', onLeave);
+    };
   }, [run]);
 
   // answer-to-next is measured only from one trial straight to the next; feedback and breaks wait for the participant.
@@ -119,6 +131,44 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
         <p role="status" className="study-preparing" data-testid="preparing">
           Preparing puzzles {Math.min(state.done + 1, state.total)} of {state.total}
         </p>
+      );
+    case 'fetching':
+      return (
+        <section className="study-screen" data-testid="fetching" aria-live="polite">
+          <Heading>Getting the stories to review…</Heading>
+          {state.problem === null ? (
+            <p role="status">Please wait a moment.</p>
+          ) : (
+            <>
+              <p role="status" data-testid="fetching-problem">
+                No stories yet: {state.problem.replace(/\.$/, '')}.{' '}
+                {state.waiting
+                  ? 'The page keeps trying; you can also try again now.'
+                  : 'Please check your connection, then try again.'}
+              </p>
+              <button
+                type="button"
+                className="button button--primary"
+                data-testid="fetching-retry"
+                onClick={() => run.retryConnection()}
+              >
+                Try again
+              </button>
+            </>
+          )}
+          <p className="study-note">Nothing has been recorded yet.</p>
+        </section>
+      );
+    case 'no-items':
+      return (
+        <section className="study-screen" role="alert">
+          <Heading>No story to review right now</Heading>
+          <p data-testid="review-no-items">
+            Every story collected so far has its reviews, or was written by you. Nothing was recorded. Please come back
+            later and reload this page.
+            {env.prolific && ' If you cannot wait, please return the study on Prolific (“Cancel participation”).'}
+          </p>
+        </section>
       );
     case 'consent':
       return <ConsentScreen run={run} env={env} onError={onError} />;
@@ -170,6 +220,12 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
         <section className="study-screen">
           <Heading>Instructions</Heading>
           <Markdown text={env.def.instructionsText} />
+          {env.def.kind !== 'solve' && (
+            <>
+              <h2 className="collect-subtitle">Examples</h2>
+              <CollectExamples testId="instructions-examples" />
+            </>
+          )}
           <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
             Start
           </button>
@@ -179,6 +235,10 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
       return (
         <TrialView run={run} state={state} puzzle={env.puzzles.get(state.trial.item.puzzleId)} onError={onError} />
       );
+    case 'paraphrase':
+      return <ParaphraseTrial run={run} state={state} onError={onError} />;
+    case 'review':
+      return <ReviewTrial run={run} state={state} onError={onError} />;
     case 'feedback':
       return (
         <section className="study-screen" aria-live="polite" onKeyDown={enterContinues}>
@@ -198,7 +258,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
       return (
         <section className="study-screen">
           <Heading>Take a short break</Heading>
-          <Progress done={state.done} total={state.total} />
+          <Progress done={state.done} total={state.total} what={PROGRESS_UNIT[env.def.kind]} />
           <p>Rest for a moment if you like. Continue when you are ready.</p>
           <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
             Continue

@@ -1,21 +1,12 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { TrialScreen } from '../../study/run';
 import { SUBMIT_MARK, type StudyRun } from '../../study/run';
 import { AnswerGrid } from '../../ui/puzzle/AnswerGrid';
 import { FactsDrawing } from './FactsDrawing';
-import { Progress } from './Progress';
+import { TrialBar, useTrialClock } from './TrialBar';
 
 const DIFFICULTY_WORDS = ['very easy', 'easy', 'medium', 'hard', 'very hard'] as const;
-
-/** The warning shows for the last this many seconds of a per-puzzle or overall limit. */
-export const WARNING_S = 10;
-
-/** Whole seconds left until `deadline` (never below 0). */
-const secondsLeft = (deadline: number, now: number) => Math.max(0, Math.ceil((deadline - now) / 1000));
-
-/** `m:ss` for the overall limit (often many minutes). */
-const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
 /**
  * Arrow keys among the relation words, by the columns the grid shows: the app's stylesheet lays
@@ -35,31 +26,8 @@ function onGridArrows(e: KeyboardEvent<HTMLDivElement>): void {
   buttons[(i + move + buttons.length) % buttons.length]?.focus();
 }
 
-/** Ticks the run's deadlines and redraws the countdown while a timed trial is on screen. */
-function useClock(run: StudyRun, timed: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!timed) return;
-    const id = setInterval(() => {
-      setNow(Date.now());
-      void run.tick();
-    }, 200);
-    return () => clearInterval(id);
-  }, [run, timed]);
-  return now;
-}
-
 /** Where typing is text: digits and Enter belong to the field (Ctrl/⌘+Enter still submits). */
 const isTextField = (el: HTMLElement) => el.tagName === 'TEXTAREA' || el.tagName === 'INPUT' || el.isContentEditable;
-
-/** The warning line for the limits that end within WARNING_S seconds, or null. */
-function warningText(perPuzzle: number | null, overall: number | null): string | null {
-  const puzzle = perPuzzle !== null && perPuzzle <= WARNING_S;
-  const all = overall !== null && overall <= WARNING_S;
-  if (!puzzle && !all) return null;
-  const what = puzzle && all ? 'this puzzle and all puzzles' : puzzle ? 'this puzzle' : 'all puzzles';
-  return `Time is nearly up: ${WARNING_S} seconds or less for ${what}.`;
-}
 
 /**
  * One trial on one screen: story (beside the drawing on wide screens; with the scratchpad when
@@ -81,7 +49,7 @@ export function TrialView({
 }) {
   const condition = run.condition!;
   const timed = state.deadline !== null || state.overallDeadline !== null;
-  const now = useClock(run, timed);
+  const now = useTrialClock(run, timed);
   const storyRef = useRef<HTMLDivElement>(null);
   const index = state.trial.trialIndex;
   const [done, total] = run.progress();
@@ -116,9 +84,6 @@ export function TrialView({
     }
   };
   const phase = state.trial.item.phase;
-  const perPuzzleLeft = state.deadline === null ? null : secondsLeft(state.deadline, now);
-  const overallLeft = state.overallDeadline === null ? null : secondsLeft(state.overallDeadline, now);
-  const warning = warningText(perPuzzleLeft, overallLeft);
   const drawing = condition.display === 'text+drawing' && puzzle !== undefined;
 
   return (
@@ -173,40 +138,20 @@ export function TrialView({
           ))}
         </div>
       </fieldset>
-      <div className={`study-bar${warning ? ' study-bar--warning' : ''}`} data-testid="trial-bar">
-        {(perPuzzleLeft !== null || overallLeft !== null) && (
-          <div className="study-bar__timers">
-            {perPuzzleLeft !== null && (
-              <p className="study-countdown" role="timer" aria-live="off">
-                <span data-testid="countdown">{perPuzzleLeft}</span> s left
-              </p>
-            )}
-            {overallLeft !== null && (
-              <p className="study-countdown study-countdown--overall" role="timer" aria-live="off">
-                All: <span data-testid="overall-countdown">{clock(overallLeft)}</span>
-              </p>
-            )}
-          </div>
-        )}
-        <div className="study-bar__middle">
-          <Progress done={done} total={total} />
-          {/* Polite: announced once when the warning starts (its text does not tick). */}
-          <p className="study-bar__status" role="status" aria-live="polite">
-            {warning ? (
-              <span className="study-warning" data-testid="time-warning">
-                {warning}
-              </span>
-            ) : (
-              <span className="study-hint" data-testid="submit-hint">
-                {ready
-                  ? 'Press Enter or Submit.'
-                  : state.picked === null
-                    ? 'Choose an answer, then rate it (1–5).'
-                    : 'Rate the difficulty (keys 1–5).'}
-              </span>
-            )}
-          </p>
-        </div>
+      <TrialBar
+        state={state}
+        now={now}
+        done={done}
+        total={total}
+        what="puzzles"
+        hint={
+          ready
+            ? 'Press Enter or Submit.'
+            : state.picked === null
+              ? 'Choose an answer, then rate it (1–5).'
+              : 'Rate the difficulty (keys 1–5).'
+        }
+      >
         <button
           type="button"
           className="button button--primary"
@@ -216,7 +161,7 @@ export function TrialView({
         >
           Submit
         </button>
-      </div>
+      </TrialBar>
     </section>
   );
 }

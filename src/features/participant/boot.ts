@@ -15,6 +15,8 @@ import { Outbox } from '../../study/outbox';
 import { IndexedDbStorage, MemoryStorage, type OutboxStorage } from '../../study/storage';
 import { hasShortParam, isJatosPath, readParticipantParams } from '../../study/route';
 import { StudyRun, type DeclineMemo, type SessionIssuer } from '../../study/run';
+import { fetchCoverage, fetchReviewItems } from '../../study/reviewQueue';
+import { isLiveReview } from '../../study/schedule';
 import { requestSession, resolveShortLink, type JsonFetch } from '../../study/serverSession';
 import { needsIssuedSession, transportsFor } from '../../study/sinks';
 import type { FetchLike } from '../../study/transports';
@@ -180,7 +182,7 @@ async function boot(): Promise<Boot> {
   const mayDraw = (issuer ? def.conditions : []).some((c) => c.display === 'text+drawing');
 
   const generator = createGeneratorClient();
-  generator.warm();
+  if (def.kind === 'solve') generator.warm();
   const puzzles = new Map<string, Puzzle>();
   const run = new StudyRun({
     def,
@@ -199,6 +201,17 @@ async function boot(): Promise<Boot> {
     device: { userAgent: navigator.userAgent, screen: screenOf() },
     declines: sessionDeclines(),
     ...(issuer ? { issuer } : {}),
+    // Collection studies (issue 24) on the results server: the live review queue's stories, the
+    // stories per clause for a paraphrase study that favours the least covered.
+    ...(issuer && isLiveReview(def)
+      ? {
+          reviewItems: (sessionId: string, secret: string | undefined) =>
+            fetchReviewItems(jsonFetch, document.baseURI, def.studyId, sessionId, secret, def.reviewsPerParticipant),
+        }
+      : {}),
+    ...(issuer && def.kind === 'paraphrase' && def.favourUncovered
+      ? { coverage: () => fetchCoverage(jsonFetch, document.baseURI, def.studyId) }
+      : {}),
     makeTrial: async (trial) => {
       const { puzzle, story } = await generator.request('story', storyRequest(def, trial.item)).promise;
       puzzles.set(trial.item.puzzleId, puzzle);

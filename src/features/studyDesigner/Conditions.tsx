@@ -1,15 +1,22 @@
-import { DISPLAYS, STUDY_LIMITS } from '../../study/studyOptions';
+import { DISPLAYS, STUDY_LIMITS, type StudyKind } from '../../study/studyOptions';
 import { Field, GroupProblem, TextBox } from './fields';
 import { useStudyDesigner } from './store';
 
-/** A condition's two time limits, in seconds; empty for none. */
-const LIMITS = [
-  ['perPuzzleLimitS', 'Seconds per puzzle'],
-  ['overallLimitS', 'Seconds overall'],
-] as const;
+/** What one trial is, per kind, in the per-trial limit's label. */
+const ITEM: Record<StudyKind, string> = { solve: 'puzzle', paraphrase: 'story', review: 'review' };
 
-/** The between-subjects conditions: rows added and removed, each with its limits and display. */
-export function Conditions() {
+/** A condition's two time limits, in seconds; empty for none. */
+const limits = (kind: StudyKind) =>
+  [
+    ['perPuzzleLimitS', `Seconds per ${ITEM[kind]}`],
+    ['overallLimitS', 'Seconds overall'],
+  ] as const;
+
+/**
+ * The between-subjects conditions: rows added and removed, each with its limits and, in a
+ * puzzle-solving study, its display and scratchpad (collection studies show text only).
+ */
+export function Conditions({ kind }: { kind: StudyKind }) {
   const conditions = useStudyDesigner((s) => s.form.conditions);
   const setCondition = useStudyDesigner((s) => s.setCondition);
   const addCondition = useStudyDesigner((s) => s.addCondition);
@@ -21,12 +28,14 @@ export function Conditions() {
         Between subjects: each participant gets one. A time limit shows a countdown; at 0 the trial is recorded as a
         timeout. Leave a limit empty for none.
       </p>
-      <p className="hint" data-testid="study-drawing-note">
-        <strong>text+drawing</strong> shows, beside the story, a drawing of the stated facts only: one labelled line per
-        fact the story states, nothing inferred. People are placed by a seeded layout that does not follow generations
-        (the same after a reload), so the drawing does not count generations for the participant; the two people of the
-        question are marked. The explorer&apos;s family-tree layout is not used in studies.
-      </p>
+      {kind === 'solve' && (
+        <p className="hint" data-testid="study-drawing-note">
+          <strong>text+drawing</strong> shows, beside the story, a drawing of the stated facts only: one labelled line
+          per fact the story states, nothing inferred. People are placed by a seeded layout that does not follow
+          generations (the same after a reload), so the drawing does not count generations for the participant; the two
+          people of the question are marked. The explorer&apos;s family-tree layout is not used in studies.
+        </p>
+      )}
       <GroupProblem input="conditions" />
       <ol className="sd-conditions">
         {conditions.map((c, i) => (
@@ -39,7 +48,7 @@ export function Conditions() {
                 value={c.id}
                 onChange={(v) => setCondition(i, 'id', v)}
               />
-              {LIMITS.map(([limit, label]) => (
+              {limits(kind).map(([limit, label]) => (
                 <TextBox
                   key={limit}
                   input={`conditions.${i}.${limit}`}
@@ -50,33 +59,37 @@ export function Conditions() {
                   onChange={(v) => setCondition(i, limit, v)}
                 />
               ))}
-              <Field input={`conditions.${i}.display`} label="Display">
-                {(a) => (
-                  <select
-                    {...a}
-                    value={c.display}
-                    onChange={(e) => setCondition(i, 'display', e.target.value as (typeof DISPLAYS)[number])}
-                  >
-                    {DISPLAYS.map((d) => (
-                      <option key={d} value={d}>
-                        {d}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Field input={`conditions.${i}.scratchpad`} label="Scratchpad">
-                {(a) => (
-                  <select
-                    {...a}
-                    value={c.scratchpad ? 'on' : 'off'}
-                    onChange={(e) => setCondition(i, 'scratchpad', e.target.value === 'on')}
-                  >
-                    <option value="off">off</option>
-                    <option value="on">on</option>
-                  </select>
-                )}
-              </Field>
+              {kind === 'solve' && (
+                <Field input={`conditions.${i}.display`} label="Display">
+                  {(a) => (
+                    <select
+                      {...a}
+                      value={c.display}
+                      onChange={(e) => setCondition(i, 'display', e.target.value as (typeof DISPLAYS)[number])}
+                    >
+                      {DISPLAYS.map((d) => (
+                        <option key={d} value={d}>
+                          {d}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </Field>
+              )}
+              {kind === 'solve' && (
+                <Field input={`conditions.${i}.scratchpad`} label="Scratchpad">
+                  {(a) => (
+                    <select
+                      {...a}
+                      value={c.scratchpad ? 'on' : 'off'}
+                      onChange={(e) => setCondition(i, 'scratchpad', e.target.value === 'on')}
+                    >
+                      <option value="off">off</option>
+                      <option value="on">on</option>
+                    </select>
+                  )}
+                </Field>
+              )}
             </div>
             <button
               type="button"

@@ -1,39 +1,31 @@
 import { useId } from 'react';
-import { STUDY_OPTIONS } from '../../study/studyOptions';
+import { kindOf, STUDY_OPTIONS } from '../../study/studyOptions';
 import { Conditions } from './Conditions';
 import { Destinations } from './Destinations';
 import { Check, Field, OptionInput, TextBox } from './fields';
 import { formFromFile } from './form';
+import { KindChoice, ParaphraseSettings, ReviewSettings } from './KindSettings';
 import { useStudyDesigner } from './store';
 
 /**
- * The settings, grouped as a researcher thinks of them. Every input but the conditions and the
- * destinations is one entry of the study options table (label, hint and input from there).
+ * The settings, grouped as a researcher thinks of them: the kind of study first, then its own
+ * settings. Every input but the conditions and the destinations is one entry of the study options
+ * table (label, hint and input from there); a setting of another kind is not shown (the
+ * definition takes that kind's default for it).
  */
 export function SettingsForm() {
   const reset = useStudyDesigner((s) => s.reset);
+  const kind = useStudyDesigner((s) => kindOf({ kind: s.form.kind }));
   return (
     <>
+      <KindChoice />
+      {kind === 'solve' ? <SolveItems /> : kind === 'paraphrase' ? <ParaphraseSettings /> : <ReviewSettings />}
+      <Conditions kind={kind} />
       <fieldset>
-        <legend>Items</legend>
-        <div className="sd-grid">
-          <OptionInput field="studyId" />
-          <OptionInput field="seed" />
-          <OptionInput field="k" />
-          <OptionInput field="tasks" />
-          <OptionInput field="itemsPerK" />
-          <OptionInput field="templateSplit" />
-          <OptionInput field="practice" />
-          <OptionInput field="attentionChecks" />
-        </div>
-        <Check field="strict" label={STUDY_OPTIONS.strict.label} hint={STUDY_OPTIONS.strict.help} />
-      </fieldset>
-      <Conditions />
-      <fieldset>
-        <legend>Assignment &amp; order</legend>
+        <legend>{kind === 'solve' ? 'Assignment & order' : 'Assignment'}</legend>
         <div className="sd-grid">
           <OptionInput field="assignment" />
-          <OrderFields />
+          {kind === 'solve' && <OrderFields />}
         </div>
       </fieldset>
       <fieldset>
@@ -64,6 +56,28 @@ export function SettingsForm() {
           Reset to the defaults
         </button>
       </div>
+    </>
+  );
+}
+
+/** A puzzle-solving study's items. */
+function SolveItems() {
+  return (
+    <>
+      <fieldset>
+        <legend>Items</legend>
+        <div className="sd-grid">
+          <OptionInput field="studyId" />
+          <OptionInput field="seed" />
+          <OptionInput field="k" />
+          <OptionInput field="tasks" />
+          <OptionInput field="itemsPerK" />
+          <OptionInput field="templateSplit" />
+          <OptionInput field="practice" />
+          <OptionInput field="attentionChecks" />
+        </div>
+        <Check field="strict" label={STUDY_OPTIONS.strict.label} hint={STUDY_OPTIONS.strict.help} />
+      </fieldset>
     </>
   );
 }

@@ -1,8 +1,20 @@
 import type { StudyDefinition } from '../../study/definition';
-import { cliCommand, studySummary } from './form';
+import { storiesFileName } from '../../study/studyOptions';
+import { cliCommand, studySummary, whatParticipantsDo } from './form';
 
-/** The items per k and task, the counts and the time it takes. */
+/** The items per k and task, the counts and the time it takes; for a collection study, what each participant does. */
 export function Summary({ def }: { def: StudyDefinition }) {
+  if (def.kind !== 'solve') {
+    return (
+      <section className="sd-panel" aria-labelledby="sd-summary" data-testid="study-summary">
+        <h2 id="sd-summary">{def.kind === 'paraphrase' ? 'Stories to collect' : 'Reviews to collect'}</h2>
+        <p data-testid="study-summary-counts">{whatParticipantsDo(def)}</p>
+        <p className="hint">
+          {def.conditions.length} condition{def.conditions.length === 1 ? '' : 's'} ({def.assignment} assignment).
+        </p>
+      </section>
+    );
+  }
   const s = studySummary(def);
   return (
     <section className="sd-panel" aria-labelledby="sd-summary" data-testid="study-summary">
@@ -48,6 +60,12 @@ export function CliLine({ def }: { def: StudyDefinition }) {
       <pre className="mono sd-cli" data-testid="study-cli">
         {cliCommand(def)}
       </pre>
+      {def.kind === 'review' && def.reviewStories.length > 0 && (
+        <p className="hint">
+          The command reads the embedded stories from {storiesFileName(def.studyId)}: save it with “Stories file (.json)
+          for the command line” under Stories to review.
+        </p>
+      )}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { createContext, type ReactNode, useContext, useId } from 'react';
 import type { SinkKind } from '../../study/sinks';
 import { STUDY_LIMITS, STUDY_OPTIONS } from '../../study/studyOptions';
-import type { TextOptionField } from './form';
+import type { SwitchField, TextOptionField } from './form';
 import { useStudyDesigner } from './store';
 
 /**
@@ -124,8 +124,8 @@ export function OptionInput({ field }: { field: TextOptionField }) {
   );
 }
 
-/** A checkbox field of the form (strict, and one per destination). */
-export type CheckField = 'strict' | SinkKind;
+/** A checkbox field of the form (the switches, and one per destination). */
+export type CheckField = SwitchField | SinkKind;
 
 export function Check(props: { field: CheckField; label: string; hint: string; onChange?: (on: boolean) => void }) {
   const id = useId();

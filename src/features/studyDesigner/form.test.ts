@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STUDY, type StudyDefinition, withDefaults } from '../../study/definition';
+import { DEFAULT_STUDY, defaultsFor, type StudyDefinition, withDefaults } from '../../study/definition';
 import {
   cliCommand,
   DEFAULT_FORM,
@@ -11,6 +11,8 @@ import {
   problemsByInput,
   shellWord,
   studySummary,
+  whatParticipantsDo,
+  withKind,
 } from './form';
 
 const rich: StudyDefinition = withDefaults({
@@ -196,5 +198,80 @@ describe('loading a definition file', () => {
     expect(formFromFile('[1]')).toEqual({ ok: false, message: expect.stringMatching(/not hold a study definition/) });
     const bad = formFromFile('{"k": [11], "colour": "red"}');
     expect(bad).toEqual({ ok: false, message: expect.stringMatching(/^This study cannot run: colour: .*and 1 more/) });
+  });
+});
+
+describe('kinds of study in the form', () => {
+  const server = { ...DEFAULT_FORM, server: true };
+
+  it('switches kind: the new kind’s default texts where the old ones were untouched, a written text kept', () => {
+    const para = withKind(server, 'paraphrase');
+    expect(para.consentText).toBe(defaultsFor('paraphrase').consentText);
+    expect(para.instructionsText).toBe(defaultsFor('paraphrase').instructionsText);
+    const written = withKind({ ...server, instructionsText: 'My own words.' }, 'review');
+    expect(written.instructionsText).toBe('My own words.');
+    expect(written.consentText).toBe(defaultsFor('review').consentText);
+    expect(withKind(para, 'solve').consentText).toBe(DEFAULT_STUDY.consentText);
+  });
+
+  it('keeps what was typed for another kind off the definition, and the conditions to text', () => {
+    const form = {
+      ...withKind(server, 'paraphrase'),
+      k: '3',
+      practice: '0',
+      clausesPerParticipant: '4',
+      conditions: [{ ...DEFAULT_FORM.conditions[0]!, display: 'text+drawing' as const, scratchpad: true }],
+    };
+    const def = definitionFromForm(form);
+    expect(def).toMatchObject({ kind: 'paraphrase', k: [2, 3, 4], practice: 2, clausesPerParticipant: 4 });
+    expect(def.conditions[0]).toMatchObject({ display: 'text', scratchpad: false });
+    expect(problemsByInput(form).all).toEqual([]);
+    // Switched back, the puzzle-solving study has what was typed for it.
+    expect(definitionFromForm(withKind(form, 'solve'))).toMatchObject({ kind: 'solve', k: [3], practice: 0 });
+  });
+
+  it('puts a review study’s problems beside its inputs, the stories’ beside the file', () => {
+    const review = withKind(DEFAULT_FORM, 'review');
+    expect(problemsByInput({ ...review, jatos: true }).byInput.get('reviewStories')).toEqual([
+      expect.stringMatching(/^a review study needs stories to review/),
+    ]);
+    expect(inputForProblem('reviewStories.3.clause', review)).toBe('reviewStories');
+    const live = { ...review, server: true, sourceStudy: 'para' };
+    expect(problemsByInput(live).all).toEqual([]);
+    expect(whatParticipantsDo(definitionFromForm(live))).toBe(
+      'Each participant reviews 3 stories; each story gets 3 reviews, from the stories of study para the results server holds.',
+    );
+  });
+
+  it('writes the command line of the kind (cli/study.test.ts runs such a line)', () => {
+    const cliTested = withDefaults({
+      kind: 'paraphrase',
+      seed: 3,
+      clauseKs: [2, 3],
+      favourUncovered: true,
+      maxWords: 90,
+      sinks: [{ kind: 'server' }],
+    });
+    expect(cliCommand(cliTested)).toBe(
+      'npm run cli -- study link --kind paraphrase --seed 3 --clause-k 2,3 --clauses-per-participant 3 --favour-uncovered --max-words 90 --sink server',
+    );
+    const form = { ...withKind(server, 'paraphrase'), clauseKs: '2,3', favourUncovered: true };
+    const def = definitionFromForm(form);
+    expect(cliCommand(def)).toBe(
+      'npm run cli -- study link --kind paraphrase --seed 1 --clause-k 2,3 --clauses-per-participant 3 --favour-uncovered --sink server',
+    );
+    expect(whatParticipantsDo(def)).toBe(
+      'Each participant writes a story for 3 clauses of 2, 3 facts (genders any, favouring the clauses with fewest stories so far), 5 to 120 words each.',
+    );
+    const stories = [{ id: 'a/1', clause: 'c1.son.female-male', seed: 2, story: 'Cy is the son of Di.' }];
+    const review = definitionFromForm({
+      ...withKind({ ...DEFAULT_FORM, jatos: true }, 'review'),
+      studyId: 'rev',
+      reviewsPerParticipant: '1',
+      reviewStories: stories,
+    });
+    expect(cliCommand(review)).toBe(
+      'npm run cli -- study link --kind review --study-id rev --seed 1 --reviews-per-participant 1 --stories rev.stories.json --jatos',
+    );
   });
 });

@@ -18,12 +18,19 @@ import {
   type StudySink,
 } from '../../study/definition';
 import { sinkCliArgs, type SinkKind, SINKS } from '../../study/sinks';
+import { participantsNeeded } from '../../study/reviewQueue';
 import {
   conditionArgs,
+  type EmbeddedStory,
+  KIND_NAMES,
+  kindOf,
   optionArgs,
+  optionDefault,
+  optionFits,
   readNumber,
   STUDY_OPTION_FIELDS,
   STUDY_OPTIONS,
+  type StudyKind,
   type StudyOptionField,
 } from '../../study/studyOptions';
 
@@ -40,8 +47,14 @@ export interface ConditionForm {
   readonly scratchpad: boolean;
 }
 
-/** The settings with one text input each (the order has two inputs, strict a checkbox). */
-export type TextOptionField = Exclude<StudyOptionField, 'order' | 'strict'>;
+/** The settings shown as a checkbox. */
+export type SwitchField = 'strict' | 'favourUncovered';
+
+/**
+ * The settings with one text input each (the order has two inputs, the switches a checkbox, the
+ * embedded stories a file).
+ */
+export type TextOptionField = Exclude<StudyOptionField, 'order' | SwitchField | 'reviewStories'>;
 
 /** Where results go: one box per sink kind (none ticked until the researcher chooses), and their settings. */
 export type DestinationInputs = { readonly [K in SinkKind]: boolean } & {
@@ -52,7 +65,10 @@ export type DestinationInputs = { readonly [K in SinkKind]: boolean } & {
 };
 
 export type StudyForm = { readonly [F in TextOptionField]: string } & DestinationInputs & {
-    readonly strict: boolean;
+    readonly [F in SwitchField]: boolean;
+  } & {
+    /** A review study's embedded stories, as loaded from a file. */
+    readonly reviewStories: readonly EmbeddedStory[];
     readonly orderMode: 'session' | 'counterbalanced';
     readonly orderLists: string;
     readonly conditions: readonly ConditionForm[];
@@ -72,7 +88,7 @@ export function conditionForm(c: StudyCondition, key: number): ConditionForm {
 }
 
 export const TEXT_OPTION_FIELDS = STUDY_OPTION_FIELDS.filter(
-  (f): f is TextOptionField => f !== 'order' && f !== 'strict',
+  (f): f is TextOptionField => f !== 'order' && f !== 'strict' && f !== 'favourUncovered' && f !== 'reviewStories',
 );
 
 const write = <F extends StudyOptionField>(field: F, def: StudyDefinition): string =>
@@ -85,6 +101,8 @@ export function formFromDefinition(def: StudyDefinition): StudyForm {
       [F in TextOptionField]: string;
     }),
     strict: def.strict,
+    favourUncovered: def.favourUncovered,
+    reviewStories: def.reviewStories,
     orderMode: def.order.mode,
     orderLists: def.order.mode === 'counterbalanced' ? String(def.order.lists) : '2',
     conditions: def.conditions.map(conditionForm),
@@ -151,12 +169,20 @@ export const DEFAULT_FORM: StudyForm = formFromDefinition(DEFAULT_STUDY);
 const sinksFromForm = (f: DestinationInputs): StudySink[] =>
   DESTINATION_KINDS.flatMap((k): StudySink[] => DESTINATION_TABLE[k].sinks(f));
 
-/** The definition the form describes: unchecked (it may hold NaN and bad words). */
+/**
+ * The definition the form describes: unchecked (it may hold NaN and bad words). The inputs of
+ * other kinds of study keep what was typed in them (they show again when the kind is switched
+ * back) but the definition takes the kind's defaults for them, as `study link` does; a collection
+ * study's conditions show text only, without a scratchpad.
+ */
 export function definitionFromForm(f: StudyForm): StudyDefinition {
   const values: Record<string, unknown> = {};
+  const kind = kindOf({ kind: f.kind.trim() });
   for (const field of Object.keys(DEFAULT_STUDY) as (keyof StudyDefinition)[]) {
-    if (field === 'version') values.version = DEFAULT_STUDY.version;
-    else if (field === 'strict') values.strict = f.strict;
+    if (field !== 'version' && field !== 'conditions' && field !== 'sinks' && !optionFits(field, kind)) {
+      values[field] = optionDefault(field, kind);
+    } else if (field === 'version') values.version = DEFAULT_STUDY.version;
+    else if (field === 'strict' || field === 'favourUncovered' || field === 'reviewStories') values[field] = f[field];
     else if (field === 'order') {
       values.order = STUDY_OPTIONS.order.read(
         f.orderMode === 'counterbalanced' ? `counterbalanced:${f.orderLists}` : 'session',
@@ -166,8 +192,8 @@ export function definitionFromForm(f: StudyForm): StudyDefinition {
         id: c.id.trim(),
         perPuzzleLimitS: readLimit(c.perPuzzleLimitS),
         overallLimitS: readLimit(c.overallLimitS),
-        display: c.display,
-        scratchpad: c.scratchpad,
+        display: kind === 'solve' ? c.display : 'text',
+        scratchpad: kind === 'solve' && c.scratchpad,
       }));
     } else if (field === 'sinks') values.sinks = sinksFromForm(f);
     else values[field] = STUDY_OPTIONS[field].read(f[field]);
@@ -182,6 +208,7 @@ export function definitionFromForm(f: StudyForm): StudyDefinition {
 export function inputForProblem(field: string, f: DestinationInputs): string {
   if (field === 'order.lists') return 'orderLists';
   if (field === 'order') return 'orderMode';
+  if (field.startsWith('reviewStories')) return 'reviewStories';
   const sink = /^sinks\.(\d+)(\..*)?$/.exec(field);
   if (sink) {
     const sinks = sinksFromForm(f);
@@ -229,6 +256,41 @@ export interface StudySummary {
   readonly checks: number;
   readonly trials: number;
   readonly minutes: number;
+}
+
+/** What a collection study asks of each participant, in one sentence for the summary. */
+export function whatParticipantsDo(def: StudyDefinition): string {
+  if (def.kind === 'paraphrase') {
+    const favour = def.favourUncovered ? ', favouring the clauses with fewest stories so far' : '';
+    return `Each participant writes a story for ${def.clausesPerParticipant} clause${def.clausesPerParticipant === 1 ? '' : 's'} of ${def.clauseKs.join(', ')} fact${def.clauseKs.length === 1 && def.clauseKs[0] === 1 ? '' : 's'} (genders ${def.clauseGenders}${favour}), ${def.minWords} to ${def.maxWords} words each.`;
+  }
+  const each = `Each participant reviews ${def.reviewsPerParticipant} stor${def.reviewsPerParticipant === 1 ? 'y' : 'ies'}; each story gets ${def.reviewsPerStory} review${def.reviewsPerStory === 1 ? '' : 's'}`;
+  if (def.sourceStudy !== '') return `${each}, from the stories of study ${def.sourceStudy} the results server holds.`;
+  const n = participantsNeeded(def);
+  return `${each}: ${def.reviewStories.length} stories are embedded, so participants 0 to ${n - 1} (${n}) give every story its reviews.`;
+}
+
+/** Names the kind in the designer's words ("puzzle-solving"). */
+export const kindName = (kind: StudyKind) => KIND_NAMES[kind];
+
+/** The settings whose default differs by kind (the texts that say what the kind asks). */
+const KIND_TEXTS = TEXT_OPTION_FIELDS.filter((f) =>
+  (['paraphrase', 'review'] as const).some((k) => optionDefault(f, k) !== STUDY_OPTIONS[f].default),
+);
+
+/**
+ * The form with another kind of study chosen: a text still at the old kind's default takes the
+ * new kind's (a text the researcher wrote stays as written).
+ */
+export function withKind(f: StudyForm, kind: string): StudyForm {
+  const from = kindOf({ kind: f.kind.trim() });
+  const to = kindOf({ kind });
+  const texts: Partial<Record<TextOptionField, string>> = {};
+  for (const field of KIND_TEXTS) {
+    const [was, will] = [from, to].map((k) => STUDY_OPTIONS[field].write(optionDefault(field, k) as never));
+    if (f[field] === was) texts[field] = will;
+  }
+  return { ...f, ...texts, kind };
 }
 
 export function studySummary(def: StudyDefinition): StudySummary {

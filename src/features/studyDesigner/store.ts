@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { DEFAULT_CONDITION } from '../../study/definition';
-import { type ConditionForm, conditionForm, DEFAULT_FORM, type StudyForm } from './form';
+import { type ConditionForm, conditionForm, DEFAULT_FORM, type StudyForm, withKind } from './form';
 
 /**
  * The designer's state: the form, kept in localStorage so a study being designed survives a
@@ -12,6 +12,8 @@ export interface StudyDesignerState {
   readonly form: StudyForm;
   /** The message of the last definition file that could not be loaded; null when none. */
   readonly loadError: string | null;
+  /** Why the last stories file could not be embedded; null when none. */
+  readonly storiesError: string | null;
 }
 
 type ScalarField = Exclude<keyof StudyForm, 'conditions' | 'httpSinks'>;
@@ -26,6 +28,7 @@ export interface StudyDesignerActions {
   removeHttpSink(index: number): void;
   loadForm(form: StudyForm): void;
   setLoadError(message: string | null): void;
+  setStoriesError(message: string | null): void;
   reset(): void;
 }
 
@@ -39,7 +42,12 @@ export const useStudyDesigner = create<StudyDesignerState & StudyDesignerActions
     (set) => ({
       form: DEFAULT_FORM,
       loadError: null,
-      setField: (field, value) => set((s) => ({ form: { ...s.form, [field]: value } })),
+      storiesError: null,
+      // Another kind of study: its own default texts where the old kind's were left unchanged.
+      setField: (field, value) =>
+        set((s) => ({
+          form: field === 'kind' ? withKind(s.form, value as string) : { ...s.form, [field]: value },
+        })),
       setCondition: (index, field, value) =>
         set((s) => ({
           form: {
@@ -65,7 +73,8 @@ export const useStudyDesigner = create<StudyDesignerState & StudyDesignerActions
         set((s) => ({ form: { ...s.form, httpSinks: s.form.httpSinks.filter((_, i) => i !== index) } })),
       loadForm: (form) => set({ form, loadError: null }),
       setLoadError: (loadError) => set({ loadError }),
-      reset: () => set({ form: DEFAULT_FORM, loadError: null }),
+      setStoriesError: (storiesError) => set({ storiesError }),
+      reset: () => set({ form: DEFAULT_FORM, loadError: null, storiesError: null }),
     }),
     {
       name: STORAGE_KEY,

@@ -1,0 +1,104 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { StudyRun } from '../../study/run';
+import { Progress, type ProgressUnit } from './Progress';
+
+/** The warning shows for the last this many seconds of a per-puzzle or overall limit. */
+export const WARNING_S = 10;
+
+/** Whole seconds left until `deadline` (never below 0). */
+const secondsLeft = (deadline: number, now: number) => Math.max(0, Math.ceil((deadline - now) / 1000));
+
+/** `m:ss` for the overall limit (often many minutes). */
+const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+
+/** Ticks the run's deadlines and redraws the countdown while a timed trial is on screen. */
+export function useTrialClock(run: StudyRun, timed: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!timed) return;
+    const id = setInterval(() => {
+      setNow(Date.now());
+      void run.tick();
+    }, 200);
+    return () => clearInterval(id);
+  }, [run, timed]);
+  return now;
+}
+
+/** The warning line for the limits that end within WARNING_S seconds, or null. */
+function warningText(perItem: number | null, overall: number | null, item: string, all: string): string | null {
+  const one = perItem !== null && perItem <= WARNING_S;
+  const every = overall !== null && overall <= WARNING_S;
+  if (!one && !every) return null;
+  const what = one && every ? `${item} and ${all}` : one ? item : all;
+  return `Time is nearly up: ${WARNING_S} seconds or less for ${what}.`;
+}
+
+/** What a limit is called in the warning, per kind of trial. */
+const LIMIT_WORDS: Record<ProgressUnit, [string, string]> = {
+  puzzles: ['this puzzle', 'all puzzles'],
+  stories: ['this story', 'all stories'],
+  reviews: ['this review', 'all reviews'],
+};
+
+/**
+ * The bar kept at the bottom of the viewport on every kind of trial: the countdowns (per item,
+ * overall), the progress, the hint or the time warning (announced once: its text does not tick),
+ * and the trial's Submit (its children).
+ */
+export function TrialBar({
+  state,
+  now,
+  done,
+  total,
+  what,
+  hint,
+  children,
+}: {
+  state: { readonly deadline: number | null; readonly overallDeadline: number | null };
+  now: number;
+  done: number;
+  total: number;
+  what: ProgressUnit;
+  hint: string;
+  children: ReactNode;
+}) {
+  const perItemLeft = state.deadline === null ? null : secondsLeft(state.deadline, now);
+  const overallLeft = state.overallDeadline === null ? null : secondsLeft(state.overallDeadline, now);
+  const [item, all] = LIMIT_WORDS[what];
+  const warning = warningText(perItemLeft, overallLeft, item, all);
+  return (
+    <div className={`study-bar${warning ? ' study-bar--warning' : ''}`} data-testid="trial-bar">
+      {(perItemLeft !== null || overallLeft !== null) && (
+        <div className="study-bar__timers">
+          {perItemLeft !== null && (
+            <p className="study-countdown" role="timer" aria-live="off">
+              <span data-testid="countdown">{perItemLeft}</span> s left
+            </p>
+          )}
+          {overallLeft !== null && (
+            <p className="study-countdown study-countdown--overall" role="timer" aria-live="off">
+              All: <span data-testid="overall-countdown">{clock(overallLeft)}</span>
+            </p>
+          )}
+        </div>
+      )}
+      <div className="study-bar__middle">
+        <Progress done={done} total={total} what={what} />
+        {/* Polite: announced once when the warning starts (its text does not tick). */}
+        <p className="study-bar__status" role="status" aria-live="polite">
+          {warning ? (
+            <span className="study-warning" data-testid="time-warning">
+              {warning}
+            </span>
+          ) : (
+            <span className="study-hint" data-testid="submit-hint">
+              {hint}
+            </span>
+          )}
+        </p>
+      </div>
+      {children}
+    </div>
+  );
+}

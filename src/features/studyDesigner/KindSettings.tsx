@@ -1,0 +1,159 @@
+import { useId } from 'react';
+import { readStoriesFile } from '../../study/reviewQueue';
+import { KIND_NAMES, STUDY_KINDS, STUDY_OPTIONS, storiesFileName, type StudyKind } from '../../study/studyOptions';
+import { saveFile } from '../../ui/saveFile';
+import { Check, GroupProblem, OptionInput } from './fields';
+import { useStudyDesigner } from './store';
+
+/** What each kind asks of participants, under its choice. */
+const KIND_HINTS: Record<StudyKind, string> = {
+  solve: 'Participants solve CLUTRR puzzles: a story, a question, twenty relation words.',
+  paraphrase:
+    'Participants write short stories from the facts of a clause, keeping back the fact that follows from them, as the paper’s crowd workers did. Live checks before each story is accepted.',
+  review: 'Participants rate stories written by others as good or bad (with reasons), as the paper’s peer review did.',
+};
+
+/** The kind of study, first of all: it decides which settings follow. */
+export function KindChoice() {
+  const kind = useStudyDesigner((s) => s.form.kind);
+  const setField = useStudyDesigner((s) => s.setField);
+  const id = useId();
+  return (
+    <fieldset data-testid="study-kind">
+      <legend>{STUDY_OPTIONS.kind.label}</legend>
+      <div className="sd-kinds" role="radiogroup" aria-describedby={`${id}-hint`}>
+        {STUDY_KINDS.map((k) => (
+          <label key={k} className="sd-kind">
+            <input
+              type="radio"
+              name="kind"
+              value={k}
+              data-testid="study-kind-option"
+              checked={kind === k}
+              onChange={() => setField('kind', k)}
+            />
+            <span>
+              <strong>
+                {k === 'solve' ? 'Solve puzzles' : k === 'paraphrase' ? 'Write paraphrases' : 'Review paraphrases'}
+              </strong>
+              <span className="hint">{KIND_HINTS[k]}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      <p id={`${id}-hint`} className="hint">
+        A {KIND_NAMES.paraphrase} study collects stories; a {KIND_NAMES.review} study has them rated; `npm run cli --
+        templates collect` turns the accepted ones into templates.
+      </p>
+      <GroupProblem input="kind" />
+    </fieldset>
+  );
+}
+
+/** A paraphrase study's settings: which clauses, how many, how long a story. */
+export function ParaphraseSettings() {
+  return (
+    <fieldset data-testid="study-paraphrase-settings">
+      <legend>Clauses to paraphrase</legend>
+      <div className="sd-grid">
+        <OptionInput field="studyId" />
+        <OptionInput field="seed" />
+        <OptionInput field="clauseKs" />
+        <OptionInput field="clauseGenders" />
+        <OptionInput field="clausesPerParticipant" />
+        <OptionInput field="minWords" />
+        <OptionInput field="maxWords" />
+      </div>
+      <Check
+        field="favourUncovered"
+        label={STUDY_OPTIONS.favourUncovered.label}
+        hint={STUDY_OPTIONS.favourUncovered.help}
+      />
+    </fieldset>
+  );
+}
+
+/** A review study's settings, and its stories: from the results server, or embedded from a file. */
+export function ReviewSettings() {
+  const stories = useStudyDesigner((s) => s.form.reviewStories);
+  const studyId = useStudyDesigner((s) => s.form.studyId);
+  return (
+    <fieldset data-testid="study-review-settings">
+      <legend>Stories to review</legend>
+      <div className="sd-grid">
+        <OptionInput field="studyId" />
+        <OptionInput field="seed" />
+        <OptionInput field="reviewsPerStory" />
+        <OptionInput field="reviewsPerParticipant" />
+        <OptionInput field="sourceStudy" />
+      </div>
+      <p className="hint">
+        With the results server (under “Where results go”), name the paraphrase study registered there: each participant
+        is handed stories it has collected, fewest reviews first, never their own. Without it (JATOS, files), embed the
+        stories of a results export instead; they travel in the link.
+      </p>
+      <StoriesInput count={stories.length} studyId={studyId} />
+    </fieldset>
+  );
+}
+
+/** Loading, counting, saving and clearing the embedded stories. */
+function StoriesInput({ count, studyId }: { count: number; studyId: string }) {
+  const id = useId();
+  const setField = useStudyDesigner((s) => s.setField);
+  const setLoadError = useStudyDesigner((s) => s.setStoriesError);
+  const error = useStudyDesigner((s) => s.storiesError);
+  const stories = useStudyDesigner((s) => s.form.reviewStories);
+  return (
+    <div className="sd-field sd-wide sd-stories" data-field="reviewStories">
+      <label htmlFor={id}>{STUDY_OPTIONS.reviewStories.label}: a results export (.csv, .json) or a stories file</label>
+      <input
+        id={id}
+        name="reviewStories"
+        type="file"
+        accept=".csv,.json,text/csv,application/json"
+        data-testid="study-stories-load"
+        aria-describedby={`${id}-count${error ? ` ${id}-error` : ''}`}
+        onChange={async (e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (!file) return;
+          if (file.size > 50_000_000) return setLoadError(`${file.name} is too large to read here.`);
+          try {
+            setField('reviewStories', readStoriesFile(file.name, await file.text()));
+            setLoadError(null);
+          } catch (err) {
+            setLoadError((err as Error).message);
+          }
+        }}
+      />
+      <p id={`${id}-count`} className="hint" data-testid="study-stories-count">
+        {count === 0
+          ? 'No stories embedded.'
+          : `${count} stor${count === 1 ? 'y' : 'ies'} embedded (paraphrases that passed the live checks).`}
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="sd-error" role="alert" data-testid="study-stories-error">
+          {error}
+        </p>
+      )}
+      {count > 0 && (
+        <div className="sd-actions">
+          <button
+            type="button"
+            data-testid="study-stories-download"
+            onClick={() =>
+              saveFile([`${JSON.stringify(stories, null, 2)}\n`], storiesFileName(studyId), 'application/json')
+            }
+          >
+            Stories file (.json) for the command line
+          </button>
+          <button type="button" className="sd-small" onClick={() => setField('reviewStories', [])}>
+            Remove the stories
+          </button>
+        </div>
+      )}
+      <GroupProblem input="reviewStories" />
+    </div>
+  );
+}
