@@ -17,6 +17,13 @@ import type { FiguresSummary } from './fixtures/collectScripts';
  *   `COLLECT_FIGURES=<dir>` the template files, the export, the dashboard's figures and its
  *   screenshots are kept there (the closing note's material).
  *
+ * - "on a phone": a paraphrase study and a live review study made with `study link --kind … --sink
+ *   server --data`; at 390 × 844 one participant writes stories for three clauses through the
+ *   page (the first refused by the live checks, then fixed); three others review them through
+ *   the page (the queue hands each the three stories); `results export` feeds `templates collect
+ *   --from` (and `--data` gives the same); `generate --templates` with that file writes stories
+ *   that hold the collected sentences with other names; `check` finds every row entailed.
+ *
  * Every wait is bounded; every server started here is stopped in afterAll, pass or fail.
  */
 
@@ -237,5 +244,204 @@ test('thirty stories written and reviewed by test scripts through the server: te
       ),
     };
     writeFileSync(path.join(FIGURES, 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  }
+});
+
+/** Consent, then the instructions, until the first trial of a collection study shows. */
+async function startRun(page: Page, trialTestId: string): Promise<void> {
+  await page.getByTestId('consent-accept').click();
+  const trial = page.getByTestId(trialTestId);
+  const next = page.getByTestId('continue');
+  await expect(trial.or(next).first()).toBeVisible({ timeout: 30_000 });
+  if (await next.isVisible()) await next.click();
+  await expect(trial).toBeVisible({ timeout: 30_000 });
+}
+
+/** The regular expression of a collected template: its placeholders as bracketed names, the same name for the same placeholder. */
+function templatePattern(template: string): RegExp {
+  const seen = new Map<string, number>();
+  let source = '';
+  let at = 0;
+  for (const m of template.matchAll(/ENT_(\d+)_(male|female)/g)) {
+    source += template.slice(at, m.index).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const group = seen.get(m[0]);
+    if (group === undefined) {
+      seen.set(m[0], seen.size + 1);
+      source += '\\[([^\\]]+)\\]';
+    } else source += `\\[\\${group}\\]`;
+    at = m.index + m[0].length;
+  }
+  return new RegExp(source + template.slice(at).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+}
+
+test('on a phone: one participant writes three stories, three review them, templates collect, generate and check', async ({
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  const data = tempFolder('clutrr-collect-phone-');
+  const server = await startServer(data);
+  // The studies, made and registered in the server's data folder by the CLI.
+  expect(
+    lastLine(
+      cli([
+        'study',
+        'link',
+        '--kind',
+        'paraphrase',
+        '--study-id',
+        'para-phone',
+        '--seed',
+        '31',
+        '--clauses-per-participant',
+        '3',
+        '--sink',
+        'server',
+        '--data',
+        data,
+      ]),
+    ),
+  ).toBe('?s=para-phone');
+  expect(
+    lastLine(
+      cli([
+        'study',
+        'link',
+        '--kind',
+        'review',
+        '--study-id',
+        'review-phone',
+        '--seed',
+        '32',
+        '--source-study',
+        'para-phone',
+        '--reviews-per-story',
+        '3',
+        '--reviews-per-participant',
+        '3',
+        '--sink',
+        'server',
+        '--data',
+        data,
+      ]),
+    ),
+  ).toBe('?s=review-phone');
+
+  // The writer, on a phone.
+  const writerContext = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  const writer = await writerContext.newPage();
+  await writer.goto(`${server.url}/?s=para-phone&PROLIFIC_PID=writer-phone`);
+  await startRun(writer, 'paraphrase-text');
+  const written: { facts: string[]; story: string }[] = [];
+  for (let i = 0; i < 3; i++) {
+    await expect(writer.getByTestId('paraphrase-text')).toBeVisible({ timeout: 30_000 });
+    const facts = (await writer.getByTestId('paraphrase-facts').locator('li').allTextContents()).map((t) => t.trim());
+    expect(facts.length).toBeGreaterThanOrEqual(1);
+    const text = writer.getByTestId('paraphrase-text');
+    const submit = writer.getByTestId('submit-paraphrase');
+    if (i === 0) {
+      // First a story that names nobody: the live checks refuse it and say why.
+      await text.fill('They all went to the seaside together last summer.');
+      await expect(writer.getByTestId('paraphrase-problems').locator('li').first()).toBeVisible();
+      await expect(submit).toBeDisabled();
+      if (SHOTS) await writer.screenshot({ path: path.join(SHOTS, 'phone-paraphrase-refused.png'), fullPage: true });
+    }
+    // The facts in the writer's order with a sentence of their own: the checks pass.
+    const story = `${[...facts].reverse().join(' ')} ${['It rained all afternoon.', 'The cake was excellent.', 'Nobody wanted to go home.'][i]}`;
+    await text.fill(story);
+    await expect(submit).toBeEnabled({ timeout: 10_000 });
+    written.push({ facts, story });
+    await submit.click();
+    if (i < 2) await expect(text).toHaveValue('', { timeout: 15_000 });
+  }
+  await expect(writer.getByTestId('completion')).toBeVisible({ timeout: 30_000 });
+  await expect(writer.getByTestId('sink-status')).toHaveAttribute('data-state', 'sent', { timeout: 60_000 });
+  expect(await writer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await writerContext.close();
+
+  // Three reviewers, each on a phone: the queue hands each the three stories; the third reviewer
+  // calls the last one bad (another reason).
+  const stories = new Set(written.map((w) => w.story));
+  for (let r = 0; r < 3; r++) {
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/?s=review-phone&PROLIFIC_PID=reviewer-${r}`);
+    await startRun(page, 'review-story');
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const story = page.getByTestId('review-story');
+      await expect(story).toBeVisible({ timeout: 30_000 });
+      const shown = ((await story.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+      expect(stories.has(shown), shown).toBe(true);
+      expect(seen).not.toContain(shown);
+      seen.push(shown);
+      await expect(page.getByTestId('review-facts').locator('li')).not.toHaveCount(0);
+      const bad = r === 2 && shown === written[2]!.story;
+      await page.locator(`[data-testid="review-verdict"][data-value="${bad ? 'bad' : 'good'}"]`).click();
+      if (bad) await page.locator('[data-testid="review-reason"][data-value="other"]').check();
+      if (SHOTS && r === 2 && i === 0) {
+        await page.screenshot({ path: path.join(SHOTS, 'phone-review.png'), fullPage: true });
+      }
+      await page.getByTestId('submit-review').click();
+      if (i < 2) await expect(page.getByTestId('review-story')).not.toHaveText(shown, { timeout: 15_000 });
+    }
+    await expect(page.getByTestId('completion')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('sink-status')).toHaveAttribute('data-state', 'sent', { timeout: 60_000 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await context.close();
+  }
+
+  // The export feeds templates collect; the data folder gives the same.
+  const exportFile = path.join(data, 'export.csv');
+  expect(lastLine(cli(['results', 'export', '--data', data, '--out', exportFile]))).toBe('sessions=4 rows=12');
+  const templatesFile = path.join(data, 'collected.json');
+  expect(lastLine(cli(['templates', 'collect', '--from', exportFile, '--out', templatesFile]))).toBe(
+    'paraphrases=3 accepted=2 templates=2',
+  );
+  expect(
+    lastLine(cli(['templates', 'collect', '--data', data, '--out', path.join(data, 'from-data.json'), '--force'])),
+  ).toBe('paraphrases=3 accepted=2 templates=2');
+  const bank = JSON.parse(readFileSync(templatesFile, 'utf8')) as Record<string, Record<string, string[]>>;
+  const collected = Object.entries(bank).flatMap(([fComb, byGender]) =>
+    Object.values(byGender).flatMap((list) => list.map((template) => ({ fComb, template }))),
+  );
+  expect(collected).toHaveLength(2);
+
+  // generate --templates: stories holding the collected sentences, with other names; check.
+  for (const [n, { fComb, template }] of collected.entries()) {
+    const words = fComb.split('-');
+    const k = Math.max(2, words.length);
+    const patterns = words.length === 1 ? `${fComb}-*,*-${fComb}` : fComb;
+    const out = path.join(data, `generated-${n}`);
+    cli([
+      'generate',
+      '--templates',
+      templatesFile,
+      '--train-tasks',
+      `1.${k}`,
+      '--test-tasks',
+      `1.${k}`,
+      '--train-rows',
+      '200',
+      '--test-rows',
+      '20',
+      '--patterns',
+      patterns,
+      '--out',
+      out,
+    ]);
+    const csv = readFileSync(path.join(out, `1.${k}_train.csv`), 'utf8');
+    const pattern = templatePattern(template);
+    const match = pattern.exec(csv);
+    expect(match, `no generated story holds "${template}"`).not.toBeNull();
+    // Names of the generator's, not the writer's.
+    const names = match!.slice(1);
+    const original = written.map((w) => w.story).join(' ');
+    expect(
+      names.some((name) => !original.includes(name)),
+      names.join(', '),
+    ).toBe(true);
+    expect(lastLine(cli(['check', path.join(out, `1.${k}_train.csv`), path.join(out, `1.${k}_test.csv`)]))).toMatch(
+      /^rows=220 entailed=220 ambiguous=0 unsupported=0 /,
+    );
   }
 });
