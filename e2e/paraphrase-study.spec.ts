@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { seriousViolations } from './fixtures/axe';
 import { Collector } from './fixtures/collect';
-import { cliLink, Participant, PHONE, readResultsCsv, type CsvRow } from './fixtures/study';
+import { cliLink, definitionOf, Participant, PHONE, readResultsCsv, type CsvRow } from './fixtures/study';
 
 /**
  * Issue 24, one participant at a time, without the results server (H24c's spec runs the whole
@@ -49,6 +50,12 @@ test.describe.serial('collection studies, one participant', () => {
     await expect(c.submitParaphrase).toBeDisabled();
     expect(await p.horizontalOverflow()).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/h24b-paraphrase-refused-390.png`, fullPage: true });
+    // Readable in both themes: no serious axe violation (colour contrast included).
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/h24b-paraphrase-refused-390-dark.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
     // Clicking a disabled Submit records nothing.
     await c.submitParaphrase.click({ force: true });
     expect(await c.storedKeys('row/')).toEqual([]);
@@ -155,6 +162,11 @@ test.describe.serial('collection studies, one participant', () => {
     await expect(c.submitReview).toBeEnabled();
     expect(await p.horizontalOverflow()).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/h24b-review-bad-390.png`, fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/h24b-review-bad-390-dark.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize(DESKTOP);
     await page.screenshot({ path: `${SHOTS}/h24b-review-bad-1280.png`, fullPage: true });
     await page.setViewportSize(PHONE);
@@ -195,5 +207,56 @@ test.describe.serial('collection studies, one participant', () => {
         difficulty: '',
       });
     }
+  });
+  test('the designer: the kind first, its settings, and the link and command line of that kind', async ({
+    page,
+  }, info) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/#/study');
+    await page.evaluate(() => localStorage.removeItem('clutrr-lab:study-designer'));
+    await page.reload();
+    const field = (name: string) => page.locator(`[name="${name}"]`);
+    const cli = page.getByTestId('study-cli');
+    await page.locator('[data-testid="study-kind-option"][value="paraphrase"]').check();
+    await expect(field('k')).toHaveCount(0);
+    await expect(page.getByTestId('study-drawing-note')).toHaveCount(0);
+    await field('clausesPerParticipant').fill('2');
+    await field('download').check();
+    await field('sendInstructions').fill('Mail it to lab@example.org.');
+    await expect(cli).toContainText('--kind paraphrase');
+    await expect(cli).toContainText('--clauses-per-participant 2');
+    const paraLink = (await page.getByTestId('study-link').textContent())!;
+    expect(definitionOf(paraLink.slice(paraLink.indexOf('?')))).toMatchObject({
+      kind: 'paraphrase',
+      clausesPerParticipant: 2,
+    });
+    await expect(page.getByTestId('study-summary-counts')).toHaveText(
+      'Each participant writes a story for 2 clauses of 1, 2, 3 facts (genders any), 5 to 120 words each.',
+    );
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${SHOTS}/h24b-designer-paraphrase-1280.png`, fullPage: true });
+
+    // A review study asks for its stories, then embeds those of the paraphrase participant's file.
+    await page.locator('[data-testid="study-kind-option"][value="review"]').check();
+    await expect(page.locator('[data-testid="study-field-error"][data-field="reviewStories"]')).toContainText(
+      'a review study needs stories to review',
+    );
+    const file = path.join(info.outputDir, 'designer-stories.csv');
+    mkdirSync(info.outputDir, { recursive: true });
+    writeFileSync(file, writtenCsv);
+    await page.getByTestId('study-stories-load').setInputFiles(file);
+    await expect(page.getByTestId('study-stories-count')).toHaveText(
+      '3 stories embedded (paraphrases that passed the live checks).',
+    );
+    await expect(cli).toContainText('--kind review');
+    await expect(cli).toContainText('--stories study.stories.json');
+    const reviewLink = (await page.getByTestId('study-link').textContent())!;
+    const review = definitionOf(reviewLink.slice(reviewLink.indexOf('?')));
+    expect(review.kind).toBe('review');
+    expect(review.reviewStories.map((s) => s.story)).toEqual(written.map((r) => r.story));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${SHOTS}/h24b-designer-review-1280.png`, fullPage: true });
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: `${SHOTS}/h24b-designer-review-390.png`, fullPage: true });
   });
 });

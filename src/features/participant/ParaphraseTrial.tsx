@@ -63,7 +63,10 @@ export function ParaphraseTrial({
             <li key={f}>{f}</li>
           ))}
         </ul>
-        <div className="collect-implied" data-testid="paraphrase-implied">
+        <div
+          className={`collect-implied${implied === null ? ' collect-implied--none' : ''}`}
+          data-testid="paraphrase-implied"
+        >
           {implied === null ? (
             <p>One fact only: nothing follows from it that you must keep back.</p>
           ) : (

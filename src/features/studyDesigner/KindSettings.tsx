@@ -42,8 +42,8 @@ export function KindChoice() {
         ))}
       </div>
       <p id={`${id}-hint`} className="hint">
-        A {KIND_NAMES.paraphrase} study collects stories; a {KIND_NAMES.review} study has them rated; `npm run cli --
-        templates collect` turns the accepted ones into templates.
+        A {KIND_NAMES.paraphrase} study collects stories; a {KIND_NAMES.review} study has them rated;{' '}
+        <code>npm run cli -- templates collect</code> turns the accepted ones into templates.
       </p>
       <GroupProblem input="kind" />
     </fieldset>
