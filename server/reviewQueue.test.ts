@@ -15,7 +15,7 @@ import { DEFAULT_ACCESS_LIMITS } from './limits';
 import { reviewResponseProblem, type ReviewItem } from './reviewQueue';
 import { StudyAccess } from './sessions';
 import { ResultStore, SCHEMA_VERSION } from './store';
-import { makeRow, scheduledRow, tempDirs } from './testServer';
+import { makeRow, scheduledRow, startServer, tempDirs } from './testServer';
 import { scheduleParticipant } from '../src/study/schedule';
 import { clauseFromId, clauseQuery, factSentences } from '../src/study/collect/clause';
 
@@ -531,6 +531,78 @@ describe('collection rows through POST api/rows', () => {
       error: expect.stringMatching(/rows\.0\.puzzle_id: clause "c1\.mother\.male-male"/),
     });
   });
+});
+
+describe('the review queue in the real server process', () => {
+  it('hands out items over HTTP; after SIGKILL and a restart the same session gets the same items', async () => {
+    const data = tempDir();
+    let server = await startServer(data);
+    try {
+      const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${server.url}${p}`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain;charset=UTF-8', ...headers },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(10_000),
+        });
+      const auth = { authorization: `Bearer ${server.token}` };
+      expect((await post('/api/studies', { definition: PARAPHRASE }, auth)).status).toBe(201);
+      expect((await post('/api/studies', { definition: REVIEW }, auth)).status).toBe(201);
+      // Stories of two writers, sent as their pages send them (issued sessions, the schedule's clauses).
+      for (const w of ['W1', 'W2']) {
+        const grant = (await (
+          await post('/api/sessions', { study_id: 'para', participant_id: w })
+        ).json()) as SessionGrant;
+        const schedule = scheduleParticipant(PARAPHRASE, {
+          participantNumber: grant.participant,
+          sessionSeed: grant.session_id,
+        });
+        const rows = schedule.trials.map((t, i) => {
+          const clause = clauseFromId(t.item.puzzleId, t.item.seed);
+          if ('error' in clause) throw new Error(clause.error);
+          const q = clauseQuery(clause);
+          return scheduledRow(PARAPHRASE, grant, i, {
+            participant_id: w,
+            query_a: clause.people[q.a]!.name,
+            query_b: clause.people[q.b]!.name,
+            gold: q.word,
+            response: '',
+            correct: true,
+            difficulty: null,
+            ended_on: 'response',
+            story: `${factSentences(clause).join(' ')} That was in ${w}'s year ${i}.`,
+          });
+        });
+        const res = await post('/api/rows', {
+          sessions: [],
+          rows,
+          secrets: [{ session_id: grant.session_id, secret: grant.secret }],
+        });
+        expect(res.status).toBe(200);
+      }
+      const reviewer = (await (
+        await post('/api/sessions', { study_id: 'rev', participant_id: 'R' })
+      ).json()) as SessionGrant;
+      const items = async () => {
+        const res = await fetch(`${server.url}/api/studies/rev/review-items?session=${reviewer.session_id}`, {
+          headers: { 'x-session-secret': reviewer.secret },
+          signal: AbortSignal.timeout(10_000),
+        });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { items: ReviewItem[] }).items.map((i) => i.story_id);
+      };
+      const first = await items();
+      expect(first).toHaveLength(3);
+      // The assignments were committed before the answer: a SIGKILL loses none of them.
+      await server.kill();
+      server = await startServer(data);
+      expect(await items()).toEqual(first);
+      const coverage = (await (await fetch(`${server.url}/api/studies/para/coverage`)).json()) as { stories: number };
+      expect(coverage.stories).toBe(2 * PARAPHRASE.clausesPerParticipant);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });
 
 describe('GET api/studies/<id>/coverage', () => {
