@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { spawnServer, type SpawnedServer } from '../server/spawnServer';
+import { seriousViolations } from './fixtures/axe';
 import type { FiguresSummary } from './fixtures/collectScripts';
 
 /**
@@ -202,6 +203,8 @@ test('thirty stories written and reviewed by test scripts through the server: te
         .screenshot({ path: path.join(SHOTS, `collect-story-${status}.png`) });
     }
   }
+  // Accessible: no serious or critical axe violation (colour contrast included) with the panel shown.
+  expect(await seriousViolations(page)).toEqual([]);
   await page.setViewportSize(PHONE);
   if (SHOTS)
     await page.getByTestId('collect-summary').screenshot({ path: path.join(SHOTS, 'collect-summary-phone.png') });
