@@ -24,7 +24,8 @@
 import { hashSeed } from '../src/core/random/rng';
 import type { StudyDefinition } from '../src/study/definition';
 import type { ResultRow } from '../src/study/results';
-import { REVIEW_REASONS, STUDY_KINDS, type StudyKind } from '../src/study/studyOptions';
+import { parseReviewResponse } from '../src/study/collect/rows';
+import { STUDY_KINDS, type StudyKind } from '../src/study/studyOptions';
 import { liveCheckFilter } from './collectChecks';
 import type { ResultStore } from './store';
 
@@ -125,16 +126,10 @@ const itemOf = (r: StoryRow): ReviewItem => ({
   story: r.story,
 });
 
-/** A review row's `response`: `good`, or `bad:` and at least one reason, in REVIEW_REASONS order. */
+/** A review row's `response`: `good`, or `bad:` and at least one reason (parseReviewResponse's rule). */
 export function reviewResponseProblem(response: string): string | undefined {
-  if (response === 'good') return undefined;
-  const m = /^bad:(.+)$/.exec(response);
-  const reasons = m ? m[1]!.split(',') : [];
-  const order = reasons.map((r) => REVIEW_REASONS.indexOf(r as (typeof REVIEW_REASONS)[number]));
-  if (!m || order.some((i) => i < 0) || order.some((i, j) => j > 0 && i <= order[j - 1]!)) {
-    return `${JSON.stringify(response)} is not a verdict: "good", or "bad:" with reasons from ${REVIEW_REASONS.join(', ')} (in that order, each once)`;
-  }
-  return undefined;
+  const read = parseReviewResponse(response);
+  return 'error' in read ? read.error : undefined;
 }
 
 export interface ReviewQueueOptions {
