@@ -668,6 +668,12 @@ export class StudyRun {
     const { deps } = this;
     const def = deps.def;
     if (this.assigned !== undefined) return true;
+    // Asked before in this browser (a reload before the first trial): the same items, not new ones.
+    const stored = (await deps.storage.get(assignedKey(this.sessionId))) as Assigned | undefined;
+    if (stored !== undefined) {
+      this.assigned = stored;
+      return this.reschedule(this.sessionId, this.storedPointer?.issued) && this.prepareCollection();
+    }
     let assigned: Assigned;
     if (isLiveReview(def)) {
       const reviews = await this.fetchReviewItems();

@@ -431,3 +431,42 @@ describe('a live review run', () => {
     );
   });
 });
+
+describe('a reload before the first trial', () => {
+  it('keeps the clauses picked with the coverage, rather than picking again', async () => {
+    const def: Partial<StudyDefinition> = {
+      ...PARAPHRASE,
+      clauseKs: [1],
+      clausesPerParticipant: 1,
+      favourUncovered: true,
+      sinks: [{ kind: 'server' }],
+    };
+    const issuer: SessionIssuer = {
+      study: { studyId: 'para' },
+      request: async () => ({
+        ok: true,
+        grant: {
+          study_id: 'para',
+          session_id: 'srv-9',
+          secret: 's',
+          participant: 0,
+          condition: null,
+          resumed: false,
+          answered: [],
+        },
+      }),
+    };
+    const only = (id: string) => Object.fromEntries(clauseCells([1]).map((c) => [c.id, c.id === id ? 0 : 5]));
+    const storage = new MemoryStorage();
+    const a = await makeRun({ def, storage, issuer, coverage: only('c1.son.female-male') });
+    expect(await a.run.open()).toBe(true);
+    await a.run.prepare();
+    await a.run.acceptConsent();
+    expect(a.run.state.kind).toBe('instructions');
+    // Reloaded on the instructions: consent again (nothing recorded yet), the same clause after it.
+    await a.outbox.release('srv-9');
+    const b = await makeRun({ def, storage, issuer, coverage: only('c1.daughter.male-female') });
+    await begin(b.run);
+    expect(paraphraseOnScreen(b.run).clause.id).toBe('c1.son.female-male');
+  });
+});
