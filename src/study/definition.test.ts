@@ -306,6 +306,11 @@ describe('study kinds', () => {
       problems(withDefaults({ kind: 'review', studyId: 'rev', sourceStudy: 'rev', sinks: [{ kind: 'server' }] })),
     ).toEqual(['sourceStudy: a review study cannot review its own stories; name the paraphrase study']);
     expect(
+      problems(withDefaults({ kind: 'review', sourceStudy: 'p', sinks: [{ kind: 'jatos' }, { kind: 'server' }] })),
+    ).toEqual([
+      'sourceStudy: stories from the results server cannot be fetched inside JATOS: for a JATOS study embed the stories (--stories FILE) instead',
+    ]);
+    expect(
       problems(
         withDefaults({ kind: 'review', sourceStudy: 'p', reviewStories: [story(1)], sinks: [{ kind: 'server' }] }),
       ),

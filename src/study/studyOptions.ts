@@ -695,6 +695,13 @@ const OPTION_TABLE = {
         );
       }
       if (storiesOf(def).length > 0) fail('', 'give either a source study or embedded stories, not both');
+      // Inside JATOS the page is JATOS's: there is no results server beside it to hand out stories.
+      if (sinksOf(def).some((x) => isRecord(x) && x.kind === 'jatos')) {
+        fail(
+          '',
+          'stories from the results server cannot be fetched inside JATOS: for a JATOS study embed the stories (--stories FILE) instead',
+        );
+      }
     },
   },
   reviewStories: {

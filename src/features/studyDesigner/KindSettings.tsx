@@ -90,7 +90,8 @@ export function ReviewSettings() {
       <p className="hint">
         With the results server (under “Where results go”), name the paraphrase study registered there: each participant
         is handed stories it has collected, fewest reviews first, never their own. Without it (JATOS, files), embed the
-        stories of a results export instead; they travel in the link.
+        stories of a results export instead; they travel in the link. A preview shows a live review study’s screens only
+        with embedded stories (it has no session to ask the server with).
       </p>
       <StoriesInput count={stories.length} studyId={studyId} />
     </fieldset>
