@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CLAUSE_GENDER_CHOICES, CLAUSE_KS as PICKER_KS } from './collect/clause';
 import { DEFAULT_CONDITION, DEFAULT_STUDY, withDefaults, type StudyCondition } from './definition';
 import {
-  CLAUSE_GENDERS,
-  CLAUSE_KS,
   conditionArgs,
   optionArgs,
   optionDefault,
@@ -85,11 +82,6 @@ describe('the study kinds in the table', () => {
       ...['--kind', 'review', '--study-id', 'rev', '--seed', '1', '--reviews-per-participant', '1'],
       ...['--stories', 'rev.stories.json'],
     ]);
-  });
-
-  it('offers the clause sizes and gender choices the clause picker knows', () => {
-    expect([...CLAUSE_KS]).toEqual([...PICKER_KS]);
-    expect([...CLAUSE_GENDERS]).toEqual([...CLAUSE_GENDER_CHOICES]);
   });
 
   it('knows which kinds each setting belongs to, and the defaults of each kind', () => {
