@@ -15,6 +15,10 @@ interface IndexEntry {
   version: string;
   kind: string;
   label: string;
+  reads: 'graph' | 'text';
+  supervision: 'answer' | 'answer+rule-pairs';
+  attention: 'facts' | 'words' | 'none';
+  paperModel: string | null;
 }
 
 async function mainModels(page: Page): Promise<IndexEntry[]> {
@@ -67,6 +71,19 @@ test('the panel loads the models lazily, answers, draws attention and switches b
 
   await page.getByTestId('model-load').click();
   await expectAnswers(page, models);
+  // Each model says what it reads, what supervised it, what it was trained on, which paper model.
+  for (const m of models) {
+    const facts = page.getByTestId(`model-facts-${m.model}`);
+    await expect(facts.locator('dt')).toHaveText(['Reads', 'Supervised by', 'Trained on', 'Paper model']);
+    await expect(facts.locator('dd').nth(0)).toHaveText(
+      m.reads === 'graph' ? 'the graph of stated facts, not the text' : 'the story text, names anonymised',
+    );
+    await expect(facts.locator('dd').nth(1)).toContainText(
+      m.supervision === 'answer' ? 'answer only' : "answer plus every pair's relation from the rule base",
+    );
+    await expect(facts.locator('dd').nth(2)).toContainText('puzzles per k');
+    if (!m.paperModel) await expect(facts.locator('dd').nth(3)).toHaveText('not in the paper');
+  }
   expect(requested.some((u) => /models\.worker-[\w-]+\.js$/.test(u))).toBe(true);
   expect(requested.some((u) => /tfjs-backend-wasm[\w-]*\.wasm$/.test(u))).toBe(true);
   expect(requested.every((u) => u.startsWith('http://127.0.0.1'))).toBe(true);
@@ -87,7 +104,7 @@ test('the panel loads the models lazily, answers, draws attention and switches b
 
   // The GAT's attention on every story fact's edge, with a legend line; the toggle removes it.
   const facts = await page.locator('[data-testid="graph-edge"][data-fact]').count();
-  const gats = models.filter((m) => m.kind === 'gat');
+  const gats = models.filter((m) => m.attention === 'facts');
   if (gats.length > 0) {
     const weighted = page.locator('[data-testid="graph-edge"][data-attention]');
     await expect(weighted).toHaveCount(facts);

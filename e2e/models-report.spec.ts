@@ -23,13 +23,17 @@ interface Entry {
   model: string;
   version: string;
   label: string;
+  reads: 'graph' | 'text';
+  supervision: 'answer' | 'answer+rule-pairs';
+  paperModel: string | null;
+  description: string;
 }
 const INDEX = JSON.parse(readFileSync(path.join(DIST, 'models', 'index.json'), 'utf8')) as { models: Entry[] };
 const MAIN = INDEX.models.filter((m) => !m.version.includes('-'));
 const KS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
 const metadataOf = (id: string) =>
   JSON.parse(readFileSync(path.join(DIST, 'models', id, 'metadata.json'), 'utf8')) as {
-    training: { noise: string };
+    training: { noise: string; labels?: string };
     test: { accuracy: Record<string, number> };
     robustness: { test: string; rows: number; accuracy: number }[];
   };
@@ -47,6 +51,21 @@ test.describe('model report', () => {
     expect(MAIN.length).toBeGreaterThan(0);
     await openReport(page);
     await expect(page.getByTestId('models-entry')).toHaveCount(MAIN.length);
+    // Each says what it reads, what supervised it and which paper model it is, as index.json does.
+    for (const m of MAIN) {
+      const entry = page.locator(`[data-testid="models-entry"][data-id="${m.id}"]`);
+      await expect(entry).toHaveAttribute('data-reads', m.reads);
+      await expect(entry).toHaveAttribute('data-supervision', m.supervision);
+      await expect(entry).toHaveAttribute('data-paper', m.paperModel ?? 'none');
+      await expect(entry.getByTestId('models-description')).toHaveText(m.description);
+      await expect(entry.getByTestId('models-trained-on')).toContainText('puzzles per k');
+      if (m.supervision === 'answer+rule-pairs')
+        await expect(entry.getByTestId('models-supervision')).toHaveText(
+          "answer plus every pair's relation from the rule base, unsound rules included",
+        );
+    }
+    await expect(page.locator('[data-testid="models-entry"][data-id="gat-improved/1"] th')).not.toContainText('GAT');
+    await expect(page.getByTestId('models-other-entry')).toHaveCount(INDEX.models.length - MAIN.length);
     // Before a run: the training script's curve is there, the browser cells are empty.
     for (const m of MAIN) {
       const meta = metadataOf(m.id);
@@ -78,13 +97,21 @@ test.describe('model report', () => {
         expect(correct).toBeLessThanOrEqual(rows);
         await expect(cell).toHaveText((correct / rows).toFixed(3));
       }
-    // The chart: a browser line and a training line per model, the paper's two segments.
+    // The chart: a browser line and a training line per model, a paper segment per paper model reimplemented.
     const chart = page.getByTestId('models-chart');
     for (const m of MAIN) {
       await expect(chart.locator(`[data-series="run:${m.id}"]`)).toHaveAttribute('data-points', String(KS.length));
       await expect(chart.locator(`[data-series="training:${m.id}"]`)).toHaveCount(1);
     }
-    await expect(chart.locator('[data-series^="paper:"]')).toHaveCount(2);
+    const reimplemented = new Set(MAIN.flatMap((m) => (m.paperModel ? [m.paperModel] : [])));
+    await expect(chart.locator('[data-series^="paper:"]')).toHaveCount(reimplemented.size);
+    // The relation composer beside its answer-only ablation, the difference by k from their metadata.
+    if (MAIN.some((m) => m.model === 'gat-improved') && MAIN.some((m) => m.model === 'gat-improved-answer-only')) {
+      const [full, ablation] = ['gat-improved/1', 'gat-improved-answer-only/1'].map(metadataOf);
+      const diff = full!.test.accuracy['3']! - ablation!.test.accuracy['3']!;
+      await expect(page.getByTestId('models-ablation-diff-3')).toHaveAttribute('data-value', String(diff));
+      await expect(page.getByTestId('models-ablation-run-diff-3')).toHaveAttribute('data-value', /\d/);
+    }
     await page.screenshot({ path: `${ARTIFACTS}/models-report.png`, fullPage: true });
 
     const axe = await new AxeBuilder({ page }).include('[data-testid="models-report"]').analyze();
@@ -101,7 +128,8 @@ test.describe('model report', () => {
     for (const e of [...INDEX.models].sort((a, b) => Number(b.version === '1') - Number(a.version === '1'))) {
       const meta = metadataOf(e.id);
       for (const r of meta.robustness) {
-        const key = `${e.model}-${meta.training.noise}-${r.test}`;
+        const column = meta.training.labels === 'clutrr' ? `${e.model}-clutrr-labels` : e.model;
+        const key = `${column}-${meta.training.noise}-${r.test}`;
         if (seen.has(key)) continue;
         seen.add(key);
         const cell = page.getByTestId(`models-rob-${key}`);
@@ -111,6 +139,21 @@ test.describe('model report', () => {
     }
     await expect(page.getByTestId('models-rob-paper-gat-clean-supporting')).toHaveText('0.24 ± 0.20');
     await expect(page.getByTestId('models-rob-paper-bilstm-clean-clean')).toHaveText('0.58 ± 0.05');
+    // All seven of the paper's columns, as printed; BERT's marked not shipped.
+    await expect(page.getByTestId('models-rob-paper-mac-irrelevant-disconnected')).toHaveText('0.61 ± 0.06');
+    await expect(page.getByTestId('models-rob-paper-bilstm-mean-clean-supporting')).toHaveText('0.64 ± 0.22');
+    await expect(page.getByTestId('models-rob-paper-rn-disconnected-disconnected')).toHaveText('0.45 ± 0.11');
+    await expect(page.getByTestId('models-rob-paper-bert-lstm-clean-clean')).toHaveText('0.67 ± 0.03');
+    await expect(page.locator('[data-testid="models-rob-col"][data-shipped="no"]')).toHaveText([
+      /BERT\s*not shipped/,
+      /BERT-LSTM\s*not shipped/,
+    ]);
+    // The paper GAT's column stands right after ours that reimplement it.
+    const heads = await page
+      .getByTestId('models-rob-col')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+    const at = heads.indexOf('paper-gat');
+    expect(heads[at - 1]).toMatch(/^gat(-clutrr-labels)?$/);
     await table.scrollIntoViewIfNeeded();
     await table.screenshot({ path: `${ARTIFACTS}/models-report-robustness.png` });
   });
@@ -230,6 +273,14 @@ test.describe('results dashboard: the models on the same items', () => {
 
     const table = page.getByTestId('results-models-table');
     await expect(table).toBeVisible();
+    // What each model asked is, beside its figures: reads, supervision, training data, paper model.
+    const facts = page.getByTestId('results-models-facts').locator('li');
+    await expect(facts).toHaveCount(MAIN.length);
+    for (const m of MAIN) {
+      const li = page.locator(`[data-testid="results-models-facts"] li[data-model="${m.model}"]`);
+      await expect(li.locator('dt')).toHaveText(['Reads', 'Supervised by', 'Trained on', 'Paper model']);
+      if (m.supervision === 'answer+rule-pairs') await expect(li).toContainText('unsound rules included');
+    }
     // The fixture's 50 simulated items are listed as not rebuilt (their seed makes another puzzle).
     await expect(page.getByTestId('results-models-refused')).toHaveAttribute('data-count', '50');
     await expect(page.getByTestId('results-models-refused')).toContainText('makes a puzzle about');

@@ -11,6 +11,7 @@ import { parseTaskList, type TaskSpec } from '../../src/core/puzzle/tasks';
 import type { Seed } from '../../src/core/random/rng';
 import type { NoiseKind } from '../../src/ml/model';
 import {
+  dataOptionsFor,
   type Example,
   makeExamples,
   modelDataSpec,
@@ -51,10 +52,7 @@ export interface DataOptions {
 /** Generates everything a training run needs; the same options give the same examples. */
 export function makeTrainData(options: DataOptions): TrainData {
   const { seed, noise, trainRows, testRows } = options;
-  const dataOptions = {
-    equal: options.preset !== 'none',
-    ...(options.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
-  };
+  const dataOptions = dataOptionsFor(options);
   const log = options.log ?? (() => {});
   const task = (n: NoiseKind, k: number): TaskSpec => ({ task: NOISE_TASK[n], k });
   const testTasks: TaskSpec[] = [];

@@ -59,8 +59,8 @@ export const PAPER_MODELS: readonly PaperModelId[] = [
 ];
 
 export const READS_TEXT: Readonly<Record<ModelReads, string>> = {
-  graph: 'the graph of stated facts (people and relation-typed edges), not the text',
-  text: 'the story text, people anonymised',
+  graph: 'the graph of stated facts, not the text',
+  text: 'the story text, names anonymised',
 };
 
 export const SUPERVISION_TEXT: Readonly<Record<ModelSupervision, string>> = {

@@ -49,6 +49,19 @@ export interface ModelDataOptions {
   readonly labels?: 'clutrr';
 }
 
+/**
+ * The rows a model's data follows, from what it was trained on (metadata.json `training`, or the
+ * training flags): balanced patterns unless its preset is `none` (or absent: the folders trained
+ * before presets), CLUTRR's labels when its labels say so. The training script and the models
+ * worker's fresh test sets both use it.
+ */
+export function dataOptionsFor(trained: { readonly preset?: string; readonly labels?: string }): ModelDataOptions {
+  return {
+    equal: trained.preset !== undefined && trained.preset !== 'none',
+    ...(trained.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
+  };
+}
+
 /** The dataset spec whose rows the models see: `seed`, the tasks and the options decide a row. */
 export function modelDataSpec(
   seed: Seed,

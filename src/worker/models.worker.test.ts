@@ -1,4 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTrainData } from '../../scripts/train/data';
 import { generatePuzzle } from '../core/puzzle/puzzle';
@@ -10,10 +12,14 @@ import { GAT_PAPER } from '../ml/gatPaper';
 import type { ModelIndex } from '../ml/model';
 import { indexEntry } from '../ml/modelKinds';
 import { ModelsClient, mainModels, median, topAnswers } from './modelsClient';
-import { testQuestions } from '../ml/testData';
+import { dataOptionsFor, testQuestions } from '../ml/testData';
+import { loadModel } from '../ml/load';
+import { bestClass } from '../ml/model';
 import { modelsHandlers, SOFTWARE_RENDERER, WASM_PATHS } from './models.worker';
 import { type RpcRequest, serve, type WorkerLike } from './rpc';
 import type { ModelsCommands } from './modelsProtocol';
+
+const PRESET_TRAINING = { noise: 'clean', preset: 'emnlp-systematic', labels: 'clutrr', tasks: [], rows: 10 };
 
 // A tiny untrained GAT (the real code paths, small shapes), served from memory as a build would.
 const TINY: GatConfig = { ...GAT_PAPER, dim: 16, edgeDim: 8, decoderHidden: 32, rounds: 2 };
@@ -34,6 +40,16 @@ beforeAll(async () => {
   files.set(`${BASE}models/gat/1/model.json`, { body: JSON.stringify(modelJson) });
   files.set(`${BASE}models/gat/1/metadata.json`, { body: JSON.stringify(metadata) });
   files.set(`${BASE}models/gat/1/weights.bin`, { body: weights, length: true });
+  // The shipped paper GAT's weights (it answers well enough for counts to differ) as a folder whose
+  // metadata says: balanced rows of a preset, CLUTRR's labels.
+  const shipped = path.resolve(__dirname, '..', '..', 'public', 'models', 'gat', '1');
+  const bin = readFileSync(path.join(shipped, 'weights.bin'));
+  files.set(`${BASE}models/gat/3/model.json`, { body: readFileSync(path.join(shipped, 'model.json'), 'utf8') });
+  files.set(`${BASE}models/gat/3/weights.bin`, {
+    body: bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength),
+    length: true,
+  });
+  files.set(`${BASE}models/gat/3/metadata.json`, { body: JSON.stringify({ ...metadata, training: PRESET_TRAINING }) });
 });
 
 const fakeFetch = async (url: string): Promise<Response> => {
@@ -141,6 +157,28 @@ describe('models worker (Node, cpu)', () => {
     expect((await client.evaluate(body)).byK).toEqual(r.byK);
   });
 
+  it('evaluates on rows drawn and labelled as the model’s metadata says it was trained', async () => {
+    const json = JSON.parse(files.get(`${BASE}models/gat/3/model.json`)!.body as string);
+    const direct = loadModel(json, (files.get(`${BASE}models/gat/3/weights.bin`)!.body as ArrayBuffer).slice(0));
+    const correct = async (options: Parameters<typeof testQuestions>[5]) => {
+      const qs = testQuestions('1', 'clean', 6, 30, '1', options);
+      const answers = await direct.answer(qs);
+      return answers.filter((a, i) => bestClass(a.probs) === qs[i]!.graph.label).length;
+    };
+    const balanced = await correct(dataOptionsFor(PRESET_TRAINING));
+    const unbalanced = await correct({});
+    direct.dispose();
+    // The two kinds of rows score differently here, so the counts below tell which the worker used.
+    expect(balanced).not.toBe(unbalanced);
+    await client.load('gat/3', undefined, BASE);
+    const body = { id: 'gat/3', noise: 'clean', ks: [6], rows: 30, seed: '1' } as const;
+    expect((await client.evaluate(body)).byK[0]!.correct).toBe(balanced);
+    // The same weights under metadata without a preset (trained before presets): the unbalanced rows.
+    files.set(`${BASE}models/gat/3/metadata.json`, { body: JSON.stringify({ model: 'gat', kind: 'gat', seed: '1' }) });
+    await client.load('gat/3', undefined, BASE);
+    expect((await client.evaluate(body)).byK[0]!.correct).toBe(unbalanced);
+  });
+
   it('answers the bench, one time per puzzle', async () => {
     const r = await client.bench({ id: 'gat/1', ks: [2, 3], rows: 2, seed: '1' });
     expect(r.ms).toHaveLength(4);
@@ -201,6 +239,18 @@ describe('test puzzles in the worker', () => {
         .slice(0, 3)
         .map((e) => e.question),
     );
+  });
+
+  it('follow a preset’s balanced rows and CLUTRR’s labels as the training script does', () => {
+    const trained = { preset: 'emnlp-systematic', labels: 'clutrr' } as const;
+    const data = makeTrainData({ seed: '1', noise: 'clean', ...trained, trainRows: 0, testRows: 3 });
+    for (const k of [2, 6]) {
+      const ours = testQuestions('1', 'clean', k, 3, '1', dataOptionsFor(trained));
+      expect(ours).toEqual(data.tests.get(k)!.map((e) => e.question));
+      expect(ours).not.toEqual(testQuestions('1', 'clean', k, 3));
+    }
+    expect(dataOptionsFor({})).toEqual({ equal: false });
+    expect(dataOptionsFor({ preset: 'none', labels: 'family' })).toEqual({ equal: false });
   });
 });
 

@@ -4,7 +4,7 @@ import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-si
 import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import { useBackend } from '../ml/backend';
 import { loadModel } from '../ml/load';
-import { testQuestions } from '../ml/testData';
+import { dataOptionsFor, testQuestions } from '../ml/testData';
 import {
   bestClass,
   type ClutrrModel,
@@ -236,9 +236,12 @@ export function modelsHandlers(env: ModelsEnv): Handlers<ModelsCommands> {
       const byK: KScore[] = [];
       let done = 0;
       const BATCH = 50;
+      // Rows drawn and labelled as the model's training data was (its preset's balanced
+      // patterns, CLUTRR's labels), so seed 1 gives the training script's own test rows.
+      const options = dataOptionsFor(m.metadata.training ?? {});
       for (const k of ks) {
         // Paraphrases split by the model's own training seed: held out from it whatever `seed` is.
-        const questions = testQuestions(seed, noise, k, rows, m.metadata.seed);
+        const questions = testQuestions(seed, noise, k, rows, m.metadata.seed, options);
         let correct = 0;
         for (let i = 0; i < questions.length; i += BATCH) {
           const part = questions.slice(i, i + BATCH);

@@ -1,5 +1,6 @@
 import { CLASSES } from '../ml/encoding';
 import type { ModelIndex, ModelIndexEntry, ModelMetadata, ModelQuestion } from '../ml/model';
+import { modelKind, paperModelText, READS_TEXT, SUPERVISION_TEXT, trainedOnText } from '../ml/modelKinds';
 
 // What the views need of src/ml besides the worker (pure code, no tfjs).
 export { questionFromPuzzle } from '../ml/encoding';
@@ -120,6 +121,25 @@ export function mainModels(index: ModelIndex): ModelIndexEntry[] {
 export interface Ranked {
   readonly word: (typeof CLASSES)[number];
   readonly p: number;
+}
+
+/**
+ * What a model is, in words, for the views outside the model report (the ask panel, the results
+ * dashboard): what it reads, what supervised its training (naming the model it is an ablation
+ * of), what it was trained on, which paper model it reimplements. From the index entry, which
+ * carries its descriptor's facts (src/ml/modelKinds.ts).
+ */
+export function modelFactsText(
+  m: Pick<ModelIndexEntry, 'model' | 'reads' | 'supervision' | 'paperModel' | 'trainedOn'>,
+): [string, string][] {
+  const of = modelKind(m.model)?.ablationOf;
+  const ablation = of ? ` (ablation of ${modelKind(of)?.label ?? of})` : '';
+  return [
+    ['Reads', READS_TEXT[m.reads] ?? m.reads],
+    ['Supervised by', `${SUPERVISION_TEXT[m.supervision] ?? m.supervision}${ablation}`],
+    ['Trained on', trainedOnText(m.trainedOn)],
+    ['Paper model', paperModelText(m.paperModel)],
+  ];
 }
 
 /** The `n` most probable answers, most probable first (ties in class order). */

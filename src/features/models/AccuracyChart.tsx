@@ -1,14 +1,11 @@
 import { area, line, scaleLinear } from 'd3';
 import { useId } from 'react';
-import { REPORT_KS, type ChartSeries } from './report';
+import { MODEL_SLOTS as SLOTS, REPORT_KS, type ChartSeries } from './report';
 import { AxisTitles, GridY, TicksBelow } from '../../ui/chart/axes';
 
 const W = 640;
 const H = 300;
 const M = { top: 14, right: 16, bottom: 42, left: 50 };
-
-/** Colour slots in models.css (`.mr-slot-0` … `.mr-slot-5`). */
-const SLOTS = 6;
 
 const describe = (series: readonly ChartSeries[]) =>
   series.map((s) => `${s.label}: ${s.points.map((p) => `k ${p.k} ${p.value.toFixed(2)}`).join(', ')}`).join('; ');

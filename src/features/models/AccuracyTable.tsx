@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { ModelIndexEntry, ModelMetadata } from '../../ml/model';
-import { PAPER_CLEAN_K23, PAPER_MODEL_LABEL } from './paper';
+import { PAPER_CLEAN_K23, PAPER_MODEL_NAME, PAPER_MODELS, PAPER_NOT_SHIPPED } from './paper';
 import { accuracyOf, formatAccuracy, formatPaper, metadataCurve, REPORT_KS, type KCount } from './report';
 
 export interface AccuracyTableProps {
@@ -14,7 +14,8 @@ export interface AccuracyTableProps {
 /**
  * Every figure of the chart as text: per model the run in this browser (`models-acc-<model>-<k>`,
  * with `data-correct` and `data-rows`) and the training script's curve
- * (`models-train-<model>-<k>`), then the paper's Table 2 figures, which cover k = 2, 3 only.
+ * (`models-train-<model>-<k>`), then the paper's Table 2 clean figures of all seven of its models
+ * (`models-paper-<paper model>`), which cover k = 2, 3 only; BERT and BERT-LSTM marked not shipped.
  */
 export function AccuracyTable({ models, counts, metadata, current }: AccuracyTableProps) {
   const id = useId();
@@ -75,9 +76,12 @@ export function AccuracyTable({ models, counts, metadata, current }: AccuracyTab
               </tr>,
             ];
           })}
-          {(['gat', 'bilstmAttention'] as const).map((pm) => (
+          {PAPER_MODELS.map((pm) => (
             <tr key={pm} className="mr-paper-row" data-testid={`models-paper-${pm}`}>
-              <th scope="row">Paper: {PAPER_MODEL_LABEL[pm]}</th>
+              <th scope="row">
+                Paper: {PAPER_MODEL_NAME[pm]}
+                {PAPER_NOT_SHIPPED[pm] && <span className="mr-id">not shipped</span>}
+              </th>
               <td className="mr-left">Table 2 (clean)</td>
               <td colSpan={2} data-value={PAPER_CLEAN_K23[pm].mean}>
                 {formatPaper(PAPER_CLEAN_K23[pm])} <span className="mr-note">k = 2, 3 together</span>

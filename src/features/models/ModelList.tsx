@@ -1,68 +1,153 @@
 import { useId } from 'react';
 import type { ModelIndexEntry, ModelMetadata } from '../../ml/model';
+import { modelKind, paperModelText, READS_TEXT, SUPERVISION_TEXT, trainedOnText } from '../../ml/modelKinds';
 import { formatBytes } from '../../core/util/format';
-import { NOISE_LABEL } from './report';
 
 const duration = (s: number) => (s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`);
 
-/** The shipped main models: what each is, its weights, and how the training script made it. */
+/** "answer only", with the model it is an ablation of when the descriptor says so. */
+function supervisionOf(m: ModelIndexEntry, models: readonly ModelIndexEntry[]): string {
+  const text = SUPERVISION_TEXT[m.supervision] ?? m.supervision;
+  const of = modelKind(m.model)?.ablationOf;
+  if (!of) return text;
+  const full = models.find((x) => x.model === of)?.label ?? modelKind(of)?.label ?? of;
+  return `${text} (ablation of ${full})`;
+}
+
+/**
+ * The shipped main models, each with what it is (its descriptor's facts, as index.json carries
+ * them): what it reads, what supervised it, which paper model it reimplements, what it was
+ * trained on, a sentence on what it is; then its weights and how the training script made it.
+ * Below, the other shipped folders (noise-trained, CLUTRR's labels) with what each was trained on.
+ */
 export function ModelList({
   models,
+  others,
   metadata,
 }: {
   models: readonly ModelIndexEntry[];
+  others: readonly ModelIndexEntry[];
   metadata: Readonly<Record<string, ModelMetadata>>;
 }) {
   const id = useId();
   if (models.length === 0) return null;
   return (
-    <div className="mr-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-      <table className="mr-table mr-list" data-testid="models-list">
-        <caption id={`${id}-cap`}>Shipped models (public/models, main versions)</caption>
-        <thead>
-          <tr>
-            <th scope="col" className="mr-left">
-              Model
-            </th>
-            <th scope="col" className="mr-left">
-              Reads
-            </th>
-            <th scope="col">Weights</th>
-            <th scope="col" className="mr-left">
-              Trained on
-            </th>
-            <th scope="col">Epochs</th>
-            <th scope="col">Training time</th>
-            <th scope="col" className="mr-left">
-              Made by
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {models.map((m) => {
-            const meta = metadata[m.id];
-            const t = meta?.training;
-            return (
-              <tr key={m.id} data-testid="models-entry" data-id={m.id}>
-                <th scope="row">
-                  {m.label}
-                  <span className="mr-id">{m.id}</span>
+    <>
+      <div className="mr-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+        <table className="mr-table mr-list" data-testid="models-list">
+          <caption id={`${id}-cap`}>
+            Shipped models (public/models, main versions): what each is and what it learned from
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col" className="mr-left">
+                Model
+              </th>
+              <th scope="col" className="mr-left">
+                Reads
+              </th>
+              <th scope="col" className="mr-left">
+                Supervised by
+              </th>
+              <th scope="col" className="mr-left">
+                Paper model
+              </th>
+              <th scope="col" className="mr-left">
+                Trained on
+              </th>
+              <th scope="col">Weights</th>
+              <th scope="col">Epochs</th>
+              <th scope="col">Training time</th>
+              <th scope="col" className="mr-left">
+                Made by
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {models.map((m) => {
+              const meta = metadata[m.id];
+              const t = meta?.training;
+              return (
+                <tr
+                  key={m.id}
+                  data-testid="models-entry"
+                  data-id={m.id}
+                  data-reads={m.reads}
+                  data-supervision={m.supervision}
+                  data-paper={m.paperModel ?? 'none'}
+                >
+                  <th scope="row">
+                    {m.label}
+                    <span className="mr-id">{m.id}</span>
+                    <span className="mr-desc" data-testid="models-description">
+                      {m.description}
+                    </span>
+                  </th>
+                  <td className="mr-left">{READS_TEXT[m.reads] ?? m.reads}</td>
+                  <td
+                    className={m.supervision === 'answer' ? 'mr-left' : 'mr-left mr-flag'}
+                    data-testid="models-supervision"
+                  >
+                    {supervisionOf(m, models)}
+                  </td>
+                  <td className="mr-left">{paperModelText(m.paperModel)}</td>
+                  <td className="mr-left mr-trained" data-testid="models-trained-on">
+                    {trainedOnText(m.trainedOn)}
+                  </td>
+                  <td>{formatBytes(m.weightBytes)}</td>
+                  <td>{t?.epochs ?? '–'}</td>
+                  <td>{t ? duration(t.seconds) : '–'}</td>
+                  <td className="mr-left mr-cmd">{meta ? <code>{meta.madeBy}</code> : '–'}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {others.length > 0 && (
+        <div className="mr-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-other`}>
+          <table className="mr-table mr-list" data-testid="models-other">
+            <caption id={`${id}-other`}>
+              Other shipped versions (in the robustness table; not run in the browser)
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col" className="mr-left">
+                  Folder
                 </th>
-                <td className="mr-left">{m.reads === 'graph' ? 'the graph of facts' : 'the story text'}</td>
-                <td>{formatBytes(m.weightBytes)}</td>
-                <td className="mr-left">
-                  {t
-                    ? `${t.rows.toLocaleString('en')} ${NOISE_LABEL[t.noise]?.toLowerCase() ?? t.noise} puzzles, k = ${[...new Set(t.tasks.map((x) => x.k))].join(', ')}`
-                    : '–'}
-                </td>
-                <td>{t?.epochs ?? '–'}</td>
-                <td>{t ? duration(t.seconds) : '–'}</td>
-                <td className="mr-left mr-cmd">{meta ? <code>{meta.madeBy}</code> : '–'}</td>
+                <th scope="col" className="mr-left">
+                  Model
+                </th>
+                <th scope="col" className="mr-left">
+                  Trained on
+                </th>
+                <th scope="col">Epochs</th>
+                <th scope="col">Training time</th>
+                <th scope="col" className="mr-left">
+                  Made by
+                </th>
               </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+            </thead>
+            <tbody>
+              {others.map((m) => {
+                const meta = metadata[m.id];
+                return (
+                  <tr key={m.id} data-testid="models-other-entry" data-id={m.id}>
+                    <th scope="row" className="mr-left">
+                      <code>{m.id}</code>
+                    </th>
+                    <td className="mr-left">{m.label}</td>
+                    <td className="mr-left">{trainedOnText(m.trainedOn)}</td>
+                    <td>{meta?.training.epochs ?? '–'}</td>
+                    <td>{meta ? duration(meta.training.seconds) : '–'}</td>
+                    <td className="mr-left mr-cmd">{meta ? <code>{meta.madeBy}</code> : '–'}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
   );
 }

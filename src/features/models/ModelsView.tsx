@@ -5,7 +5,18 @@ import { AccuracyChart } from './AccuracyChart';
 import { AccuracyTable } from './AccuracyTable';
 import { ModelList } from './ModelList';
 import { RobustnessTable } from './RobustnessTable';
-import { chartSeries, mainModels, NOISE_KINDS, NOISE_LABEL, REPORT_KS, robustnessTable, runProgress } from './report';
+import {
+  ablationPairs,
+  chartSeries,
+  isMainVersion,
+  mainModels,
+  NOISE_KINDS,
+  NOISE_LABEL,
+  REPORT_KS,
+  robustnessTable,
+  runProgress,
+} from './report';
+import { SupervisionEffect } from './SupervisionEffect';
 import { MAX_ROWS } from './store';
 import { useReport } from './useReport';
 import './models.css';
@@ -148,6 +159,8 @@ export function ModelsView() {
 
   const all = useMemo(() => (index.status === 'ready' ? index.models : []), [index]);
   const models = useMemo(() => mainModels({ models: all }), [all]);
+  const others = useMemo(() => all.filter((m) => !models.includes(m) && !isMainVersion(m.version)), [all, models]);
+  const pairs = useMemo(() => ablationPairs(models), [models]);
   const series = useMemo(
     () => chartSeries(models, new Map(Object.entries(counts)), new Map(Object.entries(metadata))),
     [models, counts, metadata],
@@ -164,11 +177,14 @@ export function ModelsView() {
           Models
         </h1>
         <p className="hint">
-          The GAT reads the story&apos;s graph of facts, the BiLSTM its text. Both were trained by{' '}
+          Each model below says what it reads (the story&apos;s graph of stated facts, or its text), what supervised its
+          training (the answer only, or the answer plus every pair&apos;s relation as the rule base derives it), what it
+          was trained on and which of the paper&apos;s models it reimplements. They were trained by{' '}
           <code>npm run train</code> on clean k = 2, 3 puzzles of our engine; here they answer fresh puzzles of k = 2 to
-          10, made and answered in a worker of this page (nothing is sent anywhere). Seed 1 makes the training
-          script&apos;s own test puzzles, so the two curves should agree (up to a few puzzles per k: the GAT draws its
-          people&apos;s random identities per batch); another seed makes new ones.
+          10, drawn and labelled as each one&apos;s training data was, made and answered in a worker of this page
+          (nothing is sent anywhere). Seed 1 makes the training script&apos;s own test puzzles, so the two curves should
+          agree (up to a few puzzles per k: the paper&apos;s GAT draws its people&apos;s random identities per batch);
+          another seed makes new ones.
         </p>
       </header>
       {index.status === 'error' && (
@@ -186,7 +202,7 @@ export function ModelsView() {
           The model list has no main model (a version without a “-” suffix).
         </p>
       )}
-      <ModelList models={models} metadata={metadata} />
+      <ModelList models={models} others={others} metadata={metadata} />
       <section className="mr-section" aria-label="Accuracy by k">
         <h2>Accuracy by k</h2>
         <RunForm />
@@ -201,6 +217,7 @@ export function ModelsView() {
           <AccuracyTable models={models} counts={counts} metadata={metadata} current={current} />
         </div>
       </section>
+      <SupervisionEffect pairs={pairs} counts={counts} metadata={metadata} />
       {index.status === 'ready' && <RobustnessTable table={robustness} errors={Object.values(metadataErrors)} />}
     </div>
   );

@@ -1,22 +1,42 @@
 import { useId } from 'react';
-import { PAPER_MODEL_LABEL } from './paper';
-import { formatAccuracy, formatPaper, NOISE_LABEL, type RobustnessTable as Table } from './report';
+import { PAPER_MODEL_NAME } from './paper';
+import {
+  formatAccuracy,
+  formatPaper,
+  NOISE_LABEL,
+  type RobustnessColumn,
+  type RobustnessTable as Table,
+} from './report';
 
 /**
- * Train noise × test noise (k = 2, 3 test sets) from every shipped folder's metadata, beside the
- * paper's GAT and BiLSTM-attention (Table 2; the other noise-trained rows from its appendix).
- * Cells: `models-rob-<model>-<train>-<test>` (`data-value`, `data-rows`, `data-id` the folder).
+ * Train noise × test noise (k = 2, 3 test sets) from every shipped folder's metadata, beside all
+ * seven columns of the paper's Table 2 (the other noise-trained rows from its appendix): each
+ * paper column stands next to the model of ours that reimplements it; BERT and BERT-LSTM, which
+ * no model of ours reimplements, at the end, marked not shipped. Our cells:
+ * `models-rob-<column>-<train>-<test>` (`data-value`, `data-rows`, `data-id` the folder); the
+ * paper's: `models-rob-paper-<model>-<train>-<test>`.
  */
 export function RobustnessTable({ table, errors }: { table: Table; errors: readonly string[] }) {
   const id = useId();
+  const notShipped = table.columns.filter(
+    (c): c is Extract<RobustnessColumn, { source: 'paper' }> => c.source === 'paper' && c.notShipped !== null,
+  );
   return (
     <section className="mr-section" aria-labelledby={`${id}-h`} data-testid="models-robustness">
       <h2 id={`${id}-h`}>Robustness: trained on one noise kind, tested on each</h2>
       <p className="hint">
         From the training metadata of every shipped folder (the main models are trained clean; a version{' '}
-        <code>1-&lt;noise&gt;</code> is trained on that noise), each tested on fresh k = 2, 3 puzzles of each kind by
-        the training script. A blank cell: no folder of that model was trained on that noise. The paper&apos;s figures
-        are means ± standard error over 10 runs.
+        <code>1-&lt;noise&gt;</code> is trained on that noise; a folder trained on CLUTRR&apos;s labels has its own
+        column), each tested on fresh k = 2, 3 puzzles of each kind by the training script. A blank cell: no folder of
+        that model was trained on that noise. Beside each model, the paper&apos;s figure for the model it reimplements
+        (Table 2, means ± standard error over 10 runs; the rows it leaves to its appendix from there).
+        {notShipped.length > 0 && (
+          <>
+            {' '}
+            {notShipped.map((c) => PAPER_MODEL_NAME[c.paperModel]).join(' and ')}: the paper&apos;s figures only, not
+            shipped ({notShipped[0]!.notShipped}).
+          </>
+        )}
       </p>
       {errors.map((e) => (
         <p key={e} className="mr-error" role="alert" data-testid="models-metadata-error">
@@ -24,8 +44,8 @@ export function RobustnessTable({ table, errors }: { table: Table; errors: reado
         </p>
       ))}
       <div className="mr-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-        <table className="mr-table">
-          <caption id={`${id}-cap`}>Accuracy by training and test noise</caption>
+        <table className="mr-table mr-rob">
+          <caption id={`${id}-cap`}>Accuracy by training and test noise, ours beside the paper&apos;s</caption>
           <thead>
             <tr>
               <th scope="col" className="mr-left">
@@ -34,14 +54,26 @@ export function RobustnessTable({ table, errors }: { table: Table; errors: reado
               <th scope="col" className="mr-left">
                 Tested on
               </th>
-              {table.columns.map((c) => (
-                <th key={c.model} scope="col">
-                  {c.label}
-                  <span className="mr-id">{c.model}</span>
-                </th>
-              ))}
-              <th scope="col">Paper: {PAPER_MODEL_LABEL.gat}</th>
-              <th scope="col">Paper: {PAPER_MODEL_LABEL.bilstmAttention}</th>
+              {table.columns.map((c) =>
+                c.source === 'ours' ? (
+                  <th key={c.key} scope="col" data-testid="models-rob-col" data-key={c.key}>
+                    {c.label}
+                    <span className="mr-id">{c.key}</span>
+                  </th>
+                ) : (
+                  <th
+                    key={`paper-${c.key}`}
+                    scope="col"
+                    className="mr-paper"
+                    data-testid="models-rob-col"
+                    data-key={`paper-${c.key}`}
+                    data-shipped={c.notShipped ? 'no' : undefined}
+                  >
+                    {c.label}
+                    {c.notShipped && <span className="mr-id">not shipped</span>}
+                  </th>
+                ),
+              )}
               <th scope="col" className="mr-left">
                 Paper source
               </th>
@@ -59,11 +91,24 @@ export function RobustnessTable({ table, errors }: { table: Table; errors: reado
                 <th scope="row">{NOISE_LABEL[r.train]}</th>
                 <td className="mr-left">{NOISE_LABEL[r.test]}</td>
                 {table.columns.map((c) => {
-                  const cell = r.cells[c.model];
+                  if (c.source === 'paper') {
+                    const fig = r.paper?.[c.paperModel];
+                    return (
+                      <td
+                        key={`paper-${c.key}`}
+                        className={c.notShipped ? 'mr-paper mr-not-shipped' : 'mr-paper'}
+                        data-testid={`models-rob-paper-${c.key}-${r.train}-${r.test}`}
+                        data-value={fig?.mean}
+                      >
+                        {fig ? formatPaper(fig) : '–'}
+                      </td>
+                    );
+                  }
+                  const cell = r.cells[c.key];
                   return (
                     <td
-                      key={c.model}
-                      data-testid={`models-rob-${c.model}-${r.train}-${r.test}`}
+                      key={c.key}
+                      data-testid={`models-rob-${c.key}-${r.train}-${r.test}`}
                       data-value={cell?.accuracy}
                       data-rows={cell?.rows}
                       data-id={cell?.id}
@@ -73,12 +118,6 @@ export function RobustnessTable({ table, errors }: { table: Table; errors: reado
                     </td>
                   );
                 })}
-                <td className="mr-paper" data-testid={`models-rob-paper-gat-${r.train}-${r.test}`}>
-                  {r.paper ? formatPaper(r.paper.gat) : '–'}
-                </td>
-                <td className="mr-paper" data-testid={`models-rob-paper-bilstm-${r.train}-${r.test}`}>
-                  {r.paper ? formatPaper(r.paper.bilstmAttention) : '–'}
-                </td>
                 <td className="mr-note mr-left">{r.paperSource ?? ''}</td>
               </tr>
             ))}

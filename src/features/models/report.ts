@@ -5,7 +5,16 @@
  * paper's figures.
  */
 import type { ModelIndex, ModelIndexEntry, ModelMetadata, NoiseKind } from '../../ml/model';
-import { PAPER_CLEAN_K23, PAPER_MODEL_LABEL, PAPER_ROBUSTNESS, type PaperFigure, type PaperModel } from './paper';
+import { modelKind } from '../../ml/modelKinds';
+import {
+  PAPER_CLEAN_K23,
+  PAPER_MODEL_NAME,
+  PAPER_MODELS,
+  PAPER_NOT_SHIPPED,
+  PAPER_ROBUSTNESS,
+  type PaperFigure,
+  type PaperModelId,
+} from './paper';
 
 /** The k axis of the report (the paper's Figure 5: trained on 2, 3, tested on 2..10). */
 export const REPORT_KS: readonly number[] = [2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -33,6 +42,20 @@ export function mainModels(index: ModelIndex): ModelIndexEntry[] {
     out.push(e);
   }
   return out;
+}
+
+/**
+ * Pairs of shown models where one is the other's ablation (modelKinds.ts `ablationOf`): the same
+ * network trained without the extra supervision, to be shown side by side.
+ */
+export function ablationPairs(
+  models: readonly ModelIndexEntry[],
+): { full: ModelIndexEntry; ablation: ModelIndexEntry }[] {
+  return models.flatMap((ablation) => {
+    const of = modelKind(ablation.model)?.ablationOf;
+    const full = of ? models.find((m) => m.model === of) : undefined;
+    return full ? [{ full, ablation }] : [];
+  });
 }
 
 /** One k's count from the worker (`evaluate`'s chunk). */
@@ -66,9 +89,18 @@ export function pooledAccuracy(counts: readonly KCount[], from: number, to: numb
   });
 }
 
-/** Colour slots (models.css `.mr-slot-<n>`): four for our models, then the paper's two. */
-export const MODEL_SLOTS = 4;
-const PAPER_SLOT: Readonly<Record<PaperModel, number>> = { gat: 5, bilstmAttention: 4 };
+/** Colour slots (models.css `.mr-slot-<n>`); a paper model's figure takes the colour of our model that reimplements it. */
+export const MODEL_SLOTS = 8;
+
+/** The paper models the given models reimplement, in Table 2's order, each with the first such model's index. */
+export function reimplemented(
+  models: readonly Pick<ModelIndexEntry, 'paperModel'>[],
+): { paper: PaperModelId; at: number }[] {
+  return PAPER_MODELS.flatMap((paper) => {
+    const at = models.findIndex((m) => m.paperModel === paper);
+    return at >= 0 ? [{ paper, at }] : [];
+  });
+}
 
 /** A line of the chart. */
 export interface ChartSeries {
@@ -76,7 +108,7 @@ export interface ChartSeries {
   readonly label: string;
   /** `browser`: run here now; `training`: metadata.test.accuracy; `paper`: the paper's stated figure. */
   readonly source: 'browser' | 'training' | 'paper';
-  /** Its colour slot: models cycle through 0..MODEL_SLOTS-1; the paper's GAT and BiLSTM have their own. */
+  /** Its colour slot: models cycle through 0..MODEL_SLOTS-1; a paper figure has its model's. */
   readonly slot: number;
   readonly points: readonly {
     readonly k: number;
@@ -88,8 +120,9 @@ export interface ChartSeries {
 
 /**
  * The chart's lines: per model the browser run (solid) and the training curve (dashed), then
- * the paper's Table 2 clean figures as short segments over k = 2..3 with their ± standard error
- * (its test sets mixed k = 2 and 3; it states no figure beyond).
+ * the paper's Table 2 clean figure of each paper model one of them reimplements, as a short
+ * segment over k = 2..3 with its ± standard error (its test sets mixed k = 2 and 3; it states no
+ * figure beyond), in the colour of our model.
  */
 export function chartSeries(
   models: readonly ModelIndexEntry[],
@@ -114,14 +147,14 @@ export function chartSeries(
         points: curve.map((p) => ({ k: p.k, value: p.accuracy })),
       });
   });
-  (['gat', 'bilstmAttention'] as const).forEach((pm) => {
+  reimplemented(models).forEach(({ paper: pm, at }) => {
     const fig = PAPER_CLEAN_K23[pm];
     const band = { value: fig.mean, lo: Math.max(0, fig.mean - fig.se), hi: Math.min(1, fig.mean + fig.se) };
     out.push({
       key: `paper:${pm}`,
-      label: `Paper ${PAPER_MODEL_LABEL[pm]} (Table 2, k = 2, 3)`,
+      label: `Paper ${PAPER_MODEL_NAME[pm]} (Table 2, k = 2, 3)`,
       source: 'paper',
-      slot: PAPER_SLOT[pm],
+      slot: at % MODEL_SLOTS,
       points: [
         { k: 2, ...band },
         { k: 3, ...band },
@@ -133,70 +166,123 @@ export function chartSeries(
 
 /** One of our cells in the robustness table. */
 export interface RobustnessCell {
-  /** The folder it comes from, e.g. `gat-improved/1-supporting`. */
+  /** The folder it comes from, e.g. `gat/1-supporting`. */
   readonly id: string;
   readonly accuracy: number;
   readonly rows: number;
 }
 
+/** The data-testid word of each paper column (`models-rob-paper-<word>-<train>-<test>`). */
+export const PAPER_TESTID: Readonly<Record<PaperModelId, string>> = {
+  bilstmAttention: 'bilstm',
+  bilstmMean: 'bilstm-mean',
+  rn: 'rn',
+  mac: 'mac',
+  bert: 'bert',
+  bertLstm: 'bert-lstm',
+  gat: 'gat',
+};
+
+/** A column of the robustness table: a model of ours (one per model and labels) or a paper model. */
+export type RobustnessColumn =
+  | {
+      readonly source: 'ours';
+      /** `<model>`, or `<model>-clutrr-labels` for folders trained on CLUTRR's labels: its testid word. */
+      readonly key: string;
+      readonly model: string;
+      readonly label: string;
+      readonly labels: 'family' | 'clutrr';
+      readonly paperModel: PaperModelId | null;
+    }
+  | {
+      readonly source: 'paper';
+      readonly key: string;
+      readonly paperModel: PaperModelId;
+      readonly label: string;
+      /** Why no model of ours stands for it (BERT), if so. */
+      readonly notShipped: string | null;
+    };
+
 export interface RobustnessRow {
   readonly train: NoiseKind;
   readonly test: NoiseKind;
-  /** By model name (`gat`, `gat-improved`, `lstm`); absent when no folder of that model was trained on `train`. */
+  /** By our column's key; absent when no folder of that column was trained on `train`. */
   readonly cells: Readonly<Record<string, RobustnessCell>>;
-  readonly paper: Readonly<Record<PaperModel, PaperFigure>> | null;
+  /** The paper's seven figures, or null where it states none. */
+  readonly paper: Readonly<Record<PaperModelId, PaperFigure>> | null;
   readonly paperSource: 'Table 2' | 'appendix' | null;
 }
 
 export interface RobustnessTable {
-  /** Model names in index order, with their label (the main folder's, else the first one's). */
-  readonly columns: readonly { readonly model: string; readonly label: string }[];
+  /** Ours in index order, each paper model beside the last of ours that reimplements it; the rest of the paper's at the end. */
+  readonly columns: readonly RobustnessColumn[];
   readonly rows: readonly RobustnessRow[];
+}
+
+type RobustnessMeta = Pick<ModelMetadata, 'training' | 'robustness'>;
+
+/** Our column of a folder: its model, split by the labels it was trained on. */
+function oursKey(e: Pick<ModelIndexEntry, 'model'>, labels: 'family' | 'clutrr'): string {
+  return labels === 'clutrr' ? `${e.model}-clutrr-labels` : e.model;
 }
 
 /**
  * Train × test noise from every folder's metadata: a folder trained on `training.noise` gives one
- * cell per robustness row (its test kind). When two folders of one model were trained on the
- * same noise, the main version (no suffix) wins, else the first in index order. Rows follow the
- * paper's order; every train × test pair is listed (the paper states all sixteen).
+ * cell per robustness row (its test kind), in the column of its model (a separate one for CLUTRR's
+ * labels). When two folders of one column were trained on the same noise, the main version (no
+ * suffix) wins, else the first in index order. Rows follow the paper's order; every train × test
+ * pair is listed (the paper states all sixteen), with all seven of the paper's figures.
  */
-export function robustnessTable(
-  index: ModelIndex,
-  metadata: ReadonlyMap<string, Pick<ModelMetadata, 'training' | 'robustness' | 'label'>>,
-): RobustnessTable {
-  const columns: { model: string; label: string }[] = [];
+export function robustnessTable(index: ModelIndex, metadata: ReadonlyMap<string, RobustnessMeta>): RobustnessTable {
+  const ours: Extract<RobustnessColumn, { source: 'ours' }>[] = [];
   const cells = new Map<string, RobustnessCell>();
   const entries = [...index.models].sort((a, b) => Number(isMainVersion(b.version)) - Number(isMainVersion(a.version)));
   for (const e of entries) {
     const meta = metadata.get(e.id);
     if (!meta) continue;
-    if (!columns.some((c) => c.model === e.model)) columns.push({ model: e.model, label: e.label });
+    const labels = meta.training?.labels === 'clutrr' ? 'clutrr' : 'family';
+    const key = oursKey(e, labels);
+    if (!ours.some((c) => c.key === key)) {
+      const label = labels === 'clutrr' ? `${e.label}, CLUTRR's labels` : e.label;
+      ours.push({ source: 'ours', key, model: e.model, label, labels, paperModel: e.paperModel ?? null });
+    }
     const train = meta.training?.noise;
     if (!NOISE_KINDS.includes(train)) continue;
     for (const r of meta.robustness ?? []) {
-      const key = `${e.model}|${train}|${r.test}`;
-      if (!cells.has(key) && NOISE_KINDS.includes(r.test))
-        cells.set(key, { id: e.id, accuracy: r.accuracy, rows: r.rows });
+      const at = `${key}|${train}|${r.test}`;
+      if (!cells.has(at) && NOISE_KINDS.includes(r.test))
+        cells.set(at, { id: e.id, accuracy: r.accuracy, rows: r.rows });
     }
   }
   const order = new Map(index.models.map((e, i) => [e.model, i]));
-  columns.sort((a, b) => (order.get(a.model) ?? 0) - (order.get(b.model) ?? 0));
+  ours.sort(
+    (a, b) =>
+      (order.get(a.model) ?? 0) - (order.get(b.model) ?? 0) ||
+      Number(a.labels === 'clutrr') - Number(b.labels === 'clutrr'),
+  );
+  const paperColumn = (paperModel: PaperModelId): RobustnessColumn => ({
+    source: 'paper',
+    key: PAPER_TESTID[paperModel],
+    paperModel,
+    label: `Paper: ${PAPER_MODEL_NAME[paperModel]}`,
+    notShipped: PAPER_NOT_SHIPPED[paperModel] ?? null,
+  });
+  const columns: RobustnessColumn[] = [];
+  ours.forEach((c, i) => {
+    columns.push(c);
+    if (c.paperModel && ours[i + 1]?.paperModel !== c.paperModel) columns.push(paperColumn(c.paperModel));
+  });
+  for (const pm of PAPER_MODELS) if (!columns.some((c) => c.paperModel === pm)) columns.push(paperColumn(pm));
   const rows: RobustnessRow[] = [];
   for (const train of NOISE_KINDS)
     for (const test of NOISE_KINDS) {
       const p = PAPER_ROBUSTNESS.find((r) => r.train === train && r.test === test);
       const own: Record<string, RobustnessCell> = {};
-      for (const c of columns) {
-        const cell = cells.get(`${c.model}|${train}|${test}`);
-        if (cell) own[c.model] = cell;
+      for (const c of ours) {
+        const cell = cells.get(`${c.key}|${train}|${test}`);
+        if (cell) own[c.key] = cell;
       }
-      rows.push({
-        train,
-        test,
-        cells: own,
-        paper: p ? { gat: p.gat, bilstmAttention: p.bilstmAttention } : null,
-        paperSource: p?.source ?? null,
-      });
+      rows.push({ train, test, cells: own, paper: p?.figures ?? null, paperSource: p?.source ?? null });
     }
   return { columns, rows };
 }

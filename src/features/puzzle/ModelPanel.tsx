@@ -8,6 +8,7 @@ import { queryPeople } from '../../ui/puzzle/text';
 import {
   mainModels,
   median,
+  modelFactsText,
   type ModelAnswer,
   type ModelIndexEntry,
   modelsClient,
@@ -229,8 +230,9 @@ export function ModelPanel({
       {phase.name === 'idle' || (phase.name === 'error' && models.length === 0) ? (
         <>
           <p className="hint">
-            Neural networks trained on our own k = 2, 3 puzzles (a graph attention network reading the facts, and a text
-            model reading the story) answer this puzzle in your browser. Their answers may give the puzzle away.
+            Models trained on our own k = 2, 3 puzzles answer this puzzle in your browser: some read the graph of stated
+            facts, some the story&apos;s text. Each says what it reads, what supervised its training, what it was
+            trained on and which of the paper&apos;s models it reimplements. Their answers may give the puzzle away.
           </p>
           <button type="button" className="button" data-testid="model-load" onClick={() => void load()}>
             Load the models
@@ -298,8 +300,19 @@ export function ModelPanel({
               const word = top[0]?.word;
               const right = word === puzzle.target.word;
               return (
-                <li key={m.id} className="models__model">
+                <li key={m.id} className="models__model" data-testid="model-entry" data-model={m.model}>
                   <h3 className="subhead">{m.label}</h3>
+                  <dl className="models__facts" data-testid={`model-facts-${m.model}`}>
+                    {modelFactsText(m).map(([term, text]) => (
+                      <div
+                        key={term}
+                        className={term === 'Supervised by' && m.supervision !== 'answer' ? 'models__flag' : undefined}
+                      >
+                        <dt>{term}</dt>
+                        <dd>{text}</dd>
+                      </div>
+                    ))}
+                  </dl>
                   <p
                     className="models__answer"
                     data-testid={`model-answer-${m.model}`}

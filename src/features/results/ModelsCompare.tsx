@@ -1,8 +1,10 @@
 import { useId, useMemo } from 'react';
+import { modelFactsText } from '../../worker/modelsClient';
 import { fixed } from './format';
 import { compareByK, type ModelItemAnswer } from './modelItems';
 import { useResults } from './store';
 import { useCompare } from './useCompare';
+import './modelsCompare.css';
 
 const pct = (correct: number, n: number) => (n > 0 ? `${correct}/${n}` : '');
 
@@ -53,10 +55,11 @@ export function ModelsCompare() {
       <h2 id={`${id}-h`}>Models on the same items</h2>
       <p className="hint">
         Each main item is rebuilt from its row: the puzzle from its seed, k and task, the story as the participant read
-        it. The shipped models (GAT over the graph, BiLSTM over the text) answer it in a worker of this page; the models
-        load only when you ask. The BiLSTM was trained on 80% of the paraphrases (template split seed 1): a study told
-        with all of them (the default) shows it some it was trained on; a study with template split “test” only held-out
-        ones.
+        it. The shipped main models answer it in a worker of this page (each says below what it reads, what supervised
+        it, what it was trained on and which of the paper&apos;s models it reimplements); the models load only when you
+        ask. The text models were trained on 80% of the paraphrases (template split by their training seed, 1): a study
+        told with all of them (the default) shows them some they were trained on; a study with template split “test”
+        only held-out ones.
       </p>
       <div className="rs-models-actions">
         <button
@@ -92,6 +95,24 @@ export function ModelsCompare() {
       )}
       {models.length > 0 && (
         <>
+          <ul className="rs-models-facts" data-testid="results-models-facts" aria-label="The models asked">
+            {models.map((m) => (
+              <li key={m.id} data-model={m.model}>
+                <strong>{m.label}</strong> <span className="mono rs-ci">{m.id}</span>
+                <dl>
+                  {modelFactsText(m).map(([term, text]) => (
+                    <div
+                      key={term}
+                      className={term === 'Supervised by' && m.supervision !== 'answer' ? 'rs-models-flag' : undefined}
+                    >
+                      <dt>{term}</dt>
+                      <dd>{text}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </li>
+            ))}
+          </ul>
           <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
             <table className="rs-table" data-testid="results-models-table">
               <caption id={`${id}-cap`}>
