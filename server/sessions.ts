@@ -488,6 +488,8 @@ export class StudyAccess {
     if (cached) return cached;
     const schedule = scheduleParticipant(this.definition(issued.study_id)!.def, {
       participantNumber: issued.participant,
+      // A review study with embedded stories leaves out the participant's own (schedule.ts).
+      participantId: issued.participant_id,
       sessionSeed: issued.session_id,
       forcedCondition: issued.condition ?? undefined,
     });
