@@ -145,6 +145,20 @@ const cellId = (words: readonly string[], people: readonly string[]) =>
 
 const cellCache = new Map<number, ClauseCell[]>();
 
+let stated: RelationWord[] | undefined;
+/**
+ * The relation words our generator states as facts (those of the bank's two-fact patterns: the
+ * parent, child, sibling, spouse and grand relations). In-law, nephew, niece, uncle... words that
+ * are only ever inferred are left out: a paraphrase of such a fact would never be used.
+ */
+function statedWords(): RelationWord[] {
+  if (!stated) {
+    const used = new Set(twoFactPatterns().flatMap((p) => p.words));
+    stated = RELATION_WORDS.filter((w) => used.has(w));
+  }
+  return stated;
+}
+
 function cellsOfK(k: number): ClauseCell[] {
   const cached = cellCache.get(k);
   if (cached) return cached;
@@ -168,7 +182,7 @@ function cellsOfK(k: number): ClauseCell[] {
     for (const p of twoFactPatterns()) add(p.words, p.genders);
   } else {
     let chains: RelationWord[][] = [[]];
-    for (let i = 0; i < k; i++) chains = chains.flatMap((c) => RELATION_WORDS.map((w) => [...c, w]));
+    for (let i = 0; i < k; i++) chains = chains.flatMap((c) => statedWords().map((w) => [...c, w]));
     for (const words of chains) {
       if (k > 1 && chainPredicate(words) === undefined) continue;
       for (const first of GENDERS) {
@@ -183,8 +197,8 @@ function cellsOfK(k: number): ClauseCell[] {
 
 /**
  * The cells that can be collected for the given clause sizes, in a fixed order: every
- * relation word (k = 1), every decidable two-fact pattern (k = 2, the bank's `twoFactPatterns`),
- * every three-fact chain whose whole span the rule base resolves to exactly one relation
+ * relation word the generator states as a fact (k = 1, `statedWords`), every decidable two-fact pattern (k = 2, the bank's `twoFactPatterns`),
+ * every three-fact chain of stated words whose whole span the rule base resolves to exactly one relation
  * (k = 3), each with every gender of the first person that keeps spouses of the other gender.
  */
 export function clauseCells(ks: readonly number[] = CLAUSE_KS): ClauseCell[] {
