@@ -52,8 +52,8 @@ export const LSTM_PAPER: LstmConfig = {
   attentionDim: 100,
   decoderHidden: 200,
   dropout: 0.1,
-  wordDropout: 0.1,
-  pieceDropout: 0.1,
+  wordDropout: 0.15,
+  pieceDropout: 0.15,
 };
 
 /** The same network with mean pooling. */
@@ -261,7 +261,11 @@ export class BiLstmEncoder {
     let states = this.dropout(embed(this.w('embedding') as tf.Tensor2D, x.ids), options);
     for (let l = 0; l < this.config.layers; l++) {
       if (l > 0) states = this.dropout(states, options);
-      states = this.biLstm(l, states, x, options.training === true);
+      const input = states;
+      // At inference a layer's intermediate tensors go as soon as it is done (training keeps
+      // them for the gradients): a batch of 250 stories of 200 tokens would otherwise hold
+      // about 2 GB, past what the wasm backend can allocate.
+      states = options.training ? this.biLstm(l, input, x, true) : tf.tidy(() => this.biLstm(l, input, x, false));
     }
     return states;
   }
@@ -286,22 +290,27 @@ export class BiLstmEncoder {
     let c: tf.Tensor = tf.zeros([2, B, H]);
     const outputs: tf.Tensor[] = [];
     for (let s = 0; s < L; s++) {
-      const gates = tf.stack([
-        tf.add(fw[s]!, matMul(hFw, recurrentFw!)),
-        tf.add(bw[L - 1 - s]!, matMul(hBw, recurrentBw!)),
-      ]);
-      // [2, B, (gate, unit)] → 4 × [2, B, H] by gate: a transpose and contiguous pieces
-      // (tf.split along an inner axis is slow on wasm).
-      const [i, f, g, o] = tf.unstack(tf.transpose(tf.reshape(gates, [2, B, 4, H]), [2, 0, 1, 3]));
-      const cNew = tf.add(tf.mul(tf.sigmoid(f!), c), tf.mul(tf.sigmoid(i!), tf.tanh(g!)));
-      const hNew = tf.mul(tf.sigmoid(o!), tf.tanh(cNew));
-      // Padding zeroes the state: the backward direction starts from zeros at the story's real
-      // end; forward states past the end are never read.
-      const m = x.stepMasks[s];
-      c = m ? tf.mul(cNew, m) : cNew;
-      const h = m ? tf.mul(hNew, m) : hNew;
-      outputs.push(h);
-      [hFw, hBw] = tf.unstack(h) as [tf.Tensor, tf.Tensor];
+      const step = () => {
+        const gates = tf.stack([
+          tf.add(fw[s]!, matMul(hFw, recurrentFw!)),
+          tf.add(bw[L - 1 - s]!, matMul(hBw, recurrentBw!)),
+        ]);
+        // [2, B, (gate, unit)] → 4 × [2, B, H] by gate: a transpose and contiguous pieces
+        // (tf.split along an inner axis is slow on wasm).
+        const [i, f, g, o] = tf.unstack(tf.transpose(tf.reshape(gates, [2, B, 4, H]), [2, 0, 1, 3]));
+        const cNew = tf.add(tf.mul(tf.sigmoid(f!), c), tf.mul(tf.sigmoid(i!), tf.tanh(g!)));
+        const hNew = tf.mul(tf.sigmoid(o!), tf.tanh(cNew));
+        // Padding zeroes the state: the backward direction starts from zeros at the story's
+        // real end; forward states past the end are never read.
+        const m = x.stepMasks[s];
+        const h = m ? tf.mul(hNew, m) : hNew;
+        const [nextFw, nextBw] = tf.unstack(h);
+        return { c: m ? tf.mul(cNew, m) : cNew, h, hFw: nextFw!, hBw: nextBw! };
+      };
+      // At inference each step keeps only its state (see encode).
+      const next = training ? step() : tf.tidy(step);
+      ({ c, hFw, hBw } = next);
+      outputs.push(next.h);
     }
     // Steps → times: forward states are in time order, backward ones reversed.
     const [forward, backwardBySteps] = tf.unstack(tf.transpose(tf.stack(outputs), [1, 0, 2, 3]));
