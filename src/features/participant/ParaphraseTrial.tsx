@@ -1,9 +1,9 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useId, useRef, type KeyboardEvent } from 'react';
 import { factSentences, impliedSentence } from '../../study/collect/clause';
 import { wordCount } from '../../study/collect/checks';
-import { SUBMIT_MARK, type ParaphraseScreen, type StudyRun } from '../../study/run';
+import type { ParaphraseScreen, StudyRun } from '../../study/run';
 import { CollectExamples } from './CollectExamples';
-import { TrialBar, useTrialClock } from './TrialBar';
+import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';
 
 /**
  * One paraphrase trial (issue 24): the clause's facts, one per line; the implied fact with the
@@ -26,16 +26,9 @@ export function ParaphraseTrial({
   const index = state.trial.trialIndex;
   const [done, total] = run.progress();
 
-  useEffect(() => {
-    if (performance.getEntriesByName(SUBMIT_MARK, 'mark').length > 0) {
-      performance.measure('study:answer-to-next', SUBMIT_MARK);
-      performance.clearMarks(SUBMIT_MARK);
-    }
-    // Each clause starts at the top with its heading focused; the keyboard of a phone opens only
-    // when the participant goes to the text box, so the facts stay in view.
-    window.scrollTo(0, 0);
-    headingRef.current?.focus({ preventScroll: true });
-  }, [index]);
+  // Each clause starts at the top with its heading focused; the keyboard of a phone opens only
+  // when the participant goes to the text box, so the facts stay in view.
+  useTrialStart(index, headingRef);
 
   const ready = run.ready;
   const submit = () => void run.submit().catch(onError);

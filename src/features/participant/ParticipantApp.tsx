@@ -134,30 +134,13 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
       );
     case 'fetching':
       return (
-        <section className="study-screen" data-testid="fetching" aria-live="polite">
-          <Heading>Getting the stories to review…</Heading>
-          {state.problem === null ? (
-            <p role="status">Please wait a moment.</p>
-          ) : (
-            <>
-              <p role="status" data-testid="fetching-problem">
-                No stories yet: {state.problem.replace(/\.$/, '')}.{' '}
-                {state.waiting
-                  ? 'The page keeps trying; you can also try again now.'
-                  : 'Please check your connection, then try again.'}
-              </p>
-              <button
-                type="button"
-                className="button button--primary"
-                data-testid="fetching-retry"
-                onClick={() => run.retryConnection()}
-              >
-                Try again
-              </button>
-            </>
-          )}
-          <p className="study-note">Nothing has been recorded yet.</p>
-        </section>
+        <WaitingScreen
+          testId="fetching"
+          title="Getting the stories to review…"
+          notYet="No stories yet"
+          state={state}
+          onRetry={() => run.retryConnection()}
+        />
       );
     case 'no-items':
       return (
@@ -174,30 +157,13 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
       return <ConsentScreen run={run} env={env} onError={onError} />;
     case 'connecting':
       return (
-        <section className="study-screen" data-testid="connecting" aria-live="polite">
-          <Heading>Connecting to the study server…</Heading>
-          {state.problem === null ? (
-            <p role="status">Please wait a moment.</p>
-          ) : (
-            <>
-              <p role="status" data-testid="connecting-problem">
-                Not connected yet: {state.problem.replace(/\.$/, '')}.{' '}
-                {state.waiting
-                  ? 'The page keeps trying; you can also try again now.'
-                  : 'Please check your connection, then try again.'}
-              </p>
-              <button
-                type="button"
-                className="button button--primary"
-                data-testid="connecting-retry"
-                onClick={() => run.retryConnection()}
-              >
-                Try again
-              </button>
-            </>
-          )}
-          <p className="study-note">Nothing has been recorded yet.</p>
-        </section>
+        <WaitingScreen
+          testId="connecting"
+          title="Connecting to the study server…"
+          notYet="Not connected yet"
+          state={state}
+          onRetry={() => run.retryConnection()}
+        />
       );
     case 'refused':
       return (
@@ -277,4 +243,45 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
         />
       );
   }
+}
+
+/**
+ * A screen that waits for the study server (an issued session, the stories to review): the
+ * problem once the page has tried a few times, and a retry. `testId` names the screen; its
+ * problem and retry are `<testId>-problem` and `<testId>-retry`.
+ */
+function WaitingScreen({
+  testId,
+  title,
+  notYet,
+  state,
+  onRetry,
+}: {
+  testId: string;
+  title: string;
+  notYet: string;
+  state: { readonly problem: string | null; readonly waiting: boolean };
+  onRetry: () => void;
+}) {
+  return (
+    <section className="study-screen" data-testid={testId} aria-live="polite">
+      <Heading>{title}</Heading>
+      {state.problem === null ? (
+        <p role="status">Please wait a moment.</p>
+      ) : (
+        <>
+          <p role="status" data-testid={`${testId}-problem`}>
+            {notYet}: {state.problem.replace(/\.$/, '')}.{' '}
+            {state.waiting
+              ? 'The page keeps trying; you can also try again now.'
+              : 'Please check your connection, then try again.'}
+          </p>
+          <button type="button" className="button button--primary" data-testid={`${testId}-retry`} onClick={onRetry}>
+            Try again
+          </button>
+        </>
+      )}
+      <p className="study-note">Nothing has been recorded yet.</p>
+    </section>
+  );
 }

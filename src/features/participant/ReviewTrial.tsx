@@ -1,9 +1,9 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useId, useRef, type KeyboardEvent } from 'react';
 import { factSentences, impliedSentence } from '../../study/collect/clause';
 import { REVIEW_REASONS, type ReviewReason } from '../../study/definition';
-import { SUBMIT_MARK, type ReviewScreen, type StudyRun } from '../../study/run';
+import type { ReviewScreen, StudyRun } from '../../study/run';
 import { CollectExamples } from './CollectExamples';
-import { TrialBar, useTrialClock } from './TrialBar';
+import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';
 
 /** What each reason for "bad" says on the screen (the paper's three, and another). */
 const REASON_TEXT: Record<ReviewReason, string> = {
@@ -40,14 +40,7 @@ export function ReviewTrial({
   const [done, total] = run.progress();
   const { clause, item } = state.task;
 
-  useEffect(() => {
-    if (performance.getEntriesByName(SUBMIT_MARK, 'mark').length > 0) {
-      performance.measure('study:answer-to-next', SUBMIT_MARK);
-      performance.clearMarks(SUBMIT_MARK);
-    }
-    window.scrollTo(0, 0);
-    headingRef.current?.focus({ preventScroll: true });
-  }, [index]);
+  useTrialStart(index, headingRef);
 
   const ready = run.ready;
   const submit = () => void run.submit().catch(onError);

@@ -1,5 +1,5 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import type { StudyRun } from '../../study/run';
+import { useEffect, useState, type ReactNode, type RefObject } from 'react';
+import { SUBMIT_MARK, type StudyRun } from '../../study/run';
 import { Progress, type ProgressUnit } from './Progress';
 
 /** The warning shows for the last this many seconds of a per-puzzle or overall limit. */
@@ -12,6 +12,22 @@ const secondsLeft = (deadline: number, now: number) => Math.max(0, Math.ceil((de
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
 /** Ticks the run's deadlines and redraws the countdown while a timed trial is on screen. */
+/**
+ * A trial's start, for every kind of trial: the time from the previous submit to this trial on
+ * screen (`study:answer-to-next`, only straight after another trial), then the page at the top
+ * with `focus` focused (a story, a heading), without scrolling it away.
+ */
+export function useTrialStart(trialIndex: number, focus: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    if (performance.getEntriesByName(SUBMIT_MARK, 'mark').length > 0) {
+      performance.measure('study:answer-to-next', SUBMIT_MARK);
+      performance.clearMarks(SUBMIT_MARK);
+    }
+    window.scrollTo(0, 0);
+    focus.current?.focus({ preventScroll: true });
+  }, [trialIndex, focus]);
+}
+
 export function useTrialClock(run: StudyRun, timed: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

@@ -1,10 +1,10 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useRef, type KeyboardEvent } from 'react';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { TrialScreen } from '../../study/run';
-import { SUBMIT_MARK, type StudyRun } from '../../study/run';
+import type { StudyRun } from '../../study/run';
 import { AnswerGrid } from '../../ui/puzzle/AnswerGrid';
 import { FactsDrawing } from './FactsDrawing';
-import { TrialBar, useTrialClock } from './TrialBar';
+import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';
 
 const DIFFICULTY_WORDS = ['very easy', 'easy', 'medium', 'hard', 'very hard'] as const;
 
@@ -54,16 +54,8 @@ export function TrialView({
   const index = state.trial.trialIndex;
   const [done, total] = run.progress();
 
-  useEffect(() => {
-    // The time from the submit click to this story on screen (only for one trial straight after another).
-    if (performance.getEntriesByName(SUBMIT_MARK, 'mark').length > 0) {
-      performance.measure('study:answer-to-next', SUBMIT_MARK);
-      performance.clearMarks(SUBMIT_MARK);
-    }
-    // Each trial starts at the top of the page, with the story focused.
-    window.scrollTo(0, 0);
-    storyRef.current?.focus({ preventScroll: true });
-  }, [index]);
+  // Each trial starts at the top of the page, with the story focused.
+  useTrialStart(index, storyRef);
 
   const ready = state.picked !== null && state.difficulty !== null;
   const submit = () => void run.submit().catch(onError);
