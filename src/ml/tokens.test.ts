@@ -130,6 +130,11 @@ describe('encoding', () => {
   it('sentences are counted, a new one after . ! or ?', () => {
     const e = tokens.encode('[A] went shopping. [B] went fishing! [A]?', 1);
     expect(e.sentence).toEqual([0, 0, 0, 0, 1, 1, 1, 1, 2, 2]);
+    // "..." and "?!" end one sentence; no sentence is empty.
+    const dots = tokens.encode('[A] went... [B] went fishing?! [A] went.', 1);
+    expect(dots.sentence).toEqual([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2]);
+    const legacy = new TextTokenizer({ kind: 'words', vocabulary: [...FIXED_TOKENS, 'went'] });
+    expect(legacy.encode('[A] went... [B] went.', 1).sentence).toEqual([0, 0, 0, 0, 0, 1, 1, 1]);
   });
 
   it('training dropout: words become <unk> or their pieces, entities and punctuation never change', () => {

@@ -232,7 +232,7 @@ export interface EncodedStory {
   readonly ids: readonly number[];
   /** The entity token id of each name (the story's, and the extra names'). */
   readonly entities: ReadonlyMap<string, number>;
-  /** The sentence of each token (0, 1, …; a new one after `.`, `!` or `?`). */
+  /** The sentence of each token (0, 1, …; a new one after `.`, `!` or `?`: sentenceCounter). */
   readonly sentence: readonly number[];
 }
 
@@ -327,21 +327,20 @@ export class TextTokenizer {
     const entities = this.entityIds(assignEntities([...names, ...extraNames], seed));
     const ids: number[] = [];
     const sentence: number[] = [];
-    let s = 0;
-    const push = (id: number) => {
+    const sentenceOf = sentenceCounter();
+    const push = (id: number, text = '') => {
       ids.push(id);
-      sentence.push(s);
+      sentence.push(sentenceOf(text));
     };
     for (const p of parts) {
       if (p.kind === 'name') push(entities.get(p.text)!);
-      else if (p.kind === 'punct') {
-        push(this.id(p.text));
-        if (SENTENCE_END.has(p.text)) s++;
-      } else {
+      else if (p.kind === 'punct') push(this.id(p.text), p.text);
+      else {
         const r = dropout ? dropout.rng.next() : 1;
         if (dropout && r < dropout.unknown) push(UNK_ID);
-        else if (dropout && r < dropout.unknown + dropout.pieces) this.pieceIds(p.text, false).forEach(push);
-        else this.pieceIds(p.text, true).forEach(push);
+        else if (dropout && r < dropout.unknown + dropout.pieces)
+          this.pieceIds(p.text, false).forEach((id) => push(id));
+        else this.pieceIds(p.text, true).forEach((id) => push(id));
       }
     }
     return { ids, entities, sentence };
@@ -363,16 +362,34 @@ export class TextTokenizer {
     const entities = this.entityIds(assignEntities([...names, ...extraNames], seed));
     const ids: number[] = [];
     const sentence: number[] = [];
-    let s = 0;
+    const sentenceOf = sentenceCounter();
     for (const m of matches) {
       let id = m[1] !== undefined ? entities.get(m[1])! : this.id(m[0].toLowerCase());
       if (dropout && id >= FIRST_WORD_ID && dropout.rng.next() < dropout.unknown) id = UNK_ID;
       ids.push(id);
-      sentence.push(s);
-      if (SENTENCE_END.has(m[0])) s++;
+      sentence.push(sentenceOf(m[1] !== undefined ? '' : m[0]));
     }
     return { ids, entities, sentence };
   }
+}
+
+/**
+ * The sentence of each token in turn (given its text): 0, 1, …, a new one at the first token
+ * after `.`, `!` or `?` that is not itself one of them (so `...` ends one sentence, and a story's
+ * last full stop opens none).
+ */
+function sentenceCounter(): (text: string) => number {
+  let s = 0;
+  let ended = false;
+  return (text) => {
+    const end = SENTENCE_END.has(text);
+    if (ended && !end) {
+      s++;
+      ended = false;
+    }
+    if (end) ended = true;
+    return s;
+  };
 }
 
 /** Why a model.json `tokenizer` cannot be used, or undefined when it can. */
