@@ -65,8 +65,8 @@ export const RN_PAPER: RnConfig = {
   fHidden: [256, 64],
   aggregate: 'sum',
   dropout: 0.1,
-  wordDropout: 0.1,
-  pieceDropout: 0.1,
+  wordDropout: 0.15,
+  pieceDropout: 0.15,
 };
 
 /** Weight names and shapes, in saving order: the encoder's, then g's and f's. */
