@@ -521,13 +521,8 @@ export class Lstm {
   }
 
   /** Class probabilities [B * 18] for a batch; disposes everything. */
-  async predict(batch: TextBatch): Promise<Float32Array> {
-    const probs = tf.tidy(() => tf.softmax(this.forward(this.inputs(batch)).logits));
-    try {
-      return (await probs.data()) as Float32Array;
-    } finally {
-      probs.dispose();
-    }
+  predict(batch: TextBatch): Promise<Float32Array> {
+    return softmaxProbs(() => this.forward(this.inputs(batch)).logits);
   }
 
   dispose(): void {
@@ -660,9 +655,32 @@ export type LstmArtifacts = ModelArtifacts<LstmModelJson>;
 
 /** The model as model.json and weights.bin contents. */
 export async function saveLstm(model: Lstm, name = 'lstm'): Promise<LstmArtifacts> {
+  return saveTextNet(model, LSTM_FORMAT, name);
+}
+
+/** The tokeniser of a model.json: its `tokenizer`, or the word `vocabulary` of a model trained before tokens.ts. */
+export function lstmTokens(modelJson: LstmModelJson): TextTokenizer {
+  return readTokenizer('LSTM', modelJson.tokenizer ?? { kind: 'words', vocabulary: modelJson.vocabulary });
+}
+
+/** A model from model.json and weights.bin contents; refuses another format or class list. */
+export function loadLstm(modelJson: LstmModelJson, weights: ArrayBuffer): Lstm {
+  const tokens = lstmTokens(modelJson);
+  return loadVariables('LSTM', LSTM_FORMAT, CLASSES, modelJson, weights, (t) => new Lstm(modelJson.config, tokens, t));
+}
+
+/** A text model's parts that its model.json records: weights, architecture and tokeniser. */
+export interface SavedTextNet<C> {
+  readonly variables: ReadonlyMap<string, tf.Variable>;
+  readonly config: C;
+  readonly tokens: TextTokenizer;
+}
+
+/** model.json (`format`, config, classes, tokeniser, weights manifest) and weights.bin of a text model. */
+export function saveTextNet<F extends string, C>(model: SavedTextNet<C>, format: F, name: string) {
   return saveVariables(model.variables, {
-    format: LSTM_FORMAT,
-    formatVersion: 1,
+    format,
+    formatVersion: 1 as const,
     name,
     config: model.config,
     classes: [...CLASSES],
@@ -670,18 +688,21 @@ export async function saveLstm(model: Lstm, name = 'lstm'): Promise<LstmArtifact
   });
 }
 
-/** The tokeniser of a model.json: its `tokenizer`, or the word `vocabulary` of a model trained before tokens.ts. */
-export function lstmTokens(modelJson: LstmModelJson): TextTokenizer {
-  const json: unknown = modelJson.tokenizer ?? { kind: 'words', vocabulary: modelJson.vocabulary };
+/** The tokeniser a model.json holds, or an error naming the model (`label`) and what is wrong. */
+export function readTokenizer(label: string, json: unknown): TextTokenizer {
   const problem = tokenizerProblem(json);
-  if (problem) throw new Error(`LSTM model.json: tokenizer: ${problem}`);
+  if (problem) throw new Error(`${label} model.json: tokenizer: ${problem}`);
   return new TextTokenizer(json as TokenizerJson);
 }
 
-/** A model from model.json and weights.bin contents; refuses another format or class list. */
-export function loadLstm(modelJson: LstmModelJson, weights: ArrayBuffer): Lstm {
-  const tokens = lstmTokens(modelJson);
-  return loadVariables('LSTM', LSTM_FORMAT, CLASSES, modelJson, weights, (t) => new Lstm(modelJson.config, tokens, t));
+/** Class probabilities of a batch from its logits (made inside a tidy); disposes everything. */
+export async function softmaxProbs(logits: () => tf.Tensor2D): Promise<Float32Array> {
+  const probs = tf.tidy(() => tf.softmax(logits()));
+  try {
+    return (await probs.data()) as Float32Array;
+  } finally {
+    probs.dispose();
+  }
 }
 
 /** A loaded LSTM as a ClutrrModel: each question anonymised with a seed of its own text. */

@@ -34,10 +34,13 @@ import {
   type LstmInputs,
   matMul,
   textModel,
+  readTokenizer,
+  saveTextNet,
+  softmaxProbs,
 } from './lstm';
 import type { ClutrrModel } from './model';
-import { TextTokenizer, type TokenizerJson, tokenizerProblem } from './tokens';
-import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
+import type { TextTokenizer, TokenizerJson } from './tokens';
+import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase } from './variables';
 
 export interface MacConfig {
   readonly embeddingDim: number;
@@ -199,13 +202,8 @@ export class Mac {
   }
 
   /** Class probabilities [B * 18] for a batch; disposes everything. */
-  async predict(batch: TextBatch): Promise<Float32Array> {
-    const probs = tf.tidy(() => tf.softmax(this.forward(this.inputs(batch)).logits));
-    try {
-      return (await probs.data()) as Float32Array;
-    } finally {
-      probs.dispose();
-    }
+  predict(batch: TextBatch): Promise<Float32Array> {
+    return softmaxProbs(() => this.forward(this.inputs(batch)).logits);
   }
 
   dispose(): void {
@@ -230,21 +228,12 @@ export type MacArtifacts = ModelArtifacts<MacModelJson>;
 
 /** The model as model.json and weights.bin contents. */
 export async function saveMac(model: Mac, name = 'mac'): Promise<MacArtifacts> {
-  return saveVariables(model.variables, {
-    format: MAC_FORMAT,
-    formatVersion: 1,
-    name,
-    config: model.config,
-    classes: [...CLASSES],
-    tokenizer: model.tokens.toJson(),
-  });
+  return saveTextNet(model, MAC_FORMAT, name);
 }
 
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
 export function loadMac(modelJson: MacModelJson, weights: ArrayBuffer): Mac {
-  const problem = tokenizerProblem(modelJson.tokenizer);
-  if (problem) throw new Error(`MAC model.json: tokenizer: ${problem}`);
-  const tokens = new TextTokenizer(modelJson.tokenizer);
+  const tokens = readTokenizer('MAC', modelJson.tokenizer);
   return loadVariables('MAC', MAC_FORMAT, CLASSES, modelJson, weights, (t) => new Mac(modelJson.config, tokens, t));
 }
 

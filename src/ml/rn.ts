@@ -28,10 +28,13 @@ import {
   type LstmInputs,
   matMul,
   textModel,
+  readTokenizer,
+  saveTextNet,
+  softmaxProbs,
 } from './lstm';
 import type { ClutrrModel } from './model';
-import { TextTokenizer, type TokenizerJson, tokenizerProblem } from './tokens';
-import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
+import type { TextTokenizer, TokenizerJson } from './tokens';
+import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase } from './variables';
 
 export interface RnConfig {
   readonly embeddingDim: number;
@@ -297,13 +300,8 @@ export class Rn {
   }
 
   /** Class probabilities [B * 18] for a batch; disposes everything. */
-  async predict(batch: SentenceBatch): Promise<Float32Array> {
-    const probs = tf.tidy(() => tf.softmax(this.forward(this.inputs(batch)).logits));
-    try {
-      return (await probs.data()) as Float32Array;
-    } finally {
-      probs.dispose();
-    }
+  predict(batch: SentenceBatch): Promise<Float32Array> {
+    return softmaxProbs(() => this.forward(this.inputs(batch)).logits);
   }
 
   dispose(): void {
@@ -328,21 +326,12 @@ export type RnArtifacts = ModelArtifacts<RnModelJson>;
 
 /** The model as model.json and weights.bin contents. */
 export async function saveRn(model: Rn, name = 'rn'): Promise<RnArtifacts> {
-  return saveVariables(model.variables, {
-    format: RN_FORMAT,
-    formatVersion: 1,
-    name,
-    config: model.config,
-    classes: [...CLASSES],
-    tokenizer: model.tokens.toJson(),
-  });
+  return saveTextNet(model, RN_FORMAT, name);
 }
 
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
 export function loadRn(modelJson: RnModelJson, weights: ArrayBuffer): Rn {
-  const problem = tokenizerProblem(modelJson.tokenizer);
-  if (problem) throw new Error(`RN model.json: tokenizer: ${problem}`);
-  const tokens = new TextTokenizer(modelJson.tokenizer);
+  const tokens = readTokenizer('RN', modelJson.tokenizer);
   return loadVariables('RN', RN_FORMAT, CLASSES, modelJson, weights, (t) => new Rn(modelJson.config, tokens, t));
 }
 
