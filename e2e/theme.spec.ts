@@ -110,7 +110,13 @@ const DARK_ROUTES: readonly [string, (page: Page) => Promise<void>][] = [
       await page.goto(`/${encodedLink({}, { PROLIFIC_PID: 'dark' })}`);
       const p = new Participant(page);
       await p.consentAccept.click();
-      for (let i = 0; i < 5 && (await p.screen()) !== 'trial'; i++) await p.continueButton.click();
+      // Each click waits for its screen to go: a loaded machine can still show the screen just
+      // left when the next loop reads it, and a click on its Start button would wait forever.
+      for (let i = 0; i < 5 && (await p.screen()) !== 'trial'; i++) {
+        const before = await p.signature();
+        await p.continueButton.click();
+        await p.leaves(before);
+      }
       await expect(p.story).toBeVisible();
     },
   ],
