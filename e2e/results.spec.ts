@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { parseCsv } from '../src/core/formats/csv';
+import { rowsToCsv, type ResultRow } from '../src/study/results';
 
 /**
  * The results dashboard at #/results, on the production build, fed the generated study of 50
@@ -456,4 +457,152 @@ test('narrow screen (390 px) and accessibility', async ({ page }) => {
   await page.getByTestId('results-interval-note').scrollIntoViewIfNeeded();
   await shoot(page, 'results-narrow-note');
   await shoot(page, 'results-narrow-full', true);
+});
+
+/**
+ * A small study with resumed trials: 4 sessions, each a practice trial, 6 main trials (three
+ * items at k = 2, three at k = 3) and an attention check. Resumed: two wrong k = 2 answers with
+ * long times, a right k = 3 answer, a check, and a practice trial (never counted).
+ */
+function resumedStudy(): ResultRow[] {
+  const rows: ResultRow[] = [];
+  const resumed = new Set(['s1/0', 's1/1', 's2/2', 's3/5', 's4/7']);
+  const wrong = new Set(['s1/1', 's2/2', 's4/1', 's2/4']);
+  for (const s of ['s1', 's2', 's3', 's4']) {
+    for (let t = 0; t < 8; t++) {
+      const id = `${s}/${t}`;
+      const phase = t === 0 ? 'practice' : t === 7 ? 'check' : 'main';
+      const k = t >= 4 && t <= 6 ? 3 : 2;
+      const right = !wrong.has(id);
+      rows.push({
+        study_id: 'resume-study',
+        session_id: s,
+        participant_id: `p-${s}`,
+        condition: 'untimed',
+        trial_index: t,
+        phase,
+        puzzle_id: phase === 'practice' ? 'practice-0' : phase === 'check' ? 'check-0' : `main-k${k}-t1-${(t - 1) % 3}`,
+        seed: 100 + t,
+        k,
+        task: 1,
+        strict: true,
+        query_a: 'Ann',
+        query_b: 'Bo',
+        gold: 'aunt',
+        response: right ? 'aunt' : 'uncle',
+        correct: right,
+        difficulty: right ? 2 : 4,
+        rt_ms: resumed.has(id) ? 300_000 + t * 1000 : 20_000 + t * 1000,
+        ended_on: 'response',
+        time_limit_s: null,
+        answer_changes: 0,
+        hidden_ms: 0,
+        resumed: resumed.has(id),
+        started_at: '2026-03-02T09:00:00.000Z',
+        answered_at: '2026-03-02T09:01:00.000Z',
+        story: 'Ann and Bo.',
+        prolific_study_id: '',
+        prolific_session_id: '',
+      });
+    }
+  }
+  return rows;
+}
+
+test('resumed trials: included (as before), marked, or left out of every figure', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const rp = new ResultsPage(page);
+  await rp.goto();
+  const study = resumedStudy();
+  await rp.load(upload('resumed.csv', rowsToCsv(study)));
+  await expect(rp.summary()).toHaveAttribute('data-rows', String(study.length));
+
+  // Recomputed here: main and check trials count, practice never.
+  const counted = study.filter((r) => r.phase !== 'practice');
+  const resumedN = counted.filter((r) => r.resumed).length;
+  expect([resumedN, counted.length]).toEqual([4, 28]);
+  const accuracy = (rows: ResultRow[]) => rows.filter((r) => r.correct).length / rows.length;
+  const geomean = (rows: ResultRow[]) => Math.exp(rows.reduce((s, r) => s + Math.log(r.rt_ms / 1000), 0) / rows.length);
+  const mainAt = (k: number) => study.filter((r) => r.phase === 'main' && r.k === k);
+  const k2 = mainAt(2);
+  const k2Kept = k2.filter((r) => !r.resumed);
+
+  // Include, the default: every trial counts, as before.
+  const mode = page.getByTestId('resumed-mode');
+  const note = page.getByTestId('resumed-note');
+  await expect(mode).toHaveValue('include');
+  await expect(note).toHaveText('4 resumed trials (of 28 main and check trials) included in every figure, unmarked.');
+  const acc2 = rp.cell('2', 'results-accuracy');
+  await expect(acc2.locator('.rs-est')).toHaveText(accuracy(k2).toFixed(3));
+  await expect(acc2).toHaveAttribute('data-n', String(k2.length));
+  await expect(page.getByTestId('results-resumed')).toHaveCount(0);
+
+  // Mark: the same figures, each saying how many resumed trials it holds.
+  await mode.selectOption('mark');
+  await expect(note).toContainText('4 resumed trials (of 28 main and check trials) included and marked');
+  await expect(acc2.locator('.rs-est')).toHaveText(accuracy(k2).toFixed(3));
+  await expect(rp.cell('2', 'results-resumed')).toHaveAttribute('data-value', '2');
+  await expect(rp.cell('3', 'results-resumed')).toHaveAttribute('data-value', '1');
+  await expect(rp.cell('2', 'results-rt')).toContainText('holds 2 resumed');
+  await expect(page.getByTestId('results-rt-resumed')).toHaveText('Holds 3 resumed trials (k 2: 2, k 3: 1)');
+  await expect(page.getByTestId('results-chart-rt').locator('desc')).toContainText('Holds 3 resumed trials');
+  await expect(
+    page.locator('[data-testid=results-participant][data-session=s1]').getByTestId('results-participant-resumed'),
+  ).toHaveText('1');
+  await expect(
+    page.locator('[data-testid=results-participant][data-session=s4]').getByTestId('results-participant-resumed'),
+  ).toHaveText('1');
+  await expect(
+    page.locator('[data-testid=results-item][data-puzzle=check-0]').getByTestId('results-item-resumed'),
+  ).toHaveText('1');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByTestId('results-figures').scrollIntoViewIfNeeded();
+  await shoot(page, 'results-resumed-desktop');
+  await page.getByTestId('results-figures').screenshot({ path: `${ARTIFACTS}/results-resumed-figures.png` });
+  const [marked] = await Promise.all([page.waitForEvent('download'), page.getByTestId('results-export').click()]);
+  expect(marked.suggestedFilename()).toBe('results-by-k-resumed-marked.csv');
+  const markedCsv = parseCsv(readFileSync(await marked.path(), 'utf8')).filter((r) => r.length > 0);
+  expect(markedCsv.slice(1).map((r) => r[markedCsv[0]!.indexOf('resumed_trials')])).toEqual(['2', '1']);
+
+  // Leave out: accuracy, response time and difficulty without them, and the note says so.
+  await mode.selectOption('omit');
+  await expect(note).toContainText('4 resumed trials (of 28 main and check trials) left out of every figure');
+  expect(accuracy(k2Kept)).not.toBe(accuracy(k2));
+  await expect(acc2.locator('.rs-est')).toHaveText(accuracy(k2Kept).toFixed(3));
+  await expect(acc2).toHaveAttribute('data-n', String(k2Kept.length));
+  await expect(rp.cell('2', 'results-rt').locator('.rs-est')).toHaveText(geomean(k2Kept).toFixed(1));
+  expect(geomean(k2Kept)).toBeLessThan(geomean(k2));
+  await expect(rp.row('2').getByTestId('results-resumed-left-out')).toHaveText('(2 resumed left out)');
+  await expect(page.locator('[data-testid=results-participant][data-session=s1]').locator('td').nth(3)).toHaveText('5');
+  const [left] = await Promise.all([page.waitForEvent('download'), page.getByTestId('results-export').click()]);
+  expect(left.suggestedFilename()).toBe('results-by-k-resumed-left-out.csv');
+  const leftCsv = parseCsv(readFileSync(await left.path(), 'utf8')).filter((r) => r.length > 0);
+  const lh = leftCsv[0]!;
+  expect(Number(leftCsv[1]![lh.indexOf('accuracy')])).toBeCloseTo(accuracy(k2Kept), 4);
+  expect(leftCsv[1]![lh.indexOf('resumed_left_out')]).toBe('2');
+
+  // The choice holds through a regrouping (the worker computes the new view).
+  await page.getByTestId('results-group-by').selectOption('condition');
+  await expect(page.getByTestId('results-figures')).toHaveAttribute('data-group-by', 'condition');
+  const main = study.filter((r) => r.phase === 'main');
+  await expect(rp.cell('untimed', 'results-accuracy').locator('.rs-est')).toHaveText(
+    accuracy(main.filter((r) => !r.resumed)).toFixed(3),
+  );
+
+  // Back to include: the figures as at first.
+  await page.getByTestId('results-group-by').selectOption('k');
+  await mode.selectOption('include');
+  await expect(acc2.locator('.rs-est')).toHaveText(accuracy(k2).toFixed(3));
+  await expect(acc2).toHaveAttribute('data-n', String(k2.length));
+
+  // A phone: the control and the note fit, nothing wider than the screen but the tables; no serious axe finding.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await mode.selectOption('mark');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const axe = await new AxeBuilder({ page }).include('[data-testid=results-figures]').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await page.getByTestId('resumed-mode').scrollIntoViewIfNeeded();
+  await shoot(page, 'results-resumed-narrow');
+  await page.getByTestId('results-table').scrollIntoViewIfNeeded();
+  await shoot(page, 'results-resumed-narrow-table');
 });

@@ -67,6 +67,18 @@ async function onScreenAtTop(page: Page, locator: Locator): Promise<string> {
     : `scrollY ${scrollY}, box ${JSON.stringify(box)} in ${view.width}×${view.height}`;
 }
 
+/**
+ * Whether the element shows whole at scroll 0 above the sticky bar (the bar covers what lies
+ * under it): what a participant can click without scrolling.
+ */
+async function clearOfBar(page: Page, locator: Locator): Promise<string> {
+  const where = await onScreenAtTop(page, locator);
+  if (where !== 'on screen') return where;
+  const box = (await locator.boundingBox())!;
+  const bar = (await page.getByTestId('trial-bar').boundingBox())!;
+  return box.y + box.height <= bar.y ? 'on screen' : `bottom ${box.y + box.height} under the bar at ${bar.y}`;
+}
+
 /** What axe finds wrong on the page (nothing, we hope). */
 const axeViolations = async (page: Page) =>
   (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.help}`);
@@ -217,6 +229,51 @@ test.describe('on a phone', () => {
     expect(sink.count()).toBe(0);
   });
 
+  test('a destination that refuses an answer for good: the participant is told at once, while the study goes on', async ({
+    page,
+    context,
+  }) => {
+    // The sink stores every row but trial 1's, which it refuses for good (a 400 no retry can fix).
+    const stored = new Set<number>();
+    await context.route(`https://${SINK_HOST}/**`, async (route) => {
+      const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type' };
+      const body = JSON.parse(route.request().postData() ?? '{}') as { rows?: { trial_index: number }[] };
+      const rows = body.rows ?? [];
+      if (rows.some((r) => r.trial_index === 1)) {
+        return route.fulfill({
+          status: 400,
+          headers: cors,
+          contentType: 'application/json',
+          body: '{"error":"rows.0.rt_ms: longer than the trial was shown"}',
+        });
+      }
+      for (const r of rows) stored.add(r.trial_index);
+      return route.fulfill({ status: 200, headers: cors, body: '{}' });
+    });
+    const p = new Participant(page);
+    await page.goto(
+      `/${encodedLink({ ...TIMED, practice: 0, k: [2, 3, 4], conditions: [condition('untimed', {})] }, { PROLIFIC_PID: 'refused-1' })}`,
+    );
+    await p.runUntil('trial');
+    const notice = page.getByTestId('refusal-notice');
+    await p.answer();
+    await p.answer();
+    // On the next trial, without waiting for the end.
+    expect(await p.screen()).toBe('trial');
+    await expect(notice).toBeVisible({ timeout: 15_000 });
+    await expect(notice).toHaveAttribute('role', 'alert');
+    await expect(notice).toContainText(`The results address ${SINK_HOST} did not accept one of your answers.`);
+    await expect(notice).toContainText('download your answers');
+    await expect(notice).toContainText('longer than the trial was shown');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await p.horizontalOverflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${SHOTS}/phone-refusal-notice.png`, fullPage: true });
+    // It stays through the run; the completion says which answer went where.
+    await p.runUntil('completion');
+    await expect(p.sinkStatus).toHaveAttribute('data-state', 'refused', { timeout: 15_000 });
+    expect([...stored].sort()).toEqual([0, 2]);
+  });
+
   test('a per-puzzle limit warns in its last 10 seconds, politely', async ({ page }) => {
     const p = new Participant(page);
     await page.goto(
@@ -323,6 +380,17 @@ async function eachCondition(page: Page, size: 'phone' | 'desktop'): Promise<voi
     expect(await onScreenAtTop(page, p.submit), `${cond}: submit-answer`).toBe('on screen');
     expect(await onScreenAtTop(page, p.countdown), `${cond}: countdown`).toBe('on screen');
     if (cond === 'all') expect(await onScreenAtTop(page, page.getByTestId('overall-countdown'))).toBe('on screen');
+    if (size === 'desktop') {
+      // At 1280×800 every word, every rating and Submit can be clicked without scrolling.
+      for (const [what, l] of [
+        ['the first word', p.options.first()],
+        ['the last word', p.options.last()],
+        ['rating 1', p.ratings.first()],
+        ['rating 5', p.ratings.last()],
+      ] as const) {
+        expect(await clearOfBar(page, l), `${cond}: ${what}`).toBe('on screen');
+      }
+    }
     expect(await p.horizontalOverflow()).toBeLessThanOrEqual(0);
     const drawing = page.getByTestId('facts-drawing');
     if (cond === 'drawing' || cond === 'all') {

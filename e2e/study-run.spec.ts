@@ -165,7 +165,11 @@ test('a timed study records a trial that runs out as a timeout and moves on', as
   );
   const p = new Participant(page);
   await page.goto(`/${path}`);
+  // The instructions state the limit (the researcher's default text says nothing of time).
+  await p.runUntil('continue');
+  await expect(page.getByTestId('time-limits')).toContainText('You have 4 seconds for each puzzle.');
   await p.runUntil('trial');
+  await expect(page.getByTestId('time-up')).toHaveCount(0);
 
   await expect(p.countdown).toBeVisible();
   const left = Number((await p.countdown.textContent())?.match(/\d+/)?.[0]);
@@ -178,6 +182,8 @@ test('a timed study records a trial that runs out as a timeout and moves on', as
 
   expect(await p.screen()).toBe('trial');
   expect(await p.storyText()).not.toBe(timedOut);
+  // Said on the next trial, with nothing to click.
+  await expect(page.getByTestId('time-up')).toHaveText(/^Time is up for the last puzzle/);
   await expect(p.countdown).toBeVisible();
   await p.answer('mother', 5);
   expect(await p.screen()).toBe('completion');

@@ -15,12 +15,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readLimited } from './body';
+import { budgetRefusal, type StorageBudget } from './budget';
 import { exportStream } from './export';
 import { GroupCommit } from './groupCommit';
 import { FULL_RETRY_AFTER_S, isDiskFull, WriteHealth } from './health';
 import { parseClientJson } from './json';
 import { RateLimiter, type RateLimitOptions } from './rateLimit';
-import { AccessLimiter, type AccessLimits } from './limits';
+import { AccessLimiter, TrustedProxies, type AccessLimits } from './limits';
 import { parseIngestBody } from './schema';
 import { installSessionRoutes, rowsGuard } from './sessionRoutes';
 import { sessionModeOf, StudyAccess, type SessionMode } from './sessions';
@@ -44,14 +45,39 @@ export interface AppOptions {
   readonly log: (event: Record<string, unknown>) => void;
   /** Issued sessions and per-client limits (sessionRoutes.ts); defaults: DEFAULT_ACCESS_LIMITS, no proxy. */
   readonly limits?: AccessLimits;
-  readonly trustProxy?: boolean;
+  /**
+   * The limiter itself, when the caller saves and loads its buckets (main.ts); else a new one of
+   * `limits`.
+   */
+  readonly accessLimiter?: AccessLimiter;
+  /** The proxies whose X-Forwarded-For is read (limits.ts); true is `TrustedProxies.anyPeer`, for in-process tests. */
+  readonly trustProxy?: TrustedProxies | boolean;
+  /** Past it, new sessions and rows get 507 and health 503 (budget.ts); none by default. */
+  readonly budget?: StorageBudget;
   readonly newStudySessions?: SessionMode;
+  /** The sessions' clock (tests move it: idle sessions giving their places back). */
+  readonly now?: () => Date;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 512 * 1024;
 
 const error = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503, message: string, extra = {}) =>
   c.json({ error: message, ...extra }, status);
+
+/** A 507 while the storage budget is used up (logged once each time it runs out); undefined while there is room. */
+function budgetGate(budget: StorageBudget | undefined, log: AppOptions['log']) {
+  let logged = false;
+  return (c: Context): Response | undefined => {
+    const why = budget?.over();
+    if (budget === undefined || why === undefined) {
+      logged = false;
+      return undefined;
+    }
+    if (!logged) log({ event: 'storage-budget', message: why });
+    logged = true;
+    return c.json(budgetRefusal(budget.limitMb), 507);
+  };
+}
 
 export function createApp(o: AppOptions): Hono {
   const app = new Hono();
@@ -92,20 +118,51 @@ export function createApp(o: AppOptions): Hono {
   });
 
   // Ok only while writes work: the last commit and a probe file in the data folder (health.ts).
-  const health = new WriteHealth(o.store.db.memory ? null : path.dirname(o.store.db.name));
+  const health = new WriteHealth(
+    o.store.db.memory ? null : path.dirname(o.store.db.name),
+    undefined,
+    undefined,
+    o.budget,
+  );
+  const overBudget = budgetGate(o.budget, o.log);
   app.get('/api/health', (c) => {
     const r = health.report();
     return c.json({ ok: r.ok, schema: SCHEMA_VERSION, ...(r.error ? { error: r.error } : {}) }, r.ok ? 200 : 503);
   });
 
   // ---- participants: sessions the server issues, short links (before the researcher's /api/sessions) ----
-  const access = new StudyAccess(o.store, o.newStudySessions ? { newStudySessions: o.newStudySessions } : {});
-  const sessionDeps = { access, limiter: new AccessLimiter(o.limits), trustProxy: o.trustProxy ?? false, log: o.log };
+  const access = new StudyAccess(o.store, {
+    ...(o.newStudySessions ? { newStudySessions: o.newStudySessions } : {}),
+    ...(o.now ? { now: o.now } : {}),
+  });
+  const trustProxy =
+    o.trustProxy === true
+      ? TrustedProxies.anyPeer
+      : o.trustProxy instanceof TrustedProxies
+        ? o.trustProxy
+        : TrustedProxies.none;
+  const sessionDeps = {
+    access,
+    limiter: o.accessLimiter ?? new AccessLimiter(o.limits),
+    trustProxy,
+    log: o.log,
+    token: o.token,
+  };
+  // Registered before the session routes, so it runs first: no new session past the storage budget.
+  app.use('/api/sessions', async (c, next) => {
+    if (c.req.method === 'POST') {
+      const refused = overBudget(c);
+      if (refused) return refused;
+    }
+    await next();
+  });
   installSessionRoutes(app, sessionDeps);
   const guard = rowsGuard(sessionDeps);
 
   // ---- participants: append only ----
   app.post('/api/rows', async (c) => {
+    const full = overBudget(c);
+    if (full) return full;
     const body = await readLimited(c.req.raw, o.maxBodyBytes);
     if (body === undefined) {
       return error(c, 413, `the body is larger than ${o.maxBodyBytes} bytes; send fewer rows at a time`);
@@ -127,6 +184,7 @@ export function createApp(o: AppOptions): Hono {
     try {
       outcome = await committer.ingest(parsed.value);
       health.succeeded();
+      o.budget?.changed();
     } catch (e) {
       health.failed(e);
       if (!isDiskFull(e)) throw e;

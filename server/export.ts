@@ -87,12 +87,16 @@ export class ExportReader {
   /** Rows by session, then trial (the primary key's order), each with its session's user agent and screen. */
   private rowCursor(studyId: string | undefined, withSession: boolean): IterableIterator<Record<string, SqlValue>> {
     const columns = RESULT_COLUMNS.map((c) => `t.${c}`);
+    // Each row's browser and screen are those of the device that sent it (sessionModel.ts): the
+    // session's first device, or a later one from session_devices.
     const session = withSession
-      ? `, s.user_agent AS s_user_agent, s.screen AS s_screen, s.session_id IS NOT NULL AS s_found`
+      ? `, COALESCE(d.user_agent, s.user_agent) AS s_user_agent, COALESCE(d.screen, s.screen) AS s_screen,
+         s.session_id IS NOT NULL AS s_found`
       : '';
     // The CSV takes user agent and screen from the sessions of the exported study only (as rowsToCsv's map does).
     const join = withSession
-      ? ` LEFT JOIN sessions s ON s.session_id = t.session_id${studyId === undefined ? '' : ' AND s.study_id = @studyId'}`
+      ? ` LEFT JOIN sessions s ON s.session_id = t.session_id${studyId === undefined ? '' : ' AND s.study_id = @studyId'}
+          LEFT JOIN session_devices d ON t.device > 0 AND d.session_id = s.session_id AND d.device = t.device`
       : '';
     const where = studyId === undefined ? '' : ' WHERE t.study_id = @studyId';
     return this.db

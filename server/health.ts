@@ -2,8 +2,9 @@
  * Failures said truly. `GET /api/health` answers ok only when the server can write: the last
  * commit did not fail (a failed commit is remembered until a later one succeeds), and a small
  * probe file in the data folder can be written, synced and removed (at most one probe every few
- * seconds; a disk that is full or read-only fails it). A full disk or database is a 503 with
- * `Retry-After`: the participant's outbox keeps the rows and sends them again later.
+ * seconds; a disk that is full or read-only fails it), and the storage budget (budget.ts) is not
+ * used up. A full disk or database is a 503 with `Retry-After`: the participant's outbox keeps the
+ * rows and sends them again later.
  */
 import { closeSync, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
@@ -30,11 +31,13 @@ export class WriteHealth {
   /**
    * @param dataDir where the probe file is written, or null to skip the probe (an in-memory store)
    * @param probeEveryMs the probe's result is reused for this long
+   * @param budget the storage budget (StorageBudget), whose `over()` says why writes are refused
    */
   constructor(
     private readonly dataDir: string | null,
     private readonly probeEveryMs = 5_000,
     private readonly now = () => Date.now(),
+    private readonly budget?: { over(): string | undefined },
   ) {}
 
   /** A commit succeeded: earlier failures are over. */
@@ -56,6 +59,8 @@ export class WriteHealth {
       const ago = Math.round((this.now() - this.lastFailure.at) / 1000);
       return { ok: false, error: `the last write failed ${ago} s ago: ${this.lastFailure.message}` };
     }
+    const over = this.budget?.over();
+    if (over !== undefined) return { ok: false, error: over };
     const probe = this.probe();
     return probe === undefined ? { ok: true } : { ok: false, error: `cannot write in the data folder: ${probe}` };
   }

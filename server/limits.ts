@@ -6,23 +6,41 @@
  *
  * A bucket holds up to `burst` units and refills at `perSecond`; a request costing more than is
  * there is refused with the seconds until it would fit (the Retry-After). Memory is bounded: idle
- * buckets (full again) are dropped, and past `maxKeys` the least recently used.
+ * buckets (full again) are dropped, and past `maxKeys` the least recently used. The buckets that
+ * are not full are saved in the database (`limit_buckets`) and read back at start, so a restart
+ * does not hand everyone a full bucket.
  */
+import type Database from 'better-sqlite3';
 import type { Context } from 'hono';
+import { BlockList, isIP } from 'node:net';
 
 export interface BucketOptions {
   readonly perSecond: number;
   readonly burst: number;
 }
 
+/** A saved bucket: its level `tokens` at wall-clock time `at` (ms since the epoch). */
+export interface BucketEntry {
+  readonly key: string;
+  readonly tokens: number;
+  readonly at: number;
+}
+
 export class TokenBuckets {
   /** Insertion order is last-use order. */
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  /** Has a bucket been taken from since the last snapshot? */
+  changed = false;
 
+  /**
+   * @param now the clock the buckets refill by (ms; monotonic by default)
+   * @param wall the wall clock (ms since the epoch) of saved buckets, which must outlive the process
+   */
   constructor(
     readonly options: BucketOptions,
     private readonly now: () => number = () => performance.now(),
     private readonly maxKeys = 100_000,
+    private readonly wall: () => number = () => Date.now(),
   ) {}
 
   /** Seconds until `cost` units are there for `key` (0: now); takes nothing. Infinity if it can never fit. */
@@ -39,6 +57,37 @@ export class TokenBuckets {
     const tokens = this.level(key, now) - cost;
     this.buckets.delete(key);
     this.buckets.set(key, { tokens, at: now });
+    this.changed = true;
+    this.prune(now);
+  }
+
+  /** The buckets that are not full now, least recently used first, their times on the wall clock. */
+  snapshot(): BucketEntry[] {
+    const now = this.now();
+    const wall = this.wall();
+    this.changed = false;
+    const entries: BucketEntry[] = [];
+    for (const [key, b] of this.buckets) {
+      const tokens = this.level(key, now);
+      if (tokens < this.options.burst) entries.push({ key, tokens, at: wall - (now - b.at) });
+    }
+    return entries;
+  }
+
+  /**
+   * Sets the buckets of `entries` (a snapshot, perhaps of an earlier process): each refills for
+   * the wall-clock time since it was taken; a time in the future (a clock set back) counts as now.
+   */
+  restore(entries: readonly BucketEntry[]): void {
+    const now = this.now();
+    const wall = this.wall();
+    for (const e of [...entries].sort((a, b) => a.at - b.at)) {
+      if (!Number.isFinite(e.tokens) || !Number.isFinite(e.at)) continue;
+      const tokens = Math.min(this.options.burst, e.tokens);
+      const at = now - Math.max(0, wall - e.at);
+      this.buckets.delete(e.key);
+      this.buckets.set(e.key, { tokens, at });
+    }
     this.prune(now);
   }
 
@@ -103,17 +152,69 @@ export interface LimitHit {
 export class AccessLimiter {
   private readonly buckets: { readonly [K in keyof AccessLimits]: TokenBuckets };
 
+  /**
+   * @param now the clock the buckets refill by (ms; monotonic by default)
+   * @param wall the wall clock of saved buckets (ms since the epoch)
+   */
   constructor(
     readonly limits: AccessLimits = DEFAULT_ACCESS_LIMITS,
     now?: () => number,
+    wall?: () => number,
   ) {
+    const bucket = (o: BucketOptions) => new TokenBuckets(o, now, undefined, wall);
     this.buckets = {
-      addressSessions: new TokenBuckets(limits.addressSessions, now),
-      studySessions: new TokenBuckets(limits.studySessions, now),
-      addressBytes: new TokenBuckets(limits.addressBytes, now),
-      studyBytes: new TokenBuckets(limits.studyBytes, now),
-      addressQueue: new TokenBuckets(limits.addressQueue, now),
+      addressSessions: bucket(limits.addressSessions),
+      studySessions: bucket(limits.studySessions),
+      addressBytes: bucket(limits.addressBytes),
+      studyBytes: bucket(limits.studyBytes),
+      addressQueue: bucket(limits.addressQueue),
     };
+  }
+
+  /**
+   * Writes the buckets that are not full to `db`'s `limit_buckets` in one transaction (the rows
+   * there before are replaced). The number of buckets written; 0 without writing when nothing was
+   * taken since the last save; undefined when the database has no such table.
+   */
+  save(db: Database.Database): number | undefined {
+    if (!hasBucketTable(db)) return undefined;
+    const names = Object.keys(this.buckets) as (keyof AccessLimits)[];
+    if (!names.some((n) => this.buckets[n].changed)) return 0;
+    const insert = db.prepare('INSERT INTO limit_buckets (name, key, tokens, at_ms) VALUES (?, ?, ?, ?)');
+    let written = 0;
+    db.transaction(() => {
+      db.prepare('DELETE FROM limit_buckets').run();
+      for (const name of names) {
+        for (const e of this.buckets[name].snapshot()) {
+          insert.run(name, e.key, e.tokens, Math.round(e.at));
+          written++;
+        }
+      }
+    })();
+    return written;
+  }
+
+  /**
+   * Reads the buckets `save` wrote (of this limiter's bucket names; others are ignored). The
+   * number of rows read; undefined when the database has no such table.
+   */
+  load(db: Database.Database): number | undefined {
+    if (!hasBucketTable(db)) return undefined;
+    const rows = db.prepare('SELECT name, key, tokens, at_ms FROM limit_buckets').all() as {
+      name: string;
+      key: string;
+      tokens: number;
+      at_ms: number;
+    }[];
+    const byName = new Map<string, BucketEntry[]>();
+    for (const r of rows) {
+      if (!Object.hasOwn(this.buckets, r.name)) continue;
+      const list = byName.get(r.name) ?? [];
+      list.push({ key: r.key, tokens: r.tokens, at: r.at_ms });
+      byName.set(r.name, list);
+    }
+    for (const [name, entries] of byName) this.buckets[name as keyof AccessLimits].restore(entries);
+    return rows.length;
   }
 
   /** One read of the review queue (`review-items`, `coverage`) from `address`. */
@@ -127,6 +228,17 @@ export class AccessLimiter {
   /** One new session for `address` in `study`; both buckets must allow it, else nothing is taken. */
   newSession(address: string, study: string): LimitHit | undefined {
     return this.takeBoth('addressSessions', address, 'studySessions', study, 1);
+  }
+
+  /**
+   * One new session in `study` counted against the study's bucket only: for a study taken in a
+   * room, where one address is a whole class and the study's own limit per address applies.
+   */
+  newRoomSession(study: string): LimitHit | undefined {
+    const wait = this.buckets.studySessions.wait(study, 1);
+    if (wait > 0) return { limit: 'studySessions', retryAfterS: wait };
+    this.buckets.studySessions.take(study, 1);
+    return undefined;
   }
 
   /** `bytes` received for storage from `address` for each of `studies` (every study must allow them). */
@@ -159,26 +271,115 @@ export class AccessLimiter {
   }
 }
 
+const hasBucketTable = (db: Database.Database): boolean =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'limit_buckets'").get() !== undefined;
+
+const TRUST_PROXY_EXAMPLE = '--trust-proxy 127.0.0.1 (or loopback, or a list like 10.0.0.5,10.0.0.6)';
+/** What to write instead of a bare or empty `--trust-proxy`. */
+export const TRUST_PROXY_NEEDS_ADDRESS = `--trust-proxy needs the proxy's address: ${TRUST_PROXY_EXAMPLE}`;
+
 /**
- * The key of a client: its address, an IPv6 address by its /64 (one household or machine is
- * given a whole /64). With `trustProxy`, the last address of X-Forwarded-For (the one the proxy
- * in front added), for a server behind nginx; otherwise that header is ignored, since any client
- * can send it. `unknown` when there is no socket (in-process tests).
+ * The proxies in front of the server (`--trust-proxy`): addresses, CIDR ranges (`10.0.0.0/8`,
+ * `fd00::/8`) and `loopback` (127.0.0.0/8 and ::1). Only a request whose TCP peer is one of them
+ * has its X-Forwarded-For read, since anyone else can write that header.
  */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  let address: string | undefined;
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for');
-    address = forwarded?.split(',').at(-1)?.trim() || undefined;
+export class TrustedProxies {
+  /** No proxy: X-Forwarded-For is never read. */
+  static readonly none = new TrustedProxies([]);
+  /**
+   * Every peer, even a missing one, with X-Forwarded-For's right-most entry as the client: for
+   * in-process tests (`app.request()` has no socket) that give each request its own address.
+   */
+  static readonly anyPeer = new TrustedProxies([], true);
+
+  private readonly list = new BlockList();
+
+  /** Throws an Error saying what to write for an entry that is not an address, a range or `loopback`. */
+  constructor(
+    readonly entries: readonly string[],
+    private readonly everyPeer = false,
+  ) {
+    for (const entry of entries) {
+      if (entry === 'loopback') {
+        this.list.addSubnet('127.0.0.0', 8, 'ipv4');
+        this.list.addAddress('::1', 'ipv6');
+        continue;
+      }
+      const [text = '', prefix, ...rest] = entry.split('/');
+      const address = plainAddress(text);
+      const family = address === undefined ? 0 : isIP(address);
+      const bits = family === 4 ? 32 : 128;
+      if (address === undefined || rest.length > 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) {
+        throw new Error(
+          `--trust-proxy: "${entry}" is not an IP address, a range like 10.0.0.0/8 or "loopback"; give the proxy's address: ${TRUST_PROXY_EXAMPLE}`,
+        );
+      }
+      if (prefix !== undefined && Number(prefix) > bits) {
+        throw new Error(`--trust-proxy: the range "${entry}" has a prefix over ${bits}`);
+      }
+      const type = family === 4 ? 'ipv4' : 'ipv6';
+      if (prefix === undefined) this.list.addAddress(address, type);
+      else this.list.addSubnet(address, Number(prefix), type);
+    }
   }
-  if (address === undefined) {
-    // As @hono/node-server's getConnInfo reads it (the bindings may sit under `server`).
-    type Bindings = { incoming?: { socket?: { remoteAddress?: string } } };
-    const env = c.env as (Bindings & { server?: Bindings }) | undefined;
-    address = (env?.server ?? env)?.incoming?.socket?.remoteAddress;
+
+  /** The flag's value: a comma-separated list; throws an Error with what to write for an empty or bad one. */
+  static parse(text: string): TrustedProxies {
+    const entries = text
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e !== '');
+    if (entries.length === 0) throw new Error(TRUST_PROXY_NEEDS_ADDRESS);
+    return new TrustedProxies(entries.map((e) => (e.toLowerCase() === 'loopback' ? 'loopback' : e)));
   }
+
+  /** Is `address` (plain: no port, no brackets, IPv4-mapped as IPv4) one of the proxies? */
+  has(address: string): boolean {
+    const family = isIP(address);
+    return family !== 0 && this.list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  }
+
+  /**
+   * The client behind `peer` (the socket's address, plain): X-Forwarded-For is read only when the
+   * peer is a proxy; then, walking from the right, the first entry that is not a proxy (each proxy
+   * appends the address it was called from); the left-most when all are proxies. An entry that is
+   * no address stops the walk at the hop that passed it on, so a forged value cannot pick a key.
+   */
+  client(peer: string | undefined, forwarded: string | undefined): string | undefined {
+    if (!(this.everyPeer || (peer !== undefined && this.has(peer))) || forwarded === undefined) return peer;
+    let nearest = peer;
+    for (const part of forwarded.split(',').reverse()) {
+      const address = plainAddress(part);
+      if (address === undefined) return nearest;
+      if (this.everyPeer || !this.has(address)) return address;
+      nearest = address;
+    }
+    return nearest;
+  }
+}
+
+/** `text` as a bare IP address (brackets, an IPv4 port and the IPv4-mapped prefix removed), or undefined. */
+function plainAddress(text: string): string | undefined {
+  let s = text.trim().toLowerCase();
+  if (s.startsWith('[')) s = s.slice(1, s.indexOf(']') < 0 ? 1 : s.indexOf(']'));
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(s)) s = s.slice(0, s.lastIndexOf(':'));
+  if (s.startsWith('::ffff:') && isIP(s.slice(7)) === 4) s = s.slice(7);
+  return isIP(s) === 0 ? undefined : s;
+}
+
+/**
+ * The key of a client: its address (TrustedProxies.client: X-Forwarded-For only from a trusted
+ * proxy), an IPv6 address by its /64 (one household or machine is given a whole /64). `unknown`
+ * when there is no socket (in-process tests).
+ */
+export function clientAddress(c: Context, proxies: TrustedProxies): string {
+  // As @hono/node-server's getConnInfo reads it (the bindings may sit under `server`).
+  type Bindings = { incoming?: { socket?: { remoteAddress?: string } } };
+  const env = c.env as (Bindings & { server?: Bindings }) | undefined;
+  const remote = (env?.server ?? env)?.incoming?.socket?.remoteAddress;
+  const peer = remote === undefined ? undefined : (plainAddress(remote) ?? remote);
+  const address = proxies.client(peer, c.req.header('x-forwarded-for'));
   if (address === undefined || address === '') return 'unknown';
-  if (address.startsWith('::ffff:')) return address.slice(7);
   if (address.includes(':')) return `${ipv6Groups(address).slice(0, 4).join(':')}::/64`;
   return address;
 }
@@ -213,7 +414,7 @@ export const ACCESS_FLAGS = {
     keyof typeof LIMIT_FLAGS,
     { type: 'string' }
   >),
-  'trust-proxy': { type: 'boolean' },
+  'trust-proxy': { type: 'string', multiple: true },
   'new-study-sessions': { type: 'string' },
 } as const;
 
@@ -223,7 +424,8 @@ export const ACCESS_USAGE = [
     ([flag, [limit, field, help]]) =>
       `  --${`${flag} <n>`.padEnd(28)}${help} (default ${DEFAULT_ACCESS_LIMITS[limit][field]})`,
   ),
-  `  --${'trust-proxy'.padEnd(28)}take the client address from X-Forwarded-For (only behind a proxy that sets it)`,
+  `  --${'trust-proxy <addresses>'.padEnd(28)}the proxies in front (addresses, ranges like 10.0.0.0/8, loopback;`,
+  `  ${''.padEnd(30)}comma-separated or repeated): X-Forwarded-For is read from them only (default none)`,
   `  --${'new-study-sessions <mode>'.padEnd(28)}issued: studies registered from now on take rows only of sessions`,
   `  ${''.padEnd(30)}this server issued; browser: also browser-made session ids (default issued)`,
 ].join('\n');
@@ -235,7 +437,7 @@ export const ACCESS_USAGE = [
 export function accessOptionsFrom(
   values: Readonly<Record<string, unknown>>,
   maxBody: number,
-): { limits: AccessLimits; trustProxy: boolean; newStudySessions?: 'issued' | 'browser' } {
+): { limits: AccessLimits; trustProxy: TrustedProxies; newStudySessions?: 'issued' | 'browser' } {
   const limits = Object.fromEntries(
     Object.entries(DEFAULT_ACCESS_LIMITS).map(([k, v]) => [k, { ...v }]),
   ) as unknown as Record<keyof AccessLimits, { perSecond: number; burst: number }>;
@@ -259,9 +461,23 @@ export function accessOptionsFrom(
   if (mode !== undefined && mode !== 'issued' && mode !== 'browser') {
     throw new Error(`--new-study-sessions must be "issued" or "browser" (got "${String(mode)}")`);
   }
+  const proxies = values['trust-proxy'];
+  const trustProxy =
+    proxies === undefined
+      ? TrustedProxies.none
+      : TrustedProxies.parse(Array.isArray(proxies) ? proxies.join(',') : String(proxies));
   return {
     limits,
-    trustProxy: values['trust-proxy'] === true,
+    trustProxy,
     ...(mode === undefined ? {} : { newStudySessions: mode }),
   };
+}
+
+/**
+ * The message for `--trust-proxy` given without a value (last, or followed by another flag), which
+ * node:util parseArgs would only call a missing argument; undefined when every one has a value.
+ */
+export function bareTrustProxy(argv: readonly string[]): string | undefined {
+  const bare = argv.some((a, i) => a === '--trust-proxy' && (i === argv.length - 1 || argv[i + 1]!.startsWith('-')));
+  return bare ? TRUST_PROXY_NEEDS_ADDRESS : undefined;
 }

@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, DEFAULT_MAX_BODY_BYTES } from './app';
-import { ACCESS_FLAGS, ACCESS_USAGE, accessOptionsFrom } from './limits';
+import { defaultBudgetMb, MAX_DEFAULT_BUDGET_MB, parseBudgetMb, StorageBudget, databaseBytes } from './budget';
+import { ACCESS_FLAGS, ACCESS_USAGE, accessOptionsFrom, AccessLimiter, bareTrustProxy } from './limits';
 import { makePrivateDir } from './files';
 import { dataInsideDist } from './static';
 import { DATABASE_FILE, ResultStore, StoreError } from './store';
@@ -27,6 +28,8 @@ Options:
   --max-body <bytes>    largest request body accepted (default ${DEFAULT_MAX_BODY_BYTES})
   --session-rate <n>    requests per second per participant session, sustained (default 5)
   --session-burst <n>   requests per participant session at once (default 20)
+  --max-db-mb <n>       storage budget: past it (database + WAL) new sessions and rows get 507 (default:
+                        what the database uses plus 90% of the free space at start, at most ${MAX_DEFAULT_BUDGET_MB})
 ${ACCESS_USAGE}
   --help                this text
 `;
@@ -41,8 +44,16 @@ const number = (name: string, text: string | undefined, fallback: number, min: n
 
 class UsageError extends Error {}
 
+/** The limit buckets are saved this often (and at SIGTERM / SIGINT), so a restart keeps them. */
+const SAVE_BUCKETS_EVERY_MS = 5000;
+
 /** Runs the server until SIGTERM or SIGINT; resolves with the exit status. */
 export async function main(argv: string[], projectRoot: string): Promise<number> {
+  const bare = bareTrustProxy(argv);
+  if (bare) {
+    process.stderr.write(`serve: ${bare}\n`);
+    return 2;
+  }
   let values;
   try {
     ({ values } = parseArgs({
@@ -56,6 +67,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
         'max-body': { type: 'string' },
         'session-rate': { type: 'string' },
         'session-burst': { type: 'string' },
+        'max-db-mb': { type: 'string' },
         ...ACCESS_FLAGS,
         help: { type: 'boolean' },
       },
@@ -72,6 +84,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
   }
   let access: ReturnType<typeof accessOptionsFrom>;
   let port: number, maxBody: number, perSecond: number, burst: number;
+  let budgetMb: number | undefined;
   try {
     port = number('port', values.port, 8080, 0);
     if (!Number.isInteger(port) || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535`);
@@ -79,6 +92,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
     perSecond = number('session-rate', values['session-rate'], 5, 0.01);
     burst = number('session-burst', values['session-burst'], 20, 1);
     access = accessOptionsFrom(values, maxBody);
+    budgetMb = values['max-db-mb'] === undefined ? undefined : parseBudgetMb(values['max-db-mb']);
     for (const o of values.origin ?? []) {
       if (!/^https?:\/\/[^/]+$/.test(o)) throw new UsageError(`--origin must be like https://example.org (got "${o}")`);
     }
@@ -100,6 +114,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
   let store: ResultStore;
   let tokenFile: string;
   let token: string;
+  let budget: StorageBudget;
   try {
     // The token and the database are for the researcher's eyes only.
     process.umask(0o077);
@@ -112,6 +127,15 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
       t.created ? `researcher token created in ${tokenFile} (mode 600)\n` : `researcher token: ${tokenFile}\n`,
     );
     store = ResultStore.open(path.join(dataDir, DATABASE_FILE));
+    const used = databaseBytes(store.db);
+    let said = `--max-db-mb`;
+    if (budgetMb === undefined) {
+      const d = defaultBudgetMb(dataDir, used);
+      budgetMb = d.mb;
+      said = `the database's ${(used / 2 ** 20).toFixed(1)} MB + 90% of ${d.freeMb} MB free, at most ${MAX_DEFAULT_BUDGET_MB}`;
+    }
+    budget = StorageBudget.forDatabase(store.db, budgetMb * 2 ** 20);
+    process.stdout.write(`storage budget: ${budget.limitMb} MB (${said})\n`);
   } catch (e) {
     process.stderr.write(
       `serve: ${e instanceof StoreError ? e.message : `cannot use ${dataDir}: ${(e as Error).message}`}\n`,
@@ -119,6 +143,28 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
     return 1;
   }
   process.stdout.write(`database: ${path.join(dataDir, DATABASE_FILE)}\n`);
+  if (access.trustProxy.entries.length > 0) {
+    process.stdout.write(`X-Forwarded-For read from: ${access.trustProxy.entries.join(', ')}\n`);
+  }
+  // The buckets of the last run, refilled for the time since it saved them.
+  const limiter = new AccessLimiter(access.limits);
+  const saveBuckets = () => {
+    try {
+      return limiter.save(store.db);
+    } catch (e) {
+      log({ event: 'error', message: `saving the limit buckets: ${(e as Error).message}` });
+      return 0;
+    }
+  };
+  try {
+    if (limiter.load(store.db) === undefined) {
+      log({ event: 'warning', message: 'the database has no limit_buckets table: limits start full at every start' });
+    }
+  } catch (e) {
+    log({ event: 'warning', message: `the saved limit buckets could not be read: ${(e as Error).message}` });
+  }
+  const saver = setInterval(saveBuckets, SAVE_BUCKETS_EVERY_MS);
+  saver.unref();
   const app = createApp({
     store,
     token,
@@ -127,6 +173,8 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
     maxBodyBytes: maxBody,
     rate: { perSecond, burst },
     ...access,
+    accessLimiter: limiter,
+    budget,
     log,
   });
 
@@ -147,6 +195,8 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
       const force = setTimeout(() => (server as { closeAllConnections?: () => void }).closeAllConnections?.(), 5000);
       server.close(() => {
         clearTimeout(force);
+        clearInterval(saver);
+        saveBuckets();
         store.close();
         process.stdout.write('database closed\n');
         resolve(0);
@@ -157,6 +207,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
       process.stderr.write(
         `serve: cannot listen on ${host}:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}\n`,
       );
+      clearInterval(saver);
       store.close();
       resolve(1);
     });

@@ -15,7 +15,7 @@ import { DEFAULT_ACCESS_LIMITS } from './limits';
 import { reviewResponseProblem, type ReviewItem } from './reviewQueue';
 import { StudyAccess } from './sessions';
 import { ResultStore, SCHEMA_VERSION } from './store';
-import { makeRow, scheduledRow, startServer, tempDirs } from './testServer';
+import { downgradeDatabase, makeRow, scheduledRow, startServer, tempDirs } from './testServer';
 import { scheduleParticipant } from '../src/study/schedule';
 import { clauseFromId, clauseQuery, factSentences } from '../src/study/collect/clause';
 
@@ -106,15 +106,32 @@ function addStories(t: Setup, rows: ResultRow[]): void {
   expect(outcome.status).toBe('stored');
 }
 
+/** Reviewers' addresses: each new reviewer from its own (a study admits a few new sessions an hour per address). */
+let reviewerAddress = 0;
+
 async function startReviewer(t: Setup, participantId = ''): Promise<SessionGrant> {
   const res = await t.app.request('/api/sessions', {
     method: 'POST',
-    headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-forwarded-for': '192.0.2.9' },
-    body: JSON.stringify({ study_id: 'rev', ...(participantId ? { participant_id: participantId } : {}) }),
+    headers: {
+      'content-type': 'text/plain;charset=UTF-8',
+      'x-forwarded-for': `198.18.${++reviewerAddress >> 8}.${reviewerAddress & 255}`,
+    },
+    // The same participant id continues its session with its resume code (sessions.ts).
+    body: JSON.stringify({
+      study_id: 'rev',
+      ...(participantId ? { participant_id: participantId } : {}),
+      ...(codesOf(t).has(participantId) ? { resume_code: codesOf(t).get(participantId) } : {}),
+    }),
   });
   expect(res.status === 201 || res.status === 200).toBe(true);
-  return (await res.json()) as SessionGrant;
+  const grant = (await res.json()) as SessionGrant;
+  if (participantId !== '') codesOf(t).set(participantId, grant.resume_code);
+  return grant;
 }
+
+/** The resume codes of the reviewers started so far in a setup, by participant id. */
+const codes = new WeakMap<Setup, Map<string, string>>();
+const codesOf = (t: Setup) => codes.get(t) ?? codes.set(t, new Map()).get(t)!;
 
 async function ask(
   t: Setup,
@@ -205,6 +222,42 @@ describe('GET api/studies/<id>/review-items', () => {
     // A story written later tops the third reviewer's list up (asking again), without changing what they had.
     addStories(t, [storyRow('w2', 0)]);
     expect(itemsOf(t.access.reviewItems('rev', ...(await creds(t, 'R2'))))).toEqual(['w2/0']);
+  });
+
+  it('an honest reviewer gets items while another address holds 30 review sessions that never answer', () => {
+    const t = setup();
+    register(t, PARAPHRASE);
+    register(t, REVIEW);
+    // 12 stories × 3 reviews: 36 places; each reviewer takes 3.
+    addStories(
+      t,
+      Array.from({ length: 12 }, (_, i) => storyRow(`w${i}`, 0)),
+    );
+    const issueFrom = (address: string) => {
+      const o = t.access.issue({ study_id: 'rev' }, { address });
+      return o.ok ? o.grant : o;
+    };
+    const t0 = t.clock.now.getTime();
+    // The flooder, online: at most 5 new sessions an hour from its address, so 30 take six hours.
+    let held = 0;
+    for (let hour = 0; hour < 6; hour++) {
+      t.clock.now = new Date(t0 + hour * 61 * 60_000);
+      for (let i = 0; i < 6; i++) {
+        const g = issueFrom('203.0.113.13');
+        if (!('session_id' in g)) {
+          expect(g).toMatchObject({ status: 429, reason: 'rate' });
+          continue;
+        }
+        held++;
+        expect(itemsOf(t.access.reviewItems('rev', g.session_id, g.secret))).toHaveLength(3);
+      }
+    }
+    expect(held).toBe(30);
+    // None of its sessions ever sends a review: only the last hour's hold places (15 of 36), until
+    // their claimMinutes pass too.
+    const honest = issueFrom('192.0.2.200');
+    if (!('session_id' in honest)) throw new Error('the honest reviewer got no session');
+    expect(itemsOf(t.access.reviewItems('rev', honest.session_id, honest.secret))).toHaveLength(3);
   });
 
   it('frees the slots of sessions that expired without a review, and of reviews that timed out', () => {
@@ -486,9 +539,13 @@ describe('collection rows through POST api/rows', () => {
       });
     };
     expect((await post(t, [written(0)], g)).status).toBe(200);
-    expect(await refusal(await post(t, [written(1, { gold: 'aunt' })], g))).toMatchObject({
+    // A gold word the clause does not have (the schedule's clause depends on the random session id).
+    const item1 = schedule.trials[1]!.item;
+    const clause1 = clauseFromId(item1.puzzleId, item1.seed);
+    const wrongGold = !('error' in clause1) && clauseQuery(clause1).word === 'aunt' ? 'uncle' : 'aunt';
+    expect(await refusal(await post(t, [written(1, { gold: wrongGold })], g))).toMatchObject({
       status: 400,
-      error: expect.stringMatching(/rows\.0\.gold: "aunt" is not what clause/),
+      error: expect.stringMatching(new RegExp(`rows\\.0\\.gold: "${wrongGold}" is not what clause`)),
     });
     // Another clause than the schedule's: refused (the study does not favour uncovered cells).
     expect(await refusal(await post(t, [written(1, { puzzle_id: CLAUSES[0]! })], g))).toMatchObject({
@@ -654,15 +711,14 @@ describe('the schema step of the review queue', () => {
       const old = ResultStore.open(file);
       old.registerStudy({ definition: withDefaults({ studyId: 'kept' }) });
       old.ingest({ sessions: [], rows: [makeRow('kept', 's1', 0), makeRow('kept', 's1', 1)] });
-      old.db.exec('DROP TABLE review_assignments; PRAGMA user_version = 2');
+      downgradeDatabase(old.db, 2);
       old.close();
       const db = new Database(file);
       expect(db.pragma('user_version', { simple: true })).toBe(2);
       db.close();
     }
     const store = ResultStore.open(file);
-    expect(SCHEMA_VERSION).toBe(3);
-    expect(store.db.pragma('user_version', { simple: true })).toBe(3);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(store.rows('kept')).toHaveLength(2);
     expect(store.studies().map((s) => s.study_id)).toEqual(['kept']);
     expect(store.db.prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 0 });

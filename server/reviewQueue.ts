@@ -165,10 +165,13 @@ export class ReviewQueue {
         `SELECT puzzle_id AS story_id, COUNT(*) AS n FROM trials
          WHERE study_id = ? AND phase = 'main' AND ended_on = 'response' GROUP BY puzzle_id`,
       ),
-      // Items handed out whose session has not expired and whose row has not come back.
-      pending: db.prepare<[string, string], { story_id: string; n: number }>(
+      // Items handed out whose session has not expired and whose row has not come back. A session
+      // that stored no row within the study's claimMinutes of being handed them holds them no more
+      // (as it holds no quota place: sessions.ts), so idle sessions cannot keep the queue empty.
+      pending: db.prepare<{ study_id: string; now: string; claim: string }, { story_id: string; n: number }>(
         `SELECT a.story_id, COUNT(*) AS n FROM review_assignments a
-         WHERE a.study_id = ? AND a.expires_at > ?
+         WHERE a.study_id = @study_id AND a.expires_at > @now
+           AND (a.issued_at > @claim OR EXISTS (SELECT 1 FROM trials t WHERE t.session_id = a.session_id))
            AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.session_id = a.session_id AND t.puzzle_id = a.story_id)
          GROUP BY a.story_id`,
       ),
@@ -252,7 +255,8 @@ export class ReviewQueue {
   ): StoryRow[] {
     const reviews = new Map<string, number>();
     for (const r of this.q.returned.all(reviewer.study_id)) reviews.set(r.story_id, r.n);
-    for (const r of this.q.pending.all(reviewer.study_id, now)) {
+    const claim = new Date(Date.parse(now) - def.claimMinutes * 60_000).toISOString();
+    for (const r of this.q.pending.all({ study_id: reviewer.study_id, now, claim })) {
       reviews.set(r.story_id, (reviews.get(r.story_id) ?? 0) + r.n);
     }
     const pid = reviewer.participant_id;

@@ -83,6 +83,26 @@ const _sessionsMatch: Same<
   { -readonly [K in keyof SessionInfo]: SessionInfo[K] }
 > = true;
 
+/** C0 control characters other than tab and newline (and DEL): never part of an id or of a text a person typed. */
+// eslint-disable-next-line no-control-regex -- finding these characters is the point
+export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+/** The place of the first text field of a body holding a control character, or undefined. */
+function controlCharacterAt(body: IngestBody): string | undefined {
+  for (const [list, records] of [
+    ['sessions', body.sessions],
+    ['rows', body.rows],
+    ['secrets', body.secrets ?? []],
+  ] as const) {
+    for (const [i, record] of records.entries()) {
+      for (const [field, value] of Object.entries(record)) {
+        if (typeof value === 'string' && CONTROL_CHARACTER.test(value)) return `${list}.${i}.${field}`;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** A body as text → the checked body, or one short sentence saying what is wrong and where. */
 export function parseIngestBody(body: string): { ok: true; value: IngestBody } | { ok: false; message: string } {
   // Built-in key names refused, lone surrogates made U+FFFD (as SQLite stores them): json.ts.
@@ -90,6 +110,10 @@ export function parseIngestBody(body: string): { ok: true; value: IngestBody } |
   if (!json.ok) return json;
   const result = ingestBodySchema.safeParse(json.value);
   if (result.success) {
+    const at = controlCharacterAt(result.data);
+    if (at !== undefined) {
+      return { ok: false, message: `${at}: control characters (other than tab and line break) are not allowed` };
+    }
     return { ok: true, value: result.data };
   }
   const issue = result.error.issues[0]!;

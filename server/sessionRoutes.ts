@@ -14,17 +14,26 @@
 import type { Context, Hono } from 'hono';
 import { readLimited } from './body';
 import { parseClientJson } from './json';
-import { AccessLimiter, clientAddress, type LimitHit } from './limits';
+import { AccessLimiter, clientAddress, TokenBuckets, type LimitHit, type TrustedProxies } from './limits';
 import type { IngestBody } from './schema';
-import type { IssueOutcome, Refusal, StudyAccess } from './sessions';
+import type { IssueContext, IssueOutcome, Refusal, StudyAccess } from './sessions';
+import { bearerMatches } from './token';
 
 export interface SessionRouteDeps {
   readonly access: StudyAccess;
   readonly limiter: AccessLimiter;
-  /** Read the client's address from X-Forwarded-For (behind a proxy); see clientAddress. */
-  readonly trustProxy: boolean;
+  /** The proxies whose X-Forwarded-For is read (behind a proxy); see clientAddress. */
+  readonly trustProxy: TrustedProxies;
   readonly log: (event: Record<string, unknown>) => void;
+  /** The researcher's token: a session request carrying it may choose its condition and participant number (previews, tests). */
+  readonly token?: string;
 }
+
+/**
+ * Wrong resume codes one address may send: 10 at once, then one every 6 minutes. A code has 40
+ * bits, so guessing one of a study's codes stays out of reach; a participant mistyping twice is fine.
+ */
+const WRONG_CODES = { perSecond: 10 / 3600, burst: 10 };
 
 /** Largest `POST api/sessions` body: a study link token may be long (64,000 characters at most). */
 const MAX_SESSION_BODY = 128 * 1024;
@@ -50,6 +59,7 @@ const tooMany = (c: Context, hit: LimitHit) => {
 
 export function installSessionRoutes(app: Hono, d: SessionRouteDeps): void {
   const batch = new IssueBatch(d.access);
+  const wrongCodes = new TokenBuckets(WRONG_CODES);
   app.post('/api/sessions', async (c) => {
     const text = await readLimited(c.req.raw, MAX_SESSION_BODY);
     if (text === undefined) {
@@ -60,18 +70,39 @@ export function installSessionRoutes(app: Hono, d: SessionRouteDeps): void {
     if (!parsed.ok) return c.json({ error: parsed.message, reason: 'invalid' }, 400);
     const body = parsed.value;
     const address = clientAddress(c, d.trustProxy);
-    const outcome = await batch.issue(body, (studyId): Refusal | undefined => {
-      const hit = d.limiter.newSession(address, studyId);
-      return (
-        hit && {
-          status: 429,
-          reason: 'rate',
-          message: `${LIMIT_WORDS[hit.limit]} at the moment; please try again in ${hit.retryAfterS} s`,
-          retryAfterS: hit.retryAfterS,
+    const researcher = d.token !== undefined && bearerMatches(c.req.header('authorization'), d.token);
+    const outcome = await batch.issue(body, {
+      researcher,
+      address,
+      gate: (studyId, room): Refusal | undefined => {
+        const hit = room ? d.limiter.newRoomSession(studyId) : d.limiter.newSession(address, studyId);
+        return (
+          hit && {
+            status: 429,
+            reason: 'rate',
+            message: `${LIMIT_WORDS[hit.limit]} at the moment; please try again in ${hit.retryAfterS} s`,
+            retryAfterS: hit.retryAfterS,
+          }
+        );
+      },
+      wrongCode: (): Refusal | undefined => {
+        const wait = wrongCodes.wait(address, 1);
+        if (wait > 0) {
+          return {
+            status: 429,
+            reason: 'rate',
+            message: `too many wrong resume codes from your network; please try again in ${wait} s`,
+            retryAfterS: wait,
+          };
         }
-      );
+        wrongCodes.take(address, 1);
+        return undefined;
+      },
     });
     if (outcome.ok) return c.json(outcome.grant, outcome.status);
+    if (outcome.reason === 'resume-code' || outcome.reason === 'resume-refused') {
+      d.log({ event: 'refused-resume', reason: outcome.reason, address });
+    }
     if (outcome.status === 429) {
       d.log({ event: 'limited', what: 'new-session', address, message: outcome.message });
       c.header('Retry-After', String(outcome.retryAfterS ?? 1));
@@ -125,6 +156,9 @@ export function rowsGuard(d: SessionRouteDeps) {
       d.log({ event: 'refused-rows', reason: refusal.reason, address, message: refusal.message });
       return c.json({ error: refusal.message, reason: refusal.reason }, refusal.status);
     }
+    for (const session of d.access.reclaimReleased(body)) {
+      d.log({ event: 'reclaimed-shares-cell', session_id: session, address });
+    }
     const studies = [...new Set(body.rows.map((r) => r.study_id))].filter((s) => d.access.link(s) !== undefined);
     const hit = d.limiter.bytes(address, studies, bytes);
     if (hit) {
@@ -144,16 +178,16 @@ export function rowsGuard(d: SessionRouteDeps) {
 class IssueBatch {
   private queue: {
     body: unknown;
-    gate: (studyId: string) => Refusal | undefined;
+    context: IssueContext;
     resolve: (o: IssueOutcome) => void;
     reject: (e: unknown) => void;
   }[] = [];
 
   constructor(private readonly access: StudyAccess) {}
 
-  issue(body: unknown, gate: (studyId: string) => Refusal | undefined): Promise<IssueOutcome> {
+  issue(body: unknown, context: IssueContext): Promise<IssueOutcome> {
     return new Promise((resolve, reject) => {
-      if (this.queue.push({ body, gate, resolve, reject }) === 1) setImmediate(() => this.flush());
+      if (this.queue.push({ body, context, resolve, reject }) === 1) setImmediate(() => this.flush());
     });
   }
 
@@ -162,7 +196,7 @@ class IssueBatch {
     let outcomes: IssueOutcome[];
     try {
       outcomes = this.access.store.db
-        .transaction(() => batch.map((w) => this.access.issue(w.body, w.gate)))
+        .transaction(() => batch.map((w) => this.access.issue(w.body, w.context)))
         .immediate();
     } catch (e) {
       for (const w of batch) w.reject(e);

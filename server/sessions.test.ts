@@ -14,7 +14,7 @@ import { createApp } from './app';
 import { DEFAULT_ACCESS_LIMITS, type AccessLimits } from './limits';
 import { CLOSED_MESSAGE, FULL_MESSAGE, StudyAccess } from './sessions';
 import { ResultStore } from './store';
-import { makeRow, scheduledRow, tempDirs } from './testServer';
+import { downgradeDatabase, makeRow, scheduledRow, tempDirs } from './testServer';
 
 const tempDir = tempDirs('clutrr-sessions-');
 
@@ -61,8 +61,8 @@ function setup(options: { limits?: AccessLimits; logs?: Record<string, unknown>[
       { token: encodeStudyLink(def), ...(sessions ? { sessions } : {}) },
       { authorization: `Bearer ${RESEARCHER}` },
     );
-  const start = async (body: Record<string, unknown>, address = '192.0.2.1') => {
-    const res = await post('/api/sessions', body, { 'x-forwarded-for': address });
+  const start = async (body: Record<string, unknown>, address = '192.0.2.1', headers: Record<string, string> = {}) => {
+    const res = await post('/api/sessions', body, { 'x-forwarded-for': address, ...headers });
     return { status: res.status, json: (await res.json()) as Record<string, unknown>, res };
   };
   return { store, app, post, register, start, access: new StudyAccess(store), logs };
@@ -126,19 +126,22 @@ describe('POST /api/sessions', () => {
       prolific_session_id: 'X',
     });
     expect(again.status).toBe(200);
-    expect(again.json).toEqual({ ...a.json, resumed: true });
-    const other = await t.start({ token: `?study=${encodeStudyLink(CROSSED)}`, participant_id: 'PID-2' });
+    expect(again.json).toEqual({ ...a.json, resumed: true, server_time: again.json.server_time });
+    const other = await t.start({ token: `?study=${encodeStudyLink(CROSSED)}`, participant_id: 'PID-2' }, '192.0.2.2');
     expect(other.status).toBe(201);
     expect(other.json.participant).toBe(1);
     expect(other.json.session_id).not.toBe(a.json.session_id);
     // Anonymous browsers get a new session each time (the page keeps its own).
-    const anon1 = await t.start({ study_id: 'crossed' });
-    const anon2 = await t.start({ study_id: 'crossed' });
+    const anon1 = await t.start({ study_id: 'crossed' }, '192.0.2.3');
+    const anon2 = await t.start({ study_id: 'crossed' }, '192.0.2.4');
     expect([anon1.json.participant, anon2.json.participant]).toEqual([2, 3]);
-    // participant= from the link is used as is and takes no counter value.
-    const numbered = await t.start({ study_id: 'crossed', participant: 40, condition: 'timed' });
+    // participant= from the link, with the researcher's token (a preview, a test), is used as is
+    // and takes no counter value.
+    const numbered = await t.start({ study_id: 'crossed', participant: 40, condition: 'timed' }, '192.0.2.5', {
+      authorization: `Bearer ${RESEARCHER}`,
+    });
     expect(numbered.json).toMatchObject({ participant: 40, condition: 'timed' });
-    expect((await t.start({ study_id: 'crossed' })).json.participant).toBe(4);
+    expect((await t.start({ study_id: 'crossed' }, '192.0.2.6')).json.participant).toBe(4);
     expect(t.access.state('crossed')).toMatchObject({ issued: 6, next_participant: 5 });
   });
 
@@ -147,8 +150,8 @@ describe('POST /api/sessions', () => {
     await t.register(CROSSED, 'issued');
     const answers = await Promise.all([
       ...Array.from({ length: 10 }, (_, i) => t.start({ study_id: 'crossed' }, `192.0.2.${i + 1}`)),
-      t.start({ study_id: 'crossed', participant_id: 'twice' }, '192.0.2.50'),
-      t.start({ study_id: 'crossed', participant_id: 'twice' }, '192.0.2.51'),
+      t.start({ study_id: 'crossed', participant_id: 'twice', prolific_session_id: 'X' }, '192.0.2.50'),
+      t.start({ study_id: 'crossed', participant_id: 'twice', prolific_session_id: 'X' }, '192.0.2.51'),
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([...Array<number>(11).fill(201), 200].sort());
     const numbers = answers.map((a) => a.json.participant as number);
@@ -167,18 +170,18 @@ describe('POST /api/sessions', () => {
       reason: 'unknown-study',
     });
 
-    const running = await t.start({ study_id: 'crossed', participant_id: 'P-running' });
+    const running = await t.start({ study_id: 'crossed', participant_id: 'P-running', prolific_session_id: 'R' });
     t.access.update('crossed', { closed: true });
-    const closed = await t.start({ study_id: 'crossed', participant_id: 'P-new' });
+    const closed = await t.start({ study_id: 'crossed', participant_id: 'P-new' }, '192.0.2.2');
     expect(closed.status).toBe(403);
     expect(closed.json).toEqual({ error: CLOSED_MESSAGE, reason: 'closed' });
     // A running session finishes: its participant gets it again.
-    const resumed = await t.start({ study_id: 'crossed', participant_id: 'P-running' });
+    const resumed = await t.start({ study_id: 'crossed', participant_id: 'P-running', prolific_session_id: 'R' });
     expect(resumed.status).toBe(200);
     expect(resumed.json.session_id).toBe(running.json.session_id);
     t.access.update('crossed', { closed: false, maxSessions: 2 });
-    expect((await t.start({ study_id: 'crossed' })).status).toBe(201);
-    const full = await t.start({ study_id: 'crossed' });
+    expect((await t.start({ study_id: 'crossed' }, '192.0.2.3')).status).toBe(201);
+    const full = await t.start({ study_id: 'crossed' }, '192.0.2.4');
     expect(full.status).toBe(403);
     expect(full.json).toEqual({ error: FULL_MESSAGE, reason: 'full' });
     t.access.update('crossed', { maxSessions: null });
@@ -194,14 +197,14 @@ describe('POST /api/sessions', () => {
       [{ token: encodeStudyLink({ ...CROSSED, seed: 8 }) }, 409, /another version of the study/],
       [{ token: 's1.garbage' }, 400, /study link/],
     ] as const) {
-      const r = await t.start(body as Record<string, unknown>);
+      const r = await t.start(body as Record<string, unknown>, '192.0.2.9', { authorization: `Bearer ${RESEARCHER}` });
       expect(r.status, JSON.stringify(body)).toBe(status);
       expect(String(r.json.error), JSON.stringify(body)).toMatch(pattern);
     }
     const byUrl = withDefaults({ studyId: 'by-url', assignment: 'url' });
     await t.register(byUrl);
-    expect((await t.start({ study_id: 'by-url' })).json.error).toMatch(/assigns conditions by link/);
-    expect((await t.start({ study_id: 'by-url', condition: 'untimed' })).status).toBe(201);
+    expect((await t.start({ study_id: 'by-url' }, '192.0.2.10')).json.error).toMatch(/assigns conditions by link/);
+    expect((await t.start({ study_id: 'by-url', condition: 'untimed' }, '192.0.2.10')).status).toBe(201);
   });
 
   it('is not behind the researcher token; GET /api/sessions still is', async () => {
@@ -272,9 +275,16 @@ describe('POST /api/rows with issued sessions', () => {
     const ok = await t.post('/api/rows', { sessions: [session], rows: rows.slice(0, 3), secrets });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ stored: 3, unchanged: 0 });
-    // The same participant again (another device): the resumed grant lists what is stored.
-    const again = (await t.start({ study_id: 'crossed', participant_id: 'PID-9' })).json as unknown as SessionGrant;
-    expect(again).toEqual({ ...grant, resumed: true, answered: rows.slice(0, 3).map((x) => x.trial_index) });
+    // The same participant again (another device, with the resume code): the resumed grant lists what is stored.
+    const again = (
+      await t.start({ study_id: 'crossed', participant_id: 'PID-9', resume_code: grant.resume_code }, '203.0.113.77')
+    ).json as unknown as SessionGrant;
+    expect(again).toEqual({
+      ...grant,
+      resumed: true,
+      answered: rows.slice(0, 3).map((x) => x.trial_index),
+      server_time: again.server_time,
+    });
     const other = schedule.condition.id === 'timed' ? 'untimed' : 'timed';
     const r = rows[3]!;
     for (const [change, pattern] of [
@@ -342,9 +352,7 @@ describe('POST /api/rows with issued sessions', () => {
       // A version-1 database with one registered study, as made before issue 20.
       const old = ResultStore.open(file);
       old.registerStudy({ token: encodeStudyLink(withDefaults({ studyId: 'before' })) });
-      old.db.exec(
-        'DROP TABLE review_assignments; DROP TABLE issued_sessions; DROP TABLE study_access; PRAGMA user_version = 1',
-      );
+      downgradeDatabase(old.db, 1);
       old.close();
       const db = new Database(file);
       expect(db.pragma('user_version', { simple: true })).toBe(1);
@@ -390,12 +398,17 @@ describe('limits that hold against one client', () => {
     const t = setup({ limits: tight });
     await t.register(CROSSED);
     for (let i = 0; i < 3; i++)
-      expect((await t.start({ study_id: 'crossed', participant_id: `A${i}` }, '198.51.100.7')).status).toBe(201);
+      expect(
+        (await t.start({ study_id: 'crossed', participant_id: `A${i}`, prolific_session_id: 'X' }, '198.51.100.7'))
+          .status,
+      ).toBe(201);
     const limited = await t.start({ study_id: 'crossed' }, '198.51.100.7');
     expect(limited.status).toBe(429);
     expect(Number(limited.res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited.json.error).toMatch(/too many new sessions from your network/);
-    expect((await t.start({ study_id: 'crossed', participant_id: 'A0' }, '198.51.100.7')).status).toBe(200);
+    expect(
+      (await t.start({ study_id: 'crossed', participant_id: 'A0', prolific_session_id: 'X' }, '198.51.100.7')).status,
+    ).toBe(200);
     // Another address may start two more, then the study's own limit (5) holds for every address.
     expect((await t.start({ study_id: 'crossed' }, '198.51.100.8')).status).toBe(201);
     expect((await t.start({ study_id: 'crossed' }, '198.51.100.9')).status).toBe(201);

@@ -22,21 +22,26 @@
  * schedule) in both modes; rows of a browser-made session against what the definition alone
  * fixes (the condition's time limit, k, task, strictness).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { StudyDefinition } from '../src/study/definition';
 import { decodeStudyLink, encodeStudyLink } from '../src/study/link';
 import type { ResultRow, SessionInfo } from '../src/study/results';
 import { scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule';
+import { ONLINE_SESSIONS_PER_ADDRESS } from '../src/study/studyOptions';
 import {
   MAX_ID_LENGTH,
+  normalResumeCode,
+  RESUME_CODE_ALPHABET,
+  RESUME_CODE_LENGTH,
   type SessionGrant,
   type SessionRefusalReason,
   type StudyLinkAnswer,
 } from '../src/study/serverSession';
 import { paraphraseRowProblem } from './collectChecks';
+import { solveRowProblem, timeProblem, TrialFacts } from './rowChecks';
 import { collectSettings, liveReviewProblem, ReviewQueue, type ItemsOutcome, type QueueRefusal } from './reviewQueue';
-import type { IngestBody } from './schema';
+import { CONTROL_CHARACTER, type IngestBody } from './schema';
 import { StoreError, tokenFrom, type RegisterOutcome, type ResultStore } from './store';
 
 export type SessionMode = 'issued' | 'browser';
@@ -58,6 +63,8 @@ export interface AccessState {
   readonly max_sessions: number | null;
   /** Sessions issued so far. */
   readonly issued: number;
+  /** Of them, those holding a place (not released for want of an answer): what the quota counts. */
+  readonly holding: number;
   /** The counter's next value. */
   readonly next_participant: number;
 }
@@ -79,6 +86,13 @@ export const CLOSED_MESSAGE =
   'This study is closed and does not take new participants. Thank you for your interest; please return it (on Prolific: "return submission").';
 export const FULL_MESSAGE =
   'This study already has all the participants it needs. Thank you for your interest; please return it (on Prolific: "return submission").';
+/** A participant id that already has a session, asked for without what continuing it needs. */
+export const NEEDS_CODE_MESSAGE =
+  'You already started this study. To continue here, enter the resume code you were shown when you started (it is also on the other device).';
+export const WRONG_CODE_MESSAGE =
+  'That resume code does not belong to a session of this study. Please check it (it looks like K7QM-4TZP) and try again.';
+export const OTHER_SUBMISSION_MESSAGE =
+  'Your Prolific ID already took part in this study in another Prolific session, which cannot be continued from this one. Please return this submission on Prolific, or contact the researcher.';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const idText = z.string().max(MAX_ID_LENGTH);
@@ -91,6 +105,7 @@ const sessionRequestSchema = z.strictObject({
   prolific_session_id: idText.optional(),
   participant: z.number().int().min(0).max(999_999_999).optional(),
   condition: z.string().max(64).optional(),
+  resume_code: z.string().max(40).optional(),
 });
 
 interface IssuedRow {
@@ -103,6 +118,29 @@ interface IssuedRow {
   prolific_study_id: string;
   prolific_session_id: string;
   issued_at: string;
+  /** Continues the session on another device (null for sessions issued before resume codes). */
+  resume_code: string | null;
+  /** The keyed hash of the client address that asked (`addressKey`), for the per-address limit. */
+  address: string;
+  /** 1 when the participant number came from the counter (and may be handed out again once released). */
+  from_counter: number;
+  /** When the session gave its place back (no answer within the study's claimMinutes), or null. */
+  released_at: string | null;
+}
+
+/** What the HTTP layer knows of a session request besides its body. */
+export interface IssueContext {
+  /**
+   * The rate limits asked before a new session is made (not for a resumed one); `room`: the study
+   * is taken in a room, where one address is many participants (its own limit per address applies).
+   */
+  readonly gate?: (studyId: string, room: boolean) => Refusal | undefined;
+  /** The request carries the researcher's token: the link's condition and participant number are honoured. */
+  readonly researcher?: boolean;
+  /** The client's address (limits.ts clientAddress), for the per-address limit of new sessions. */
+  readonly address?: string;
+  /** Asked after a wrong resume code: a refusal (429) once an address has guessed too often. */
+  readonly wrongCode?: () => Refusal | undefined;
 }
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
@@ -134,6 +172,12 @@ export class StudyAccess {
   private readonly now: () => Date;
   /** The live review queue of review studies (reviewQueue.ts). */
   readonly reviews: ReviewQueue;
+  /** The key client addresses are hashed with (this database's own, made by its schema step 4). */
+  private readonly addressSecret: string;
+  /** When each study's idle sessions were last released (ms), so a launch does not rescan every request. */
+  private readonly lastRelease = new Map<string, number>();
+  /** The puzzles of the studies' items, rebuilt to check rows against (rowChecks.ts). */
+  private readonly facts = new TrialFacts();
 
   constructor(
     readonly store: ResultStore,
@@ -144,6 +188,10 @@ export class StudyAccess {
     this.random = options.random ?? randomBytes;
     this.now = options.now ?? (() => new Date());
     this.reviews = new ReviewQueue(store, (id) => this.definition(id)?.def, { now: this.now });
+    this.addressSecret = db
+      .prepare<[], string>("SELECT value FROM server_meta WHERE name = 'address_key'")
+      .pluck()
+      .get()!;
     this.q = {
       study: db.prepare<[string], { token: string; definition: string }>(
         'SELECT token, definition FROM studies WHERE study_id = ?',
@@ -160,6 +208,35 @@ export class StudyAccess {
            next_participant = @next_participant WHERE study_id = @study_id`,
       ),
       issuedCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM issued_sessions WHERE study_id = ?'),
+      holdingCount: db.prepare<[string], { n: number }>(
+        'SELECT COUNT(*) AS n FROM issued_sessions WHERE study_id = ? AND released_at IS NULL',
+      ),
+      byCode: db.prepare<[string, string], IssuedRow>(
+        'SELECT * FROM issued_sessions WHERE study_id = ? AND resume_code = ?',
+      ),
+      setCode: db.prepare<[string, string]>('UPDATE issued_sessions SET resume_code = ? WHERE session_id = ?'),
+      fromAddress: db.prepare<[string, string, string], { n: number; first: string | null }>(
+        'SELECT COUNT(*) AS n, MIN(issued_at) AS first FROM issued_sessions WHERE study_id = ? AND address = ? AND issued_at > ?',
+      ),
+      releaseIdle: db.prepare<
+        { study_id: string; now: string; cutoff: string },
+        { session_id: string; participant: number; from_counter: number }
+      >(
+        `UPDATE issued_sessions SET released_at = @now
+         WHERE study_id = @study_id AND released_at IS NULL AND issued_at < @cutoff
+           AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.session_id = issued_sessions.session_id)
+         RETURNING session_id, participant, from_counter`,
+      ),
+      freeUp: db.prepare<[string, number, string]>(
+        'INSERT OR IGNORE INTO free_participants (study_id, participant, released_from) VALUES (?, ?, ?)',
+      ),
+      freeParticipant: db
+        .prepare<[string], number>(
+          'SELECT participant FROM free_participants WHERE study_id = ? ORDER BY participant LIMIT 1',
+        )
+        .pluck(),
+      takeFree: db.prepare<[string, number]>('DELETE FROM free_participants WHERE study_id = ? AND participant = ?'),
+      unrelease: db.prepare<[string]>('UPDATE issued_sessions SET released_at = NULL WHERE session_id = ?'),
       issued: db.prepare<[string], IssuedRow>('SELECT * FROM issued_sessions WHERE session_id = ?'),
       answered: db
         .prepare<[string], number>('SELECT trial_index FROM trials WHERE session_id = ? ORDER BY trial_index')
@@ -169,9 +246,9 @@ export class StudyAccess {
       ),
       insertIssued: db.prepare(
         `INSERT INTO issued_sessions (session_id, study_id, secret, participant, condition, participant_id,
-           prolific_study_id, prolific_session_id, issued_at)
+           prolific_study_id, prolific_session_id, issued_at, resume_code, address, from_counter, released_at)
          VALUES (@session_id, @study_id, @secret, @participant, @condition, @participant_id,
-           @prolific_study_id, @prolific_session_id, @issued_at)`,
+           @prolific_study_id, @prolific_session_id, @issued_at, @resume_code, @address, @from_counter, @released_at)`,
       ),
       knownSession: db.prepare<[string, string, string]>(
         `SELECT 1 FROM sessions WHERE session_id = ? UNION ALL SELECT 1 FROM trials WHERE session_id = ?
@@ -211,6 +288,7 @@ export class StudyAccess {
       closed: a?.closed === 1,
       max_sessions: a?.max_sessions ?? null,
       issued: this.q.issuedCount.get(studyId)!.n,
+      holding: this.q.holdingCount.get(studyId)!.n,
       next_participant: a?.next_participant ?? 0,
     };
   }
@@ -271,12 +349,20 @@ export class StudyAccess {
   }
 
   /**
-   * Starts a session for a participant (`POST api/sessions`), or says why not. The same
-   * participant id in the same study gets its session again (resumed, no new counter value), even
-   * once the study is closed or full: running sessions finish. `gate` is asked before a new
-   * session is made (not for a resumed one): the rate limits, which may refuse it.
+   * Starts a session for a participant (`POST api/sessions`), or says why not.
+   *
+   * - Resuming needs what only the participant has: the session's resume code, or, for a
+   *   Prolific participant, the same PROLIFIC_PID and Prolific SESSION_ID. A participant id alone
+   *   gets no secret (403 `resume-code`: the page asks for the code). Running sessions finish even
+   *   once the study is closed or full.
+   * - The server decides the assignment: a `condition` or `participant` in the body is used only
+   *   when the request carries the researcher's token, or (the condition) when the study assigns
+   *   conditions by link.
+   * - New sessions: idle sessions first give their places back (`releaseIdle`); then closed, the
+   *   quota (sessions holding a place), the rate limits (`context.gate`) and the study's limit
+   *   of new sessions per address an hour (participation online or room).
    */
-  issue(body: unknown, gate: (studyId: string) => Refusal | undefined = () => undefined): IssueOutcome {
+  issue(body: unknown, context: IssueContext = {}): IssueOutcome {
     const parsed = sessionRequestSchema.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
@@ -284,6 +370,8 @@ export class StudyAccess {
       return refuse(400, 'invalid', `${where}: ${issue.message}`);
     }
     const request = parsed.data;
+    const control = controlProblem(request);
+    if (control) return refuse(400, 'invalid', control);
     if ((request.study_id === undefined) === (request.token === undefined)) {
       return refuse(400, 'invalid', 'name the study by "study_id" or by its link "token" (one of the two)');
     }
@@ -306,7 +394,10 @@ export class StudyAccess {
       return refuse(404, 'unknown-study', `There is no study "${studyId}" here. Please check the link you were given.`);
     }
     const { def } = found;
-    const condition = request.condition === undefined || request.condition === '' ? null : request.condition;
+    const researcher = context.researcher === true;
+    const asked = request.condition === undefined || request.condition === '' ? null : request.condition;
+    // A balanced study's counter is the server's: a page cannot choose its cell (or its number).
+    const condition = researcher || def.assignment === 'url' ? asked : null;
     if (condition !== null && !def.conditions.some((c) => c.id === condition)) {
       return refuse(
         400,
@@ -321,28 +412,70 @@ export class StudyAccess {
         'This study assigns conditions by link, and the link names none (condition=<id>). Please check the link you were given.',
       );
     }
+    const participantNumber = researcher ? request.participant : undefined;
     const participantId = request.participant_id?.trim() ?? '';
+    const prolificSession = request.prolific_session_id?.trim() ?? '';
+    const now = this.now();
     return this.store.db
       .transaction((): IssueOutcome => {
+        if (request.resume_code !== undefined) {
+          const code = normalResumeCode(request.resume_code);
+          const old = code === null ? undefined : this.q.byCode.get(studyId, code);
+          if (!old || (participantId !== '' && old.participant_id !== participantId)) {
+            const limited = context.wrongCode?.();
+            if (limited) return { ok: false, ...limited };
+            return refuse(403, 'resume-code', WRONG_CODE_MESSAGE);
+          }
+          return this.resume(old, now);
+        }
         if (participantId !== '') {
           const old = this.q.issuedFor.get(studyId, participantId);
-          if (old) return { ok: true, status: 200, grant: grantOf(old, this.q.answered.all(old.session_id)) };
+          if (old) {
+            if (old.prolific_session_id !== '' && prolificSession !== '') {
+              return prolificSession === old.prolific_session_id
+                ? this.resume(old, now)
+                : refuse(403, 'resume-refused', OTHER_SUBMISSION_MESSAGE);
+            }
+            return refuse(403, 'resume-code', NEEDS_CODE_MESSAGE);
+          }
         }
+        this.releaseIdle(studyId, def, now);
         const state = this.state(studyId)!;
         if (state.closed) return refuse(403, 'closed', CLOSED_MESSAGE);
-        if (state.max_sessions !== null && state.issued >= state.max_sessions) return refuse(403, 'full', FULL_MESSAGE);
-        const gated = gate(studyId);
+        if (state.max_sessions !== null && state.holding >= state.max_sessions)
+          return refuse(403, 'full', FULL_MESSAGE);
+        const address = this.addressKey(context.address ?? 'unknown');
+        const perHour = def.participation === 'room' ? def.roomSessions : ONLINE_SESSIONS_PER_ADDRESS;
+        const recent = this.q.fromAddress.get(studyId, address, new Date(now.getTime() - HOUR_MS).toISOString())!;
+        if (!researcher && recent.n >= perHour) {
+          const retryAfterS = Math.max(1, Math.ceil((Date.parse(recent.first!) + HOUR_MS - now.getTime()) / 1000));
+          return {
+            ok: false,
+            status: 429,
+            reason: 'rate',
+            message: `This study takes at most ${perHour} new participant${perHour === 1 ? '' : 's'} an hour from one network. If you already started it, use the same link on the device you started on, or enter your resume code; otherwise please try again later.`,
+            retryAfterS,
+          };
+        }
+        const gated = context.gate?.(studyId, def.participation === 'room');
         if (gated) return { ok: false, ...gated };
         this.q.ensureAccess.run(studyId, state.sessions);
-        const participant = request.participant ?? state.next_participant;
-        if (request.participant === undefined) {
-          this.q.setAccess.run({
-            study_id: studyId,
-            sessions: state.sessions,
-            closed: state.closed ? 1 : 0,
-            max_sessions: state.max_sessions,
-            next_participant: state.next_participant + 1,
-          });
+        let participant = participantNumber;
+        let fromCounter = 0;
+        if (participant === undefined) {
+          fromCounter = 1;
+          participant = this.q.freeParticipant.get(studyId);
+          if (participant !== undefined) this.q.takeFree.run(studyId, participant);
+          else {
+            participant = state.next_participant;
+            this.q.setAccess.run({
+              study_id: studyId,
+              sessions: state.sessions,
+              closed: state.closed ? 1 : 0,
+              max_sessions: state.max_sessions,
+              next_participant: state.next_participant + 1,
+            });
+          }
         }
         const row: IssuedRow = {
           session_id: `i${base64url(this.random(16))}`,
@@ -352,13 +485,72 @@ export class StudyAccess {
           condition,
           participant_id: participantId,
           prolific_study_id: request.prolific_study_id?.trim() ?? '',
-          prolific_session_id: request.prolific_session_id?.trim() ?? '',
-          issued_at: this.now().toISOString(),
+          prolific_session_id: prolificSession,
+          issued_at: now.toISOString(),
+          resume_code: this.newResumeCode(studyId),
+          address,
+          from_counter: fromCounter,
+          released_at: null,
         };
         this.q.insertIssued.run(row);
-        return { ok: true, status: 201, grant: grantOf(row, null) };
+        return { ok: true, status: 201, grant: grantOf(row, null, now) };
       })
       .immediate();
+  }
+
+  /** A session continued (on this device or another): its place is taken back if it had given it up. */
+  private resume(old: IssuedRow, now: Date): IssueOutcome {
+    if (old.released_at !== null) this.reclaim(old);
+    let code = old.resume_code;
+    if (code === null) {
+      // Sessions issued before resume codes get one when they are continued.
+      code = this.newResumeCode(old.study_id);
+      this.q.setCode.run(code, old.session_id);
+    }
+    const grant = grantOf({ ...old, resume_code: code }, this.q.answered.all(old.session_id), now);
+    return { ok: true, status: 200, grant };
+  }
+
+  /** A resume code not used in the study yet. */
+  private newResumeCode(studyId: string): string {
+    for (;;) {
+      const letters = Array.from({ length: RESUME_CODE_LENGTH }, () => RESUME_CODE_ALPHABET[randomInt(32)]).join('');
+      const code = `${letters.slice(0, 4)}-${letters.slice(4)}`;
+      if (!this.q.byCode.get(studyId, code)) return code;
+    }
+  }
+
+  /**
+   * Sessions of a study that stored no row within its claimMinutes give their places back: they
+   * stop counting towards the quota and their counter values are handed to the next sessions, so
+   * a balanced design stays balanced. Run before a new session is issued (at most once a second
+   * per study: it scans the study's sessions).
+   */
+  releaseIdle(studyId: string, def: StudyDefinition, now: Date): number {
+    const last = this.lastRelease.get(studyId);
+    if (last !== undefined && now.getTime() - last < 1000 && now.getTime() >= last) return 0;
+    this.lastRelease.set(studyId, now.getTime());
+    const cutoff = new Date(now.getTime() - def.claimMinutes * 60_000).toISOString();
+    const released = this.q.releaseIdle.all({ study_id: studyId, now: now.toISOString(), cutoff });
+    for (const r of released) {
+      if (r.from_counter === 1) this.q.freeUp.run(studyId, r.participant, r.session_id);
+    }
+    return released.length;
+  }
+
+  /**
+   * A released session is back (a row, or a resume): it holds a place again. Its counter value
+   * goes back to it if no one took it meanwhile; otherwise it shares that cell (logged by the caller).
+   */
+  private reclaim(old: IssuedRow): boolean {
+    this.q.unrelease.run(old.session_id);
+    if (old.from_counter !== 1) return true;
+    return this.q.takeFree.run(old.study_id, old.participant).changes > 0;
+  }
+
+  /** A client address as stored: keyed with this database's own key, so the file holds no addresses. */
+  private addressKey(address: string): string {
+    return createHmac('sha256', this.addressSecret).update(address).digest('base64url').slice(0, 22);
   }
 
   /**
@@ -482,6 +674,21 @@ export class StudyAccess {
     return undefined;
   }
 
+  /**
+   * Sessions among a request's rows that had given their places back (no answer within the
+   * study's claimMinutes) hold one again: their rows are stored like any other. Returns those
+   * whose counter value another session took meanwhile (they share its cell), for the log.
+   */
+  reclaimReleased(body: IngestBody): string[] {
+    const shared: string[] = [];
+    for (const id of new Set(body.rows.map((r) => r.session_id))) {
+      const issued = this.q.issued.get(id);
+      if (issued?.released_at == null) continue;
+      if (!this.store.db.transaction(() => this.reclaim(issued)).immediate()) shared.push(id);
+    }
+    return shared;
+  }
+
   /** The schedule of an issued session: what its rows must say, trial by trial. */
   private scheduleOf(issued: IssuedRow): ParticipantSchedule {
     const cached = this.schedules.get(issued.session_id);
@@ -550,8 +757,11 @@ export class StudyAccess {
         return `${field}: ${JSON.stringify(row[field])} is not what trial ${row.trial_index} of this session has (${JSON.stringify(want)})`;
       }
     }
+    const timing = timeProblem(row, issued.issued_at, this.now());
+    if (timing) return timing;
     if (reviewTrial) return this.reviews.reviewRowProblem(issued.session_id, row);
-    return def.kind === 'paraphrase' ? paraphraseRowProblem(def, row) : undefined;
+    if (def.kind === 'paraphrase') return paraphraseRowProblem(def, row);
+    return def.kind === 'solve' ? solveRowProblem(this.facts.of(def, item), row) : undefined;
   }
 }
 
@@ -584,7 +794,7 @@ const refuse = (status: Refusal['status'], reason: Refusal['reason'], message: s
  * them: it skips these instead of answering them again, which would be 409 conflicts); null for a
  * new session.
  */
-const grantOf = (r: IssuedRow, answered: readonly number[] | null): SessionGrant => ({
+const grantOf = (r: IssuedRow, answered: readonly number[] | null, now: Date): SessionGrant => ({
   study_id: r.study_id,
   session_id: r.session_id,
   secret: r.secret,
@@ -592,7 +802,21 @@ const grantOf = (r: IssuedRow, answered: readonly number[] | null): SessionGrant
   condition: r.condition,
   resumed: answered !== null,
   answered: answered ?? [],
+  resume_code: r.resume_code ?? '',
+  server_time: now.toISOString(),
 });
+
+const HOUR_MS = 3_600_000;
+
+/** The first string field of a session request holding a control character, as a message; or undefined. */
+function controlProblem(request: Record<string, unknown>): string | undefined {
+  for (const [field, value] of Object.entries(request)) {
+    if (typeof value === 'string' && CONTROL_CHARACTER.test(value)) {
+      return `${field}: control characters are not allowed`;
+    }
+  }
+  return undefined;
+}
 
 /**
  * The session mode a registration asks for (`"sessions"` in `POST api/studies`), or undefined

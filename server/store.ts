@@ -17,6 +17,7 @@ import { encodeStudyLink, decodeStudyLink } from '../src/study/link';
 import { checkStudyDefinition, type StudyDefinition } from '../src/study/definition';
 import { readParticipantParams } from '../src/study/route';
 import { RESULT_COLUMNS, sortRows, type ResultRow, type SessionInfo } from '../src/study/results';
+import { MAX_DEVICES_PER_SESSION, sameDevice, sameSessionFacts } from '../src/study/sessionModel';
 import { prepareDatabaseFile, tightenDatabaseFiles } from './files';
 import type { IngestBody } from './schema';
 
@@ -131,6 +132,42 @@ const MIGRATIONS: readonly string[] = [
      UNIQUE (session_id, story_id)
    ) STRICT;
    CREATE INDEX review_by_story ON review_assignments (study_id, story_id);`,
+  // Sessions that hold across devices and against one client (src/study/sessionModel.ts): a
+  // session's later devices, the device that sent each row (0: the first, in \`sessions\`), the
+  // issued sessions' resume codes, the (keyed hash of the) address that asked, slots given back by
+  // idle sessions, and the limits' buckets kept across restarts. Existing rows keep their meaning:
+  // earlier sessions have no resume code and their participant numbers are never handed out again.
+  `CREATE TABLE session_devices (
+     session_id TEXT NOT NULL,
+     device INTEGER NOT NULL CHECK (device >= 1),
+     user_agent TEXT NOT NULL,
+     screen TEXT NOT NULL,
+     started_at TEXT NOT NULL,
+     received_at TEXT NOT NULL,
+     PRIMARY KEY (session_id, device)
+   ) STRICT, WITHOUT ROWID;
+   ALTER TABLE trials ADD COLUMN device INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE issued_sessions ADD COLUMN resume_code TEXT;
+   ALTER TABLE issued_sessions ADD COLUMN address TEXT NOT NULL DEFAULT '';
+   ALTER TABLE issued_sessions ADD COLUMN from_counter INTEGER NOT NULL DEFAULT 0 CHECK (from_counter IN (0, 1));
+   ALTER TABLE issued_sessions ADD COLUMN released_at TEXT;
+   CREATE UNIQUE INDEX issued_by_code ON issued_sessions (study_id, resume_code) WHERE resume_code IS NOT NULL;
+   CREATE INDEX issued_by_address ON issued_sessions (study_id, address, issued_at);
+   CREATE TABLE free_participants (
+     study_id TEXT NOT NULL REFERENCES studies (study_id),
+     participant INTEGER NOT NULL,
+     released_from TEXT NOT NULL,
+     PRIMARY KEY (study_id, participant)
+   ) STRICT, WITHOUT ROWID;
+   CREATE TABLE server_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+   INSERT INTO server_meta (name, value) VALUES ('address_key', lower(hex(randomblob(32))));
+   CREATE TABLE limit_buckets (
+     name TEXT NOT NULL,
+     key TEXT NOT NULL,
+     tokens REAL NOT NULL,
+     at_ms INTEGER NOT NULL,
+     PRIMARY KEY (name, key)
+   ) STRICT, WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -212,7 +249,14 @@ export const SESSION_FIELDS = [
 ] as const;
 
 const sameRow = (a: ResultRow, b: ResultRow) => RESULT_COLUMNS.every((c) => a[c] === b[c]);
-const sameSession = (a: SessionInfo, b: SessionInfo) => SESSION_FIELDS.every((f) => a[f] === b[f]);
+
+/** A device of a session as stored: 0 is the session's first (the `sessions` table), then 1, 2, … */
+interface DeviceRecord {
+  readonly device: number;
+  readonly user_agent: string;
+  readonly screen: string;
+  readonly started_at: string;
+}
 
 /** A study token from what a researcher pastes: the token, `?study=<token>`, or a whole participant URL. */
 export function tokenFrom(text: string): string {
@@ -260,7 +304,14 @@ export class ResultStore {
         `SELECT ${RESULT_COLUMNS.join(', ')} FROM trials WHERE session_id = ? AND trial_index = ?`,
       ),
       insertRow: db.prepare(
-        `INSERT INTO trials (${RESULT_COLUMNS.join(', ')}, received_at) VALUES (${RESULT_COLUMNS.map((c) => `@${c}`).join(', ')}, @received_at)`,
+        `INSERT INTO trials (${RESULT_COLUMNS.join(', ')}, received_at, device) VALUES (${RESULT_COLUMNS.map((c) => `@${c}`).join(', ')}, @received_at, @device)`,
+      ),
+      devices: db.prepare<[string], DeviceRecord>(
+        'SELECT device, user_agent, screen, started_at FROM session_devices WHERE session_id = ? ORDER BY device',
+      ),
+      insertDevice: db.prepare(
+        `INSERT INTO session_devices (session_id, device, user_agent, screen, started_at, received_at)
+         VALUES (@session_id, @device, @user_agent, @screen, @started_at, @received_at)`,
       ),
     };
   }
@@ -429,12 +480,25 @@ export class ResultStore {
       }
     };
     const conflicts: Conflict[] = [];
+    // The device of each session this request speaks for: its rows are stored with it.
+    const deviceOf = new Map<string, number>();
     // Sessions first, so that a row can be checked against its session's study.
     body.sessions.forEach((s, i) => {
       check(`sessions.${i}`, s);
       const old = this.statements.session.get(s.session_id);
       const studyOfRows = this.statements.sessionStudyFromRows.get(s.session_id)?.study_id;
-      if (old && !sameSession(old, s)) {
+      if (old && sameSessionFacts(old, s)) {
+        // The same session from the same or another device (src/study/sessionModel.ts).
+        const device = this.deviceFor(old, s, receivedAt);
+        if (device === undefined) {
+          conflicts.push({
+            kind: 'session',
+            study_id: s.study_id,
+            session_id: s.session_id,
+            reason: `the session already has ${MAX_DEVICES_PER_SESSION} devices, the most one session may have`,
+          });
+        } else deviceOf.set(s.session_id, device);
+      } else if (old) {
         conflicts.push({
           kind: 'session',
           study_id: s.study_id,
@@ -470,7 +534,11 @@ export class ResultStore {
           reason: `the session belongs to study "${sessionStudy}"`,
         });
       } else if (!old) {
-        this.statements.insertRow.run({ ...toSql(row), received_at: receivedAt });
+        this.statements.insertRow.run({
+          ...toSql(row),
+          received_at: receivedAt,
+          device: deviceOf.get(row.session_id) ?? 0,
+        });
         added++;
       } else if (sameRow(fromSql(old), row)) unchanged++;
       else {
@@ -485,6 +553,34 @@ export class ResultStore {
     });
     if (conflicts.length > 0) throw new Abort({ status: 'conflict', conflicts });
     return { status: 'stored', added, unchanged };
+  }
+
+  /**
+   * The device of a session record whose fixed facts match the stored session: an existing one
+   * with the same device facts, else a new one (undefined when the session has the most devices
+   * it may have).
+   */
+  private deviceFor(first: SessionInfo, s: SessionInfo, receivedAt: string): number | undefined {
+    if (sameDevice(first, s)) return 0;
+    const devices = this.statements.devices.all(s.session_id);
+    const known = devices.find((d) => sameDevice(d, s));
+    if (known) return known.device;
+    if (devices.length + 1 >= MAX_DEVICES_PER_SESSION) return undefined;
+    const device = devices.length + 1;
+    this.statements.insertDevice.run({
+      session_id: s.session_id,
+      device,
+      user_agent: s.user_agent,
+      screen: s.screen,
+      started_at: s.started_at,
+      received_at: receivedAt,
+    });
+    return device;
+  }
+
+  /** The later devices of a session (after the first, which is its `sessions` record). */
+  devices(sessionId: string): DeviceRecord[] {
+    return this.statements.devices.all(sessionId);
   }
 
   studies(): StudySummary[] {

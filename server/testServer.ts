@@ -11,6 +11,7 @@ import type { StudyDefinition } from '../src/study/definition';
 import type { ResultRow, SessionInfo } from '../src/study/results';
 import { scheduleParticipant } from '../src/study/schedule';
 import type { SessionGrant } from '../src/study/serverSession';
+import { studyTrialContent } from '../src/study/trialFacts';
 import { ROOT, spawnServer, type SpawnedServer } from './spawnServer';
 
 export { ROOT };
@@ -137,6 +138,9 @@ export function scheduledRow(
     forcedCondition: grant.condition ?? undefined,
   });
   const t = schedule.trials[i]!;
+  // A puzzle-solving trial's facts as the server rebuilds them, answered right a few seconds ago.
+  const content = def.kind === 'solve' ? studyTrialContent(def, t.item) : undefined;
+  const answered = Date.now() - 1000;
   return makeRow(def.studyId, grant.session_id, t.trialIndex, {
     participant_id: '',
     condition: schedule.condition.id,
@@ -147,6 +151,39 @@ export function scheduledRow(
     k: t.item.k,
     task: t.item.task,
     strict: def.strict,
+    ...(content
+      ? {
+          query_a: content.queryA,
+          query_b: content.queryB,
+          gold: content.gold,
+          story: content.story,
+          response: content.gold,
+          correct: true,
+          ended_on: 'response',
+          difficulty: 3,
+        }
+      : {}),
+    rt_ms: 4000,
+    started_at: new Date(answered - 5000).toISOString(),
+    answered_at: new Date(answered).toISOString(),
     ...over,
   });
+}
+
+/**
+ * For tests of schema steps: takes a database of this version back to `version` by undoing the
+ * later steps (the same tables and columns as a database made by that older version).
+ */
+export function downgradeDatabase(db: { exec(sql: string): unknown }, version: number): void {
+  const undo: Record<number, string> = {
+    4: `DROP TABLE limit_buckets; DROP TABLE server_meta; DROP TABLE free_participants; DROP TABLE session_devices;
+        DROP INDEX issued_by_code; DROP INDEX issued_by_address;
+        ALTER TABLE issued_sessions DROP COLUMN released_at; ALTER TABLE issued_sessions DROP COLUMN from_counter;
+        ALTER TABLE issued_sessions DROP COLUMN address; ALTER TABLE issued_sessions DROP COLUMN resume_code;
+        ALTER TABLE trials DROP COLUMN device;`,
+    3: 'DROP TABLE review_assignments;',
+    2: 'DROP TABLE issued_sessions; DROP TABLE study_access;',
+  };
+  for (let step = 4; step > version; step--) db.exec(undo[step]!);
+  db.exec(`PRAGMA user_version = ${version}`);
 }

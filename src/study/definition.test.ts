@@ -18,6 +18,9 @@ describe('checkStudyDefinition', () => {
       ...['version', 'kind', 'studyId', 'seed', 'k', 'tasks', 'itemsPerK', 'strict', 'templateSplit', 'practice'],
       ...['attentionChecks', 'order', 'conditions', 'assignment', 'consentText', 'instructionsText'],
       ...['completionText', 'breakEvery', 'completionCode', 'redirectUrl', 'resumePolicy', 'maxAgeMinutes'],
+      // Added since (a link without them means what it meant before: any number of devices per
+      // address was never promised, and the results server's places are its own business).
+      ...['participation', 'roomSessions', 'claimMinutes'],
       ...['clauseKs', 'clauseGenders', 'clausesPerParticipant', 'favourUncovered', 'minWords', 'maxWords'],
       ...['reviewsPerStory', 'reviewsPerParticipant', 'sourceStudy', 'reviewStories', 'sinks'],
     ]);
@@ -44,6 +47,9 @@ describe('checkStudyDefinition', () => {
       redirectUrl: '',
       resumePolicy: 'resume',
       maxAgeMinutes: 1440,
+      participation: 'online',
+      roomSessions: 40,
+      claimMinutes: 15,
       clauseKs: [1, 2, 3],
       clauseGenders: 'any',
       clausesPerParticipant: 3,

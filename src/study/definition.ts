@@ -10,6 +10,7 @@ import {
   type Assignment,
   checkOption,
   type Display,
+  type Participation,
   type ResumePolicy,
   STUDY_LIMITS,
   STUDY_OPTION_FIELDS,
@@ -33,6 +34,8 @@ export {
   ASSIGNMENTS,
   DISPLAYS,
   RESUME_POLICIES,
+  PARTICIPATION,
+  ONLINE_SESSIONS_PER_ADDRESS,
   STUDY_LIMITS,
   TEMPLATE_SPLITS,
   STUDY_KINDS,
@@ -44,6 +47,7 @@ export {
   type StudyKind,
   type Assignment,
   type Display,
+  type Participation,
   type ResumePolicy,
   type TemplateSplit,
 } from './studyOptions';
@@ -118,6 +122,12 @@ export interface StudyDefinition {
   readonly resumePolicy: ResumePolicy;
   /** A session older than this (since its start) is not resumed. */
   readonly maxAgeMinutes: number;
+  /** Where participants take part: the results server's limit on new sessions per address. */
+  readonly participation: Participation;
+  /** With `room`: new sessions one address may start in an hour. */
+  readonly roomSessions: number;
+  /** Minutes a new session may go without an answer before the results server gives its place to the next. */
+  readonly claimMinutes: number;
   // ---- paraphrase studies ----
   /** Facts per clause (1–3) the clauses are drawn with. */
   readonly clauseKs: readonly number[];

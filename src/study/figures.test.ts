@@ -5,14 +5,21 @@ import type { ResultRow } from './results';
 import { boundedMeanT, geometricMeanT, meanT, wilson } from './stats';
 import {
   aggregate,
+  answeredItems,
+  answeredShown,
   FLAG_RULES,
+  groupsShown,
   items,
+  itemsShown,
   participants,
+  participantsShown,
+  RESUMED_CSV_COLUMNS,
   SCALE,
   tableToCsv,
   TABLE_CSV_COLUMNS,
   type GroupRow,
 } from './figures';
+import { withoutResumed } from './resumed';
 
 let trial = 0;
 /** A main trial of session `s`; `over` changes fields. */
@@ -190,5 +197,109 @@ describe('tableToCsv', () => {
     expect(cell('accuracy')).toBe('0.5000');
     expect(cell('accuracy_lo')).toBe(wilson(1, 2).lo.toFixed(4));
     expect(cell('paper_accuracy')).toBe('');
+  });
+});
+
+describe('resumed trials', () => {
+  // The rows above with a few resumed: a's wrong 20 s k = 2 answer, b's k = 3 answer (the only
+  // main k = 3 trial of b), a's check, and a's practice (never in a figure).
+  const resumedAt = new Set([0, 2, 4, 7]);
+  const withResumed = rows.map((r, i) => (resumedAt.has(i) ? { ...r, resumed: true } : r));
+  const kept = withoutResumed(withResumed);
+  /** A group's figures without its place, counts and the resumed parts: what leaving them out changes. */
+  const figuresOf = (g: GroupRow) => ({
+    key: g.key,
+    participants: g.participants,
+    trials: g.trials,
+    timeouts: g.timeouts,
+    accuracy: g.accuracy,
+    rt: g.rt,
+    difficulty: g.difficulty,
+  });
+
+  it('include: the figures and the export are those of the same rows unmarked', () => {
+    for (const by of ['k', 'task', 'condition', 'condition-k'] as const) {
+      const marked = aggregate(withResumed, by);
+      const plain = aggregate(rows, by);
+      expect(marked.map(figuresOf)).toEqual(plain.map(figuresOf));
+      expect(groupsShown(marked, 'include')).toBe(marked);
+      expect(tableToCsv(groupsShown(marked, 'include'), by, 'include')).toBe(tableToCsv(plain, by));
+      expect(tableToCsv(marked, by)).toBe(tableToCsv(plain, by));
+    }
+  });
+
+  it('counts the resumed trials each figure holds', () => {
+    const [k2, k3] = aggregate(withResumed, 'k');
+    expect(k2!.resumed).toEqual({ trials: 1, rt: 1, difficulty: 1 });
+    expect(k3!.resumed).toEqual({ trials: 1, rt: 1, difficulty: 1 });
+    expect(aggregate(rows, 'k').every((g) => g.resumed.trials === 0 && g.withoutResumed === null)).toBe(true);
+  });
+
+  it('omit: every figure is the one of the rows without the resumed trials, seeds and all', () => {
+    for (const by of ['k', 'task', 'condition', 'condition-k'] as const) {
+      const shown = groupsShown(aggregate(withResumed, by), 'omit');
+      expect(shown.map(figuresOf)).toEqual(aggregate(kept, by).map(figuresOf));
+    }
+    const [k2, k3] = groupsShown(aggregate(withResumed, 'k'), 'omit');
+    expect(k2!.accuracy.interval).toEqual(wilson(2, 3));
+    expect(k2!.resumed.trials).toBe(1); // the ones left out
+    expect([k3!.trials, k3!.participants]).toEqual([1, 1]);
+  });
+
+  it('omit: a group of resumed trials only is not shown', () => {
+    const groups = aggregate([...rows, row('c', { condition: 'lost', resumed: true })], 'condition');
+    expect(groups.map((g) => g.key)).toEqual(['lost', 'untimed']);
+    expect(groupsShown(groups, 'omit').map((g) => g.key)).toEqual(['untimed']);
+  });
+
+  it('the export adds how many each figure holds (mark) or how many were left out (omit)', () => {
+    const groups = aggregate(withResumed, 'k');
+    const [header, k2] = parseCsv(tableToCsv(groups, 'k', 'mark'));
+    expect(header).toEqual([...TABLE_CSV_COLUMNS, ...RESUMED_CSV_COLUMNS.mark]);
+    expect(k2!.slice(-3)).toEqual(['1', '1', '1']);
+    const [oh, ok2] = parseCsv(tableToCsv(groupsShown(groups, 'omit'), 'k', 'omit'));
+    expect(oh).toEqual([...TABLE_CSV_COLUMNS, 'resumed_left_out']);
+    expect(ok2![oh!.indexOf('trials')]).toBe('3');
+    expect(ok2!.at(-1)).toBe('1');
+  });
+
+  it('items: counts per puzzle; omit shows the items of the rows without them, in their order', () => {
+    const list = items(withResumed);
+    expect(list.map((i) => [i.puzzle_id, i.resumed])).toEqual([
+      ['main-k2-t1-0', 1],
+      ['main-k3-t1-0', 1],
+      ['check-0', 1],
+    ]);
+    expect(itemsShown(list, 'mark')).toBe(list);
+    const strip = ({ resumed: _r, withoutResumed: _w, ...rest }: ReturnType<typeof items>[number]) => rest;
+    expect(itemsShown(list, 'omit').map(strip)).toEqual(items(kept).map(strip));
+  });
+
+  it('participants: omit changes the main-trial figures, never the flags', () => {
+    const people = participants(withResumed);
+    expect(people.map((p) => p.resumed)).toEqual([2, 1]);
+    const shown = participantsShown(people, 'omit');
+    const plain = participants(kept);
+    for (const [i, p] of shown.entries()) {
+      expect(p).toMatchObject({
+        mainTrials: plain[i]!.mainTrials,
+        correct: plain[i]!.correct,
+        medianRt: plain[i]!.medianRt,
+        meanDifficulty: plain[i]!.meanDifficulty,
+      });
+      expect(p.flags).toEqual(people[i]!.flags);
+    }
+    // a's failed check was resumed: still flagged.
+    expect(shown[0]!.flags).toEqual(['checks']);
+    expect(participantsShown(people, 'include')).toBe(people);
+  });
+
+  it("answered items: omit takes the resumed answers out of people's counts", () => {
+    const list = answeredItems(withResumed);
+    const plain = answeredItems(kept);
+    expect(answeredShown(list, 'omit').map((i) => [i.key, i.answers, i.correct])).toEqual(
+      plain.map((i) => [i.key, i.answers, i.correct]),
+    );
+    expect(answeredShown(list, 'include')).toBe(list);
   });
 });

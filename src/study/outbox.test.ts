@@ -496,6 +496,30 @@ describe('permanent refusals', () => {
     again.stop();
   });
 
+  it('tells its subscribers of a refusal at once, and reports per session', async () => {
+    const storage = new MemoryStorage();
+    const server = refusingSink('server', new Set([1]));
+    const outbox = await openOutbox(storage, [server.transport]);
+    let heard = 0;
+    const unsubscribe = outbox.subscribe(() => heard++);
+    await outbox.claim('sess-1');
+    await outbox.claim('sess-2');
+    await outbox.put(row(0, { session_id: 'sess-2' }));
+    await outbox.put(row(1));
+    await outbox.idle();
+    expect(heard).toBeGreaterThan(0);
+    expect(outbox.sinkReports('sess-1')).toEqual([
+      { id: 'server', waiting: 0, refused: 1, refusal: 'rows.0.k: not in this study' },
+    ]);
+    expect(outbox.sinkReports('sess-2')).toEqual([{ id: 'server', waiting: 0, refused: 0, refusal: null }]);
+    unsubscribe();
+    const before = heard;
+    await outbox.put(row(2));
+    await outbox.idle();
+    expect(heard).toBe(before);
+    outbox.stop();
+  });
+
   it('a sink that fails (not refuses) stays pending and is retried', async () => {
     const storage = new MemoryStorage();
     const flaky = fakeSink('flaky');

@@ -95,6 +95,7 @@ export class Outbox {
   private readonly claims = new Map<string, LockHandle>();
   private readonly state = new Map<string, { busy: boolean; failures: number; retry: unknown; isolate: boolean }>();
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly listeners = new Set<() => void>();
   private readonly timer: Timer;
   private stopped = false;
 
@@ -122,6 +123,20 @@ export class Outbox {
     }
     outbox.kick();
     return outbox;
+  }
+
+  /**
+   * Calls `listener` after any change of what is pending, acknowledged or refused (as `onChange`),
+   * so that a run can tell the participant about a refusal while the study goes on.
+   */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.options.onChange?.();
+    for (const l of this.listeners) l();
   }
 
   /** Takes the session's single-writer lock; false when another tab records it. */
@@ -191,7 +206,7 @@ export class Outbox {
     });
     if (outcome === 'added') {
       if (this.options.transports.length > 0) this.pending.set(key, { row, acked: [] });
-      this.options.onChange?.();
+      this.changed();
       this.kick();
     }
     return outcome;
@@ -250,15 +265,18 @@ export class Outbox {
     return true;
   }
 
-  /** Per transport: rows waiting, rows refused and what it said. */
-  sinkReports(): SinkReport[] {
+  /** Per transport: rows waiting, rows refused and what it said; only the rows of `sessionId` when given. */
+  sinkReports(sessionId?: string): SinkReport[] {
+    const ofSession = (v: StoredRow) => sessionId === undefined || v.row.session_id === sessionId;
     return this.options.transports.map((t) => {
       let waiting = 0;
       let refused = 0;
       let refusal: string | null = null;
-      for (const v of this.pending.values()) if (!v.acked.includes(t.id) && !refusedBy(v, t.id)) waiting++;
+      for (const v of this.pending.values()) {
+        if (ofSession(v) && !v.acked.includes(t.id) && !refusedBy(v, t.id)) waiting++;
+      }
       for (const v of this.refusedRows.values()) {
-        if (refusedBy(v, t.id)) {
+        if (ofSession(v) && refusedBy(v, t.id)) {
           refused++;
           refusal = v.refused![t.id]!;
         }
@@ -306,7 +324,7 @@ export class Outbox {
             // One request is all or nothing: find the rows it objects to, one at a time.
             if (batch.length > 1) s.isolate = true;
             else await this.refuse(batch[0]![0], t.id, e.message);
-            this.options.onChange?.();
+            this.changed();
             continue;
           }
           s.failures++;
@@ -322,7 +340,7 @@ export class Outbox {
         }
         s.failures = 0;
         for (const [key] of batch) await this.acknowledge(key, t.id);
-        this.options.onChange?.();
+        this.changed();
       }
     } finally {
       s.busy = false;

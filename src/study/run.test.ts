@@ -8,13 +8,15 @@ import {
   CONNECT_PATIENCE,
   participantNumberOf,
   sessionIdFor,
+  SPENT_HEARTBEAT_MS,
+  spentKey,
   StudyRun,
   type RunIdentity,
   type SessionIssuer,
 } from './run';
 import { scheduleParticipant, type Trial } from './schedule';
 import type { SessionAnswer, SessionRequest } from './serverSession';
-import type { Transport } from './transports';
+import { SinkRefusedError, type Transport } from './transports';
 import type { TrialContent } from './trialContent';
 
 const ANON: RunIdentity = {
@@ -464,27 +466,56 @@ describe('participantNumberOf', () => {
 
 /**
  * A results server's session endpoint as the run sees it: a counter per study, one session per
- * participant id (resumed), a random-looking id and secret; `answers` are given first, in order,
- * before it grants (to play a server that is down, busy or refusing).
+ * participant id (resumed), a random-looking id and secret, a resume code per session; `answers`
+ * are given first, in order, before it grants (to play a server that is down, busy or refusing).
+ * With `codes`, a participant id that has a session (or a request naming one by its code) must
+ * send the session's code to continue it, as the server does for a second device.
  */
-function fakeServer(study: SessionIssuer['study'] = { studyId: 'study' }) {
+function fakeServer(study: SessionIssuer['study'] = { studyId: 'study' }, options: { serverNow?: () => number } = {}) {
   const requests: SessionRequest[] = [];
-  const byParticipant = new Map<string, { session_id: string; secret: string; participant: number }>();
+  type Issued = { session_id: string; secret: string; participant: number; resume_code: string };
+  const byParticipant = new Map<string, Issued>();
+  const byCode = new Map<string, Issued>();
   let next = 0;
   const server = {
     requests,
     answers: [] as SessionAnswer[],
     /** The trial indexes the server stores per session (what a resumed grant's `answered` lists). */
     stored: new Map<string, number[]>(),
+    /** Continuing a session needs its code. */
+    codes: false,
     issuer: {
       study,
       request: async (request: SessionRequest): Promise<SessionAnswer> => {
         requests.push(request);
         const canned = server.answers.shift();
         if (canned) return canned;
-        const known = request.participant_id ? byParticipant.get(request.participant_id) : undefined;
-        const grant = known ?? { session_id: `srv-${next + 1}`, secret: `secret-${next + 1}`, participant: next++ };
+        const known =
+          request.resume_code !== undefined
+            ? byCode.get(request.resume_code)
+            : request.participant_id
+              ? byParticipant.get(request.participant_id)
+              : undefined;
+        if (server.codes && request.resume_code !== undefined && known === undefined) {
+          return {
+            ok: false,
+            kind: 'refused',
+            reason: 'resume-code',
+            message: 'That code does not continue a session.',
+          };
+        }
+        if (server.codes && known !== undefined && request.resume_code === undefined) {
+          return { ok: false, kind: 'refused', reason: 'resume-code', message: 'Type the code of your session.' };
+        }
+        const n = next;
+        const grant = known ?? {
+          session_id: `srv-${n + 1}`,
+          secret: `secret-${n + 1}`,
+          participant: next++,
+          resume_code: `K7QM-4TZ${n + 1}`,
+        };
         if (request.participant_id) byParticipant.set(request.participant_id, grant);
+        byCode.set(grant.resume_code, grant);
         const resumed = known !== undefined;
         return {
           ok: true,
@@ -494,6 +525,7 @@ function fakeServer(study: SessionIssuer['study'] = { studyId: 'study' }) {
             condition: request.condition ?? null,
             resumed,
             answered: resumed ? (server.stored.get(grant.session_id) ?? []) : [],
+            server_time: options.serverNow ? new Date(options.serverNow()).toISOString() : '',
           },
         };
       },
@@ -705,5 +737,353 @@ describe('StudyRun with sessions the results server issues', () => {
     expect(run.primaryHasAll()).toBe(true);
     expect(run.sinkState(Date.now())).toBe('partly-sent');
     outbox.stop();
+  });
+});
+
+describe('resume codes', () => {
+  it('keeps the grant’s code in the session pointer and shows it, also after a reload; none without an issuer', async () => {
+    const storage = new MemoryStorage();
+    const clock = fakeClock();
+    const server = fakeServer();
+    const first = await makeRun({ storage, clock, issuer: server.issuer });
+    expect(await first.run.open()).toBe(true);
+    await first.run.prepare();
+    expect(first.run.takesResumeCode).toBe(true);
+    expect(first.run.resumeCode).toBeNull();
+    await first.run.acceptConsent();
+    expect(first.run.state.kind).toBe('instructions');
+    expect(first.run.resumeCode).toBe('K7QM-4TZ1');
+    expect(first.run.takesResumeCode).toBe(false);
+    await first.run.continue();
+    await first.outbox.release(first.run.sessionId);
+    const again = await makeRun({ storage, clock, issuer: server.issuer, owner: 'tab-2' });
+    expect(await again.run.open()).toBe(true);
+    expect(again.run.resumeCode).toBe('K7QM-4TZ1');
+    expect(again.run.takesResumeCode).toBe(false);
+    const browserMade = await makeRun();
+    await begin(browserMade.run);
+    expect(browserMade.run.resumeCode).toBeNull();
+    expect(browserMade.run.takesResumeCode).toBe(false);
+  });
+
+  it('a code given with consent continues that session at its first unanswered trial', async () => {
+    const server = fakeServer();
+    server.codes = true;
+    const phone = await makeRun({ def: TWO_CONDITIONS, issuer: server.issuer });
+    await begin(phone.run);
+    await answer(phone.run);
+    await phone.run.continue();
+    await answer(phone.run);
+    const session = phone.run.sessionId;
+    server.stored.set(session, [0, 1]);
+    const code = phone.run.resumeCode!;
+
+    const laptop = await makeRun({ def: TWO_CONDITIONS, issuer: server.issuer, owner: 'laptop', idPrefix: 'lap' });
+    expect(await laptop.run.open()).toBe(true);
+    await laptop.run.prepare();
+    // Typed as a person might: lower case, a space instead of the hyphen.
+    await laptop.run.acceptConsent(` ${code.toLowerCase().replace('-', ' ')} `);
+    expect(server.requests.at(-1)).toEqual({ study_id: 'study', resume_code: code });
+    expect(laptop.run.state.kind).toBe('instructions');
+    expect(laptop.run.sessionId).toBe(session);
+    expect(laptop.run.schedule!.condition.id).toBe(phone.run.schedule!.condition.id);
+    await laptop.run.continue();
+    expect(laptop.run.state).toMatchObject({ kind: 'trial', trial: { trialIndex: 2 } });
+    expect(laptop.outbox.secretOf(session)).toBe('secret-1');
+  });
+
+  it('the server asks for the code: the resume screen; a text that is no code is said without a request; back to consent', async () => {
+    const server = fakeServer();
+    server.codes = true;
+    const identity = { participantId: 'WORKER-3' };
+    const first = await makeRun({ identity, issuer: server.issuer });
+    await begin(first.run);
+    const code = first.run.resumeCode!;
+
+    const other = await makeRun({ identity, issuer: server.issuer, owner: 'other-device' });
+    expect(await other.run.open()).toBe(true);
+    await other.run.prepare();
+    await other.run.acceptConsent();
+    expect(other.run.state).toEqual({ kind: 'resume', problem: 'Type the code of your session.' });
+    const asked = server.requests.length;
+    await other.run.resume('K7QM');
+    expect(other.run.state).toMatchObject({ kind: 'resume', problem: expect.stringContaining('is not a resume code') });
+    await other.run.resume('   ');
+    expect(other.run.state).toMatchObject({ kind: 'resume', problem: expect.stringContaining('Please type the code') });
+    expect(server.requests.length).toBe(asked);
+    // A wrong code: the server's sentence.
+    await other.run.resume('AAAA-BBBB');
+    expect(other.run.state).toEqual({ kind: 'resume', problem: 'That code does not continue a session.' });
+    other.run.leaveResume();
+    expect(other.run.state.kind).toBe('consent');
+    await other.run.acceptConsent();
+    expect(other.run.state.kind).toBe('resume');
+    await other.run.resume(code.replace('-', ''));
+    expect(other.run.state.kind).toBe('instructions');
+    expect(other.run.sessionId).toBe(first.run.sessionId);
+    expect(server.requests.at(-1)).toEqual({ study_id: 'study', participant_id: 'WORKER-3', resume_code: code });
+  });
+
+  it('too many wrong codes (429 with Retry-After): the resume screen says how long to wait, no automatic retries', async () => {
+    const server = fakeServer();
+    server.answers.push({ ok: false, kind: 'unavailable', message: 'Too many wrong codes.', retryAfterS: 600 });
+    const delays: number[] = [];
+    const { run } = await makeRun({ issuer: server.issuer, sleep: async (ms) => void delays.push(ms) });
+    expect(await run.open()).toBe(true);
+    await run.prepare();
+    await run.acceptConsent('K7QM-4TZ9');
+    expect(run.state).toEqual({
+      kind: 'resume',
+      problem: 'Too many wrong codes. Please wait 10 minutes before you try again.',
+    });
+    expect(delays).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('resume-refused ends the run as a refusal, recording nothing', async () => {
+    const server = fakeServer();
+    server.answers.push({ ok: false, kind: 'refused', reason: 'resume-refused', message: 'Another Prolific session.' });
+    const { run, storage } = await makeRun({ issuer: server.issuer, identity: { participantId: 'P' } });
+    expect(await run.open()).toBe(true);
+    await run.prepare();
+    await run.acceptConsent();
+    expect(run.state).toEqual({ kind: 'refused', message: 'Another Prolific session.' });
+    expect((await storage.list('')).filter(([k]) => !k.startsWith('lock/'))).toEqual([]);
+  });
+});
+
+describe('refusals told while the study goes on', () => {
+  it('a row the server refuses for good sets `refusal` at once and tells the listeners; a reload still knows', async () => {
+    const storage = new MemoryStorage();
+    const clock = fakeClock();
+    const refusing: Transport = {
+      id: 'server',
+      send: async (rows) => {
+        if (rows.some((r) => r.trial_index === 1))
+          throw new SinkRefusedError(400, 'rows.0.rt_ms: longer than the trial');
+      },
+    };
+    const def = { practice: 0, sinks: [{ kind: 'server' }] } as const;
+    const { run, outbox } = await makeRun({ storage, clock, def, transports: [refusing] });
+    let heard = 0;
+    run.subscribe(() => heard++);
+    await begin(run);
+    await answer(run);
+    await outbox.idle();
+    expect(run.refusal).toBeNull();
+    heard = 0;
+    await answer(run);
+    await outbox.idle();
+    expect(run.refusal).toEqual({ sink: 'server', count: 1, said: 'rows.0.rt_ms: longer than the trial' });
+    expect(heard).toBeGreaterThan(0);
+    // Acknowledgements of later rows do not change it (nor tell the listeners of a refusal again).
+    const before = run.refusal;
+    await answer(run);
+    await outbox.idle();
+    expect(run.refusal).toBe(before);
+    outbox.stop();
+    await outbox.release(run.sessionId);
+
+    const again = await makeRun({ storage, clock, def, transports: [refusing], owner: 'tab-2' });
+    expect(await again.run.open()).toBe(true);
+    expect(again.run.refusal).toMatchObject({ sink: 'server', count: 1 });
+    again.outbox.stop();
+  });
+});
+
+describe('time on screen across reloads', () => {
+  it('rt_ms sums the trial’s spells before and after a reload (heartbeat every 5 s, and on hide); started_at stays the first showing', async () => {
+    const storage = new MemoryStorage();
+    const clock = fakeClock();
+    const def = { practice: 0 };
+    const first = await makeRun({ storage, clock, def });
+    await begin(first.run);
+    const index = (first.run.state as { trial: Trial }).trial.trialIndex;
+    const key = spentKey(first.run.sessionId, index);
+    clock.advance(3_000);
+    await first.run.tick();
+    expect(await storage.get(key)).toBeUndefined(); // throttled: not yet
+    clock.advance(SPENT_HEARTBEAT_MS - 3_000);
+    await first.run.tick();
+    expect(await storage.get(key)).toEqual({ ms: 5_000, hidden_ms: 0 });
+    clock.advance(1_000);
+    await first.run.tick(); // throttled again
+    clock.advance(1_000);
+    first.run.visibility(true); // hidden: written at once
+    await first.run.leave();
+    expect(await storage.get(key)).toEqual({ ms: 7_000, hidden_ms: 0 });
+    // The tab is killed while hidden; the page comes back much later.
+    await first.outbox.release(first.run.sessionId);
+    clock.advance(120_000);
+    const second = await makeRun({ storage, clock, def, owner: 'tab-2' });
+    expect(await second.run.open()).toBe(true);
+    await second.run.prepare();
+    expect(second.run.state).toMatchObject({ kind: 'trial', resumed: true, trial: { trialIndex: index } });
+    clock.advance(4_000);
+    await answer(second.run);
+    const [row] = await second.outbox.rows(second.run.sessionId);
+    expect(row!.rt_ms).toBe(11_000);
+    expect(row!.rt_ms).toBeLessThanOrEqual(Date.parse(row!.answered_at) - Date.parse(row!.started_at));
+    expect(Date.parse(row!.answered_at) - Date.parse(row!.started_at)).toBe(131_000);
+    // The record goes with the committed row.
+    expect(await storage.get(key)).toBeUndefined();
+  });
+
+  it('hidden time before a reload is kept in hidden_ms; a page left (pagehide) writes its time', async () => {
+    const storage = new MemoryStorage();
+    const clock = fakeClock();
+    const def = { practice: 0 };
+    const first = await makeRun({ storage, clock, def });
+    await begin(first.run);
+    clock.advance(1_000);
+    first.run.visibility(true);
+    clock.advance(2_000);
+    first.run.visibility(false);
+    clock.advance(500);
+    await first.run.leave();
+    await first.outbox.release(first.run.sessionId);
+    clock.advance(10_000);
+    const second = await makeRun({ storage, clock, def, owner: 'tab-2' });
+    expect(await second.run.open()).toBe(true);
+    await second.run.prepare();
+    clock.advance(1_500);
+    await answer(second.run);
+    const [row] = await second.outbox.rows(second.run.sessionId);
+    expect(row).toMatchObject({ rt_ms: 5_000, hidden_ms: 2_000, resumed: true });
+  });
+
+  it('a trial first shown and answered in one page load: as before', async () => {
+    const { run, clock, outbox, storage } = await makeRun({ def: { practice: 0 } });
+    await begin(run);
+    for (let i = 0; i < 4; i++) {
+      clock.advance(SPENT_HEARTBEAT_MS);
+      await run.tick();
+    }
+    clock.advance(700);
+    await answer(run);
+    const [row] = await outbox.rows(run.sessionId);
+    expect(row!.rt_ms).toBe(4 * SPENT_HEARTBEAT_MS + 700);
+    expect(await storage.list('spent/')).toEqual([]);
+  });
+});
+
+describe("the server's clock", () => {
+  it('every time written for an issued session is on the server’s clock, also after a reload', async () => {
+    const storage = new MemoryStorage();
+    const clock = fakeClock();
+    // This phone's clock is 3 days and 5 s behind the server's.
+    const skew = 3 * 86_400_000 + 5_000;
+    const server = fakeServer({ studyId: 'study' }, { serverNow: () => clock.now() + skew });
+    const def = {
+      practice: 0,
+      conditions: [{ id: 'fast', perPuzzleLimitS: 30, overallLimitS: null, display: 'text', scratchpad: false }],
+    } as const;
+    const first = await makeRun({ storage, clock, def, issuer: server.issuer });
+    await begin(first.run);
+    const serverNow = () => clock.now() + skew;
+    expect(first.run.now()).toBe(serverNow());
+    expect(first.run.state).toMatchObject({ kind: 'trial', deadline: serverNow() + 30_000 });
+    expect((await first.outbox.getSession(first.run.sessionId))!.started_at).toBe(new Date(serverNow()).toISOString());
+    const shownAt = serverNow();
+    clock.advance(2_000);
+    await answer(first.run);
+    const [row] = await first.outbox.rows(first.run.sessionId);
+    expect(row).toMatchObject({
+      started_at: new Date(shownAt).toISOString(),
+      answered_at: new Date(shownAt + 2_000).toISOString(),
+      rt_ms: 2_000,
+    });
+    await first.outbox.release(first.run.sessionId);
+
+    // A reload: no new grant; the offset comes from the pointer.
+    clock.advance(1_000);
+    const second = await makeRun({ storage, clock, def, issuer: server.issuer, owner: 'tab-2' });
+    expect(await second.run.open()).toBe(true);
+    await second.run.prepare();
+    expect(second.run.now()).toBe(serverNow());
+    clock.advance(1_000);
+    await answer(second.run);
+    const rows = await second.outbox.rows(second.run.sessionId);
+    expect(rows[1]!.answered_at).toBe(new Date(serverNow()).toISOString());
+  });
+
+  it('a grant without the server’s time leaves the clock as it is', async () => {
+    const server = fakeServer();
+    const { run, clock } = await makeRun({ issuer: server.issuer });
+    await begin(run);
+    expect(run.now()).toBe(clock.now());
+  });
+});
+
+describe('time is up', () => {
+  it('the screen after a main trial that ran out says so; the one after an answer does not; practice has its feedback', async () => {
+    const { run, clock } = await makeRun({
+      def: {
+        practice: 1,
+        breakEvery: 2,
+        conditions: [{ id: 'fast', perPuzzleLimitS: 10, overallLimitS: null, display: 'text', scratchpad: false }],
+      },
+    });
+    await begin(run);
+    clock.advance(10_000);
+    await run.tick();
+    expect(run.state).toMatchObject({ kind: 'feedback', timedOut: true });
+    await run.continue();
+    expect(run.state).toMatchObject({ kind: 'trial', trial: { trialIndex: 1 } });
+    expect('timeUp' in run.state).toBe(false);
+    clock.advance(10_000);
+    await run.tick();
+    expect(run.state).toMatchObject({ kind: 'trial', trial: { trialIndex: 2 }, timeUp: true });
+    // Picking a word keeps the notice on this screen.
+    run.pick('son');
+    expect(run.state).toMatchObject({ timeUp: true });
+    clock.advance(10_000);
+    await run.tick();
+    // A break follows the second main trial: it says so too.
+    expect(run.state).toMatchObject({ kind: 'break', timeUp: true });
+    await run.continue();
+    expect('timeUp' in run.state).toBe(false);
+    await answer(run);
+    expect(run.state.kind).toBe('trial');
+    expect('timeUp' in run.state).toBe(false);
+    clock.advance(10_000);
+    await run.tick();
+    expect(run.state).toMatchObject({ kind: 'complete', timedOut: false, timeUp: true });
+  });
+});
+
+describe('a resume code while connecting', () => {
+  it('a server that limits new sessions from this network says so at once; "I have a resume code" opens the resume screen', async () => {
+    const server = fakeServer();
+    server.codes = true;
+    const first = await makeRun({ issuer: server.issuer });
+    await begin(first.run);
+    const code = first.run.resumeCode!;
+    server.answers.push({
+      ok: false,
+      kind: 'unavailable',
+      message: 'At most 3 new participants an hour.',
+      retryAfterS: 1800,
+    });
+    let release: () => void = () => undefined;
+    const { run } = await makeRun({
+      issuer: server.issuer,
+      owner: 'tab-2',
+      idPrefix: 'two',
+      sleep: () => new Promise<void>((resolve) => (release = resolve)),
+    });
+    expect(await run.open()).toBe(true);
+    await run.prepare();
+    const accepted = run.acceptConsent();
+    await vi.waitFor(() =>
+      expect(run.state).toMatchObject({ kind: 'connecting', problem: 'At most 3 new participants an hour.' }),
+    );
+    run.enterResumeCode();
+    await accepted;
+    expect(run.state).toEqual({ kind: 'resume', problem: null });
+    release();
+    await run.resume(code);
+    expect(run.state.kind).toBe('instructions');
+    expect(run.sessionId).toBe(first.run.sessionId);
   });
 });

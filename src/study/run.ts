@@ -29,6 +29,15 @@
  * grant is stored in the session pointer (with the secret beside the rows, `outbox.putSecret`),
  * so a reload resumes the same session without asking again. Ids the server would refuse are
  * caught in `open`, before consent.
+ *
+ * Across devices: the grant's resume code is kept in the pointer and shown after consent; typed on
+ * another device (with consent, or on the `resume` screen when the server asks for it) it is sent
+ * with the session request, and the grant's `answered` trials are not shown again. The grant's
+ * `server_time` gives the offset of this browser's clock, kept in the pointer and added to every
+ * time the run writes (`now()`), so a device whose clock is wrong still writes times the server
+ * accepts. A trial's `rt_ms` sums its spells on screen across reloads (`spentKey`, written every
+ * SPENT_HEARTBEAT_MS and when the tab is hidden or left), never more than answered_at − started_at.
+ * A row a sink refuses for good is told at once (`refusal`, from the outbox's subscription).
  */
 import type { RelationWord } from '../core/kinship/relations';
 import { hashSeed } from '../core/random/rng';
@@ -62,6 +71,7 @@ import {
 } from './schedule';
 import type { TrialContent } from './trialContent';
 import {
+  normalResumeCode,
   sessionRequestOf,
   sessionRequestProblem,
   type SessionAnswer,
@@ -164,6 +174,8 @@ export interface TrialScreen {
   /** Wall-clock ms when the overall limit ends (main and check trials), or null. */
   readonly overallDeadline: number | null;
   readonly resumed: boolean;
+  /** The main or check trial before this one ran out of time. */
+  readonly timeUp?: boolean;
 }
 
 /** What every kind of trial screen has: the trial, its deadlines, and whether it is shown again. */
@@ -174,6 +186,8 @@ interface TrialTiming {
   /** Wall-clock ms when the overall limit ends, or null. */
   readonly overallDeadline: number | null;
   readonly resumed: boolean;
+  /** The main or check trial before this screen ran out of time (the page says so, without a click). */
+  readonly timeUp?: boolean;
 }
 
 /** A paraphrase trial: the clause, the text as typed so far (a draft kept across reloads) and the live checks' problems. */
@@ -218,6 +232,12 @@ export type RunScreen =
   /** The results server refused the session (closed, full, unknown study, ids): nothing was recorded. */
   | { readonly kind: 'refused'; readonly message: string }
   /**
+   * Consent given; continuing a session begun on another device needs its resume code (the
+   * server asked for it, or the code typed was not one). `problem` says why (the server's
+   * sentence, or this page's); nothing was recorded.
+   */
+  | { readonly kind: 'resume'; readonly problem: string | null }
+  /**
    * A live review study: asking the results server for the stories to review (after the session
    * was issued); the fields as `connecting`'s.
    */
@@ -242,13 +262,15 @@ export type RunScreen =
       readonly correct: boolean;
       readonly timedOut: boolean;
     }
-  | { readonly kind: 'break'; readonly done: number; readonly total: number }
+  | { readonly kind: 'break'; readonly done: number; readonly total: number; readonly timeUp?: boolean }
   | {
       readonly kind: 'complete';
       readonly rows: readonly ResultRow[];
       readonly session: SessionInfo;
       /** The overall time limit ended the run. */
       readonly timedOut: boolean;
+      /** The last trial ran out of its per-puzzle time. */
+      readonly timeUp?: boolean;
       /** The participant clicked a download on this session's completion screen (kept across reloads). */
       readonly downloaded: boolean;
     };
@@ -278,6 +300,43 @@ export const draftKey = (sessionId: string, trialIndex: number) =>
 export const DRAFT_DELAY_MS = 400;
 
 /**
+ * The time a trial spent on screen in earlier page loads (`ms`, and the `hidden_ms` part of it),
+ * beside the rows: written when the tab is hidden or left and every SPENT_HEARTBEAT_MS while the
+ * trial shows, so a reload (or a killed tab) adds to it rather than starting at zero. Deleted once
+ * the trial's row is committed. Never sent.
+ */
+export const spentKey = (sessionId: string, trialIndex: number) =>
+  `spent/${encodeURIComponent(sessionId)}/${String(trialIndex).padStart(6, '0')}`;
+
+/** How often the time on screen is written while a trial shows: at most this much is lost when a tab is killed. */
+export const SPENT_HEARTBEAT_MS = 5000;
+
+interface Spent {
+  readonly ms: number;
+  readonly hidden_ms: number;
+}
+
+const NO_TIME: Spent = { ms: 0, hidden_ms: 0 };
+
+const isSpent = (v: unknown): v is Spent =>
+  typeof v === 'object' &&
+  v !== null &&
+  Number.isFinite((v as Spent).ms) &&
+  Number.isFinite((v as Spent).hidden_ms) &&
+  (v as Spent).ms >= 0 &&
+  (v as Spent).hidden_ms >= 0;
+
+/** A sink's refusal of rows of the running session, as the page tells the participant while the study goes on. */
+export interface SinkRefusal {
+  /** The transport id (`server`, `jatos`, `http:<url>`). */
+  readonly sink: string;
+  /** Rows of this session it refused for good. */
+  readonly count: number;
+  /** What it said last, or null. */
+  readonly said: string | null;
+}
+
+/**
  * A collection study's items that came from outside the definition (the live review queue's
  * stories, clauses picked with the server's coverage), stored when they arrive so that a reload
  * shows the same trials without asking again.
@@ -303,6 +362,10 @@ interface IssuedSession {
   readonly secret: string;
   readonly participant: number;
   readonly condition: string | null;
+  /** The code that continues the session on another device (absent in pointers written before codes). */
+  readonly resume_code?: string;
+  /** The server's clock minus this browser's when the session was granted: added to every time the run writes. */
+  readonly clock_offset_ms?: number;
 }
 
 interface Pointer {
@@ -396,8 +459,24 @@ export class StudyRun {
   private needsIssue = false;
   /** Ends the wait between two session requests ("Try again"). */
   private retryNow: (() => void) | null = null;
+  /** The resume code the participant typed (normalised), sent with the session request; null: none. */
+  private typedResumeCode: string | null = null;
+  /** "I have a resume code" was pressed while connecting: the resume screen after the current try. */
+  private codeWanted = false;
+  /** The server's clock minus this browser's (issued sessions), added to every time the run writes. */
+  private offsetMs = 0;
+  /** The trial on screen's time from earlier page loads (spentKey). */
+  private spentBefore: Spent = NO_TIME;
+  /** When the time on screen was last written (this run's clock). */
+  private spentSavedAtMs = 0;
+  /** The writes of the time on screen, one after another (a row's commit waits for them). */
+  private spentWrite: Promise<void> = Promise.resolve();
+  /** This session's rows refused for good by a sink (the page tells the participant at once). */
+  refusal: SinkRefusal | null = null;
 
-  constructor(readonly deps: RunDeps) {}
+  constructor(readonly deps: RunDeps) {
+    deps.outbox.subscribe(() => this.checkRefusals());
+  }
 
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -406,6 +485,39 @@ export class StudyRun {
 
   private set(state: RunScreen): void {
     this.state = state;
+    for (const l of this.listeners) l();
+  }
+
+  /**
+   * The time the run writes (started_at, answered_at, the session's start): this browser's clock
+   * corrected by the results server's for an issued session, so a device whose clock is wrong
+   * still writes times the server accepts. The page's countdowns use it too.
+   */
+  now(): number {
+    return this.deps.now() + this.offsetMs;
+  }
+
+  /** The code that continues this issued session on another device; null for any other session. */
+  get resumeCode(): string | null {
+    const code = this.storedPointer?.issued?.resume_code;
+    return code === undefined || code === '' ? null : code;
+  }
+
+  /** The consent screen may take a resume code: the session is still to be asked of the results server. */
+  get takesResumeCode(): boolean {
+    return this.needsIssue;
+  }
+
+  /** Updates `refusal` from the outbox; the listeners hear of a change (not of every acknowledgement). */
+  private checkRefusals(): void {
+    if (this.sessionId === '') return;
+    const reports = this.deps.outbox.sinkReports(this.sessionId).filter((r) => r.refused > 0);
+    const primary = this.primarySink;
+    const report = reports.find((r) => r.id === primary) ?? reports[0];
+    const next: SinkRefusal | null = report ? { sink: report.id, count: report.refused, said: report.refusal } : null;
+    const before = this.refusal;
+    if (before?.sink === next?.sink && before?.count === next?.count && before?.said === next?.said) return;
+    this.refusal = next;
     for (const l of this.listeners) l();
   }
 
@@ -449,6 +561,7 @@ export class StudyRun {
     this.storedPointer = (await deps.storage.get(this.pointerKey)) as Pointer | undefined;
     let pointer = this.storedPointer ?? freshPointer(deps);
     this.pendingPointer = this.storedPointer ? null : pointer;
+    this.offsetMs = pointer.issued?.clock_offset_ms ?? 0;
     let sessionId = idOfPointer(pointer);
     // A new session, or a pointer written (browser-made) before the study asked for sessions but
     // without a session record yet: consent is asked, then the server.
@@ -467,7 +580,7 @@ export class StudyRun {
       this.assigned = (await deps.storage.get(assignedKey(sessionId))) as Assigned | undefined;
       rows = await deps.outbox.rows(sessionId);
       const complete = this.trialCount(sessionId) === rows.length;
-      const decision = complete ? 'resume' : resumeDecision(deps.def, Date.parse(info.started_at), deps.now());
+      const decision = complete ? 'resume' : resumeDecision(deps.def, Date.parse(info.started_at), this.now());
       if (decision === 'expired') {
         return this.block(
           `This session started more than ${deps.def.maxAgeMinutes} minutes ago and can no longer be continued.`,
@@ -504,6 +617,7 @@ export class StudyRun {
       this.resumedRun = true;
       for (const row of rows) this.answered.add(row.trial_index);
     }
+    this.checkRefusals();
     return true;
   }
 
@@ -620,13 +734,16 @@ export class StudyRun {
    * If another tab of this browser gave consent to the same link in the meantime (it wrote another
    * anonymous session), this one is blocked rather than run as a second session.
    */
-  async acceptConsent(): Promise<void> {
+  async acceptConsent(resumeCode?: string): Promise<void> {
     if (this.state.kind !== 'consent' || this.busy) return;
     this.busy = true;
     try {
       if (this.needsIssue) {
         // The pointer is written with the issued session (nothing if the server refuses).
         this.deps.declines?.delete(this.declineKey);
+        const typed = resumeCode?.trim() ?? '';
+        if (typed !== '') return await this.askWithCode(typed);
+        this.typedResumeCode = null;
         this.set({ kind: 'connecting', attempt: 0, problem: null, waiting: true });
         await this.issueSession();
         return;
@@ -650,6 +767,45 @@ export class StudyRun {
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * The resume code typed on the `resume` screen (after the server asked for it): asks for the
+   * session again with it. A text that cannot be a code is said at once, without a request.
+   */
+  async resume(code: string): Promise<void> {
+    if (this.state.kind !== 'resume' || this.busy) return;
+    this.busy = true;
+    try {
+      await this.askWithCode(code);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Back from the `resume` screen to the consent (to start without a code). */
+  leaveResume(): void {
+    if (this.state.kind !== 'resume' || this.busy) return;
+    this.typedResumeCode = null;
+    this.set({ kind: 'consent' });
+  }
+
+  private async askWithCode(typed: string): Promise<void> {
+    const code = normalResumeCode(typed);
+    if (code === null) {
+      const shown = typed.trim();
+      this.set({
+        kind: 'resume',
+        problem:
+          shown === ''
+            ? 'Please type the code shown on your other device: 8 letters and digits, like K7QM-4TZP.'
+            : `“${shown.length > 24 ? `${shown.slice(0, 24)}…` : shown}” is not a resume code. A code has 8 letters and digits, like K7QM-4TZP; please check it on your other device.`,
+      });
+      return;
+    }
+    this.typedResumeCode = code;
+    this.set({ kind: 'connecting', attempt: 0, problem: null, waiting: true });
+    await this.issueSession();
   }
 
   /** After consent (and the issued session): a collection study's items from the server, then the instructions. */
@@ -748,8 +904,14 @@ export class StudyRun {
   private async issueSession(): Promise<void> {
     const { deps } = this;
     const issuer = deps.issuer!;
-    const request = sessionRequestOf(issuer.study, deps.identity);
+    const code = this.typedResumeCode;
+    this.codeWanted = false;
+    const request: SessionRequest = {
+      ...sessionRequestOf(issuer.study, deps.identity),
+      ...(code === null ? {} : { resume_code: code }),
+    };
     let grant: SessionGrant | null = null;
+    let receivedAt = 0;
     for (let attempt = 1; grant === null; attempt++) {
       const answer = await issuer.request(request).catch((e: unknown): SessionAnswer => ({
         ok: false,
@@ -757,28 +919,52 @@ export class StudyRun {
         message: e instanceof Error ? e.message : String(e),
       }));
       if (answer.ok) {
+        receivedAt = deps.now();
         grant = answer.grant;
         break;
+      }
+      if (answer.kind === 'refused' && answer.reason === 'resume-code') {
+        // The session exists: the participant types its code (or goes back); the provisional lock stays.
+        this.set({ kind: 'resume', problem: answer.message });
+        return;
       }
       if (answer.kind === 'refused') {
         await deps.outbox.release(this.sessionId);
         this.set({ kind: 'refused', message: answer.message });
         return;
       }
+      if (code !== null && answer.retryAfterS !== undefined) {
+        // Too many wrong codes from here: trying the same code again cannot help before then.
+        const wait = Math.ceil(answer.retryAfterS);
+        this.set({
+          kind: 'resume',
+          problem: `${answer.message.replace(/\.$/, '')}. Please wait ${wait >= 120 ? `${Math.ceil(wait / 60)} minutes` : `${wait} seconds`} before you try again.`,
+        });
+        return;
+      }
       const waiting = attempt < CONNECT_ATTEMPTS;
+      // A server that limits new sessions from this network says so at once: the participant
+      // may have a resume code.
+      const limited = answer.retryAfterS !== undefined && answer.retryAfterS * 1000 > CONNECT_MAX_DELAY_MS;
       this.set({
         kind: 'connecting',
         attempt,
-        problem: attempt >= CONNECT_PATIENCE || !waiting ? answer.message : null,
+        problem: attempt >= CONNECT_PATIENCE || !waiting || limited ? answer.message : null,
         waiting,
       });
       const backoff = Math.min(CONNECT_MAX_DELAY_MS, 1000 * 2 ** (attempt - 1));
       const delay =
         answer.retryAfterS === undefined ? backoff : Math.min(CONNECT_MAX_DELAY_MS, answer.retryAfterS * 1000);
-      await this.waitForRetry(waiting ? delay : null);
+      if (!this.codeWanted) await this.waitForRetry(waiting ? delay : null);
+      if (this.codeWanted) {
+        this.codeWanted = false;
+        this.set({ kind: 'resume', problem: null });
+        return;
+      }
       if (!waiting) attempt = 0;
       this.set({ kind: 'connecting', attempt, problem: null, waiting: true });
     }
+    this.codeWanted = false;
 
     const provisional = this.sessionId;
     if (grant.session_id !== provisional && !(await deps.outbox.claim(grant.session_id))) {
@@ -786,11 +972,15 @@ export class StudyRun {
       this.block('This study is already open in another tab or window of this browser. Carry on there.');
       return;
     }
+    const serverMs = Date.parse(grant.server_time);
     const issued: IssuedSession = {
       session_id: grant.session_id,
       secret: grant.secret,
       participant: grant.participant,
       condition: grant.condition,
+      ...(grant.resume_code === '' ? {} : { resume_code: grant.resume_code }),
+      // At receipt this browser's corrected clock reads the server's answer time (never before the issue).
+      clock_offset_ms: Number.isFinite(serverMs) ? Math.round(serverMs - receivedAt) : 0,
     };
     const base = this.pendingPointer ?? this.storedPointer ?? freshPointer(deps);
     const pointer: Pointer = { base: base.base, restarts: base.restarts, issued };
@@ -808,8 +998,11 @@ export class StudyRun {
     this.storedPointer = pointer;
     this.pendingPointer = null;
     this.needsIssue = false;
+    this.typedResumeCode = null;
+    this.offsetMs = issued.clock_offset_ms ?? 0;
     await deps.outbox.putSecret(grant.session_id, grant.secret);
     this.sessionId = grant.session_id;
+    this.checkRefusals();
     // A collection study's items depend on the session (its seed, or what the server handed it).
     this.assigned = (await deps.storage.get(assignedKey(grant.session_id))) as Assigned | undefined;
     if (!this.reschedule(grant.session_id, issued)) return;
@@ -841,6 +1034,16 @@ export class StudyRun {
       this.retryNow = done;
       if (ms !== null) void (this.deps.sleep ?? realSleep)(ms).then(done);
     });
+  }
+
+  /**
+   * "I have a resume code" on the connecting screen (the server is slow to answer, or limits new
+   * sessions from this network): the resume screen, once the try under way has ended.
+   */
+  enterResumeCode(): void {
+    if (this.state.kind !== 'connecting' || !this.needsIssue) return;
+    this.codeWanted = true;
+    this.retryNow?.();
   }
 
   /** "Try again" on the connecting screen: the next session request goes now. */
@@ -893,7 +1096,7 @@ export class StudyRun {
       condition: this.schedule!.condition.id,
       user_agent: deps.device.userAgent,
       screen: deps.device.screen,
-      started_at: iso(deps.now()),
+      started_at: iso(this.now()),
     };
     await deps.outbox.putSession(info);
     this.session = (await deps.outbox.getSession(this.sessionId)) ?? info;
@@ -912,23 +1115,27 @@ export class StudyRun {
     return this.schedule!.steps;
   }
 
-  /** Shows the step at stepIndex, skipping trials already answered (and breaks before them on resume). */
-  private async showStep(): Promise<void> {
+  /**
+   * Shows the step at stepIndex, skipping trials already answered (and breaks before them on
+   * resume); `timeUp`: the trial before ran out of time, which the next screen says.
+   */
+  private async showStep(timeUp = false): Promise<void> {
+    const flag = timeUp ? { timeUp: true } : {};
     while (this.stepIndex < this.steps.length) {
       const step = this.steps[this.stepIndex]!;
-      if (step.kind === 'trial' && !this.answered.has(step.trial.trialIndex)) return this.showTrial(step.trial);
+      if (step.kind === 'trial' && !this.answered.has(step.trial.trialIndex)) return this.showTrial(step.trial, timeUp);
       if (step.kind === 'break') {
         const [done, total] = this.progress();
-        return this.set({ kind: 'break', done, total });
+        return this.set({ kind: 'break', done, total, ...flag });
       }
       this.stepIndex++;
     }
-    return this.complete(false);
+    return this.complete(false, timeUp);
   }
 
-  private async showTrial(trial: Trial): Promise<void> {
+  private async showTrial(trial: Trial, timeUp = false): Promise<void> {
     const { deps } = this;
-    const now = deps.now();
+    const now = this.now();
     const earlier = await deps.outbox.startedAt(this.sessionId, trial.trialIndex);
     const firstShown = earlier ? Date.parse(earlier) : now;
     const condition = this.schedule!.condition;
@@ -945,10 +1152,15 @@ export class StudyRun {
           ? null
           : this.overallStartMs! + condition.overallLimitS * 1000,
       resumed: earlier !== undefined,
+      ...(timeUp ? { timeUp: true } : {}),
     };
-    // A paraphrase's draft from before a reload (read before the clocks below start).
+    // A paraphrase's draft and the time on screen from before a reload (read before the clocks below start).
     const draft =
       deps.def.kind === 'paraphrase' ? await deps.storage.get(draftKey(this.sessionId, trial.trialIndex)) : undefined;
+    const spent =
+      earlier === undefined ? undefined : await deps.storage.get(spentKey(this.sessionId, trial.trialIndex));
+    this.spentBefore = isSpent(spent) ? spent : NO_TIME;
+    this.spentSavedAtMs = now;
     this.shownAtMs = now;
     this.hiddenMs = 0;
     this.hiddenSinceMs = null;
@@ -994,14 +1206,53 @@ export class StudyRun {
 
   /** The tab was hidden or shown again (visibilitychange): hidden time is recorded per trial. */
   visibility(hidden: boolean): void {
-    const now = this.deps.now();
+    const now = this.now();
     if (hidden && this.hiddenSinceMs === null) this.hiddenSinceMs = now;
     if (!hidden && this.hiddenSinceMs !== null) {
       this.hiddenMs += now - this.hiddenSinceMs;
       this.hiddenSinceMs = null;
     }
-    // A phone may kill a hidden tab without another event: the draft is written now.
-    if (hidden) void this.flushDraft();
+    // A phone may kill a hidden tab without another event: the draft and the time on screen are written now.
+    if (hidden) {
+      void this.flushDraft();
+      void this.saveSpent();
+    }
+  }
+
+  /** The page is going (pagehide): what is not written yet is written now, as far as the browser lets it. */
+  leave(): Promise<void> {
+    return Promise.all([this.flushDraft(), this.saveSpent()]).then(() => undefined);
+  }
+
+  /**
+   * The trial on screen's time so far at `atMs` (this run's clock): the earlier page loads' and
+   * this one's since it showed, hidden time included (its part in `hidden_ms`), as `rt_ms` counts it.
+   */
+  private spentAt(atMs: number): Spent {
+    const hiddenNow = this.hiddenSinceMs === null ? 0 : Math.max(0, atMs - this.hiddenSinceMs);
+    return {
+      ms: this.spentBefore.ms + Math.max(0, atMs - this.shownAtMs),
+      hidden_ms: this.spentBefore.hidden_ms + this.hiddenMs + hiddenNow,
+    };
+  }
+
+  /**
+   * Writes the time on screen of the trial shown (spentKey), after any write before it; not while
+   * its row is being committed (the row holds the time then).
+   */
+  private saveSpent(): Promise<void> {
+    const s = this.state;
+    if (!isTrialScreen(s) || this.busy) return this.spentWrite;
+    const now = this.now();
+    const key = spentKey(this.sessionId, s.trial.trialIndex);
+    const value = this.spentAt(now);
+    this.spentSavedAtMs = now;
+    this.spentWrite = this.spentWrite
+      .then(() => this.deps.storage.put(key, value))
+      .catch((e: unknown) => {
+        this.storageProblem = e instanceof Error ? e.message : String(e);
+      });
+    return this.spentWrite;
   }
 
   pick(word: RelationWord): void {
@@ -1085,18 +1336,25 @@ export class StudyRun {
     await this.finish(s, 'response');
   }
 
-  /** Checks the deadlines (the page calls it every few hundred ms, and a fake clock in tests). */
+  /**
+   * Checks the deadlines and, every SPENT_HEARTBEAT_MS, writes the time on screen (the page calls
+   * it every few hundred ms on every trial, and a fake clock in tests).
+   */
   async tick(): Promise<void> {
     const s = this.state;
     if (!isTrialScreen(s) || this.busy) return;
-    const now = this.deps.now();
+    const now = this.now();
     if (s.overallDeadline !== null && now >= s.overallDeadline) return this.endOverall(s);
-    if (s.deadline !== null && now >= s.deadline) await this.finish(s, 'timeout');
+    if (s.deadline !== null && now >= s.deadline) return this.finish(s, 'timeout');
+    if (now - this.spentSavedAtMs >= SPENT_HEARTBEAT_MS) await this.saveSpent();
   }
 
   private row(s: AnyTrialScreen, endedOn: EndedOn, startedAt: string, answeredMs: number): ResultRow {
     const { deps } = this;
-    const hidden = this.hiddenMs + (this.hiddenSinceMs === null ? 0 : answeredMs - this.hiddenSinceMs);
+    // Never more than the time since the first showing (a clock set back between two page loads).
+    const spent = this.spentAt(answeredMs);
+    const rt = Math.max(0, Math.min(Math.round(spent.ms), answeredMs - Date.parse(startedAt)));
+    const hidden = Math.min(rt, Math.max(0, Math.round(spent.hidden_ms)));
     const item = s.trial.item;
     return {
       study_id: deps.def.studyId,
@@ -1111,11 +1369,11 @@ export class StudyRun {
       task: item.task,
       strict: deps.def.strict,
       ...this.answerColumns(s, endedOn),
-      rt_ms: endedOn === 'skipped' ? 0 : Math.max(0, Math.round(answeredMs - this.shownAtMs)),
+      rt_ms: endedOn === 'skipped' ? 0 : rt,
       ended_on: endedOn,
       time_limit_s: this.schedule!.condition.perPuzzleLimitS,
       answer_changes: endedOn === 'skipped' ? 0 : this.changes,
-      hidden_ms: endedOn === 'skipped' ? 0 : Math.max(0, Math.round(hidden)),
+      hidden_ms: endedOn === 'skipped' ? 0 : hidden,
       resumed: endedOn === 'skipped' ? false : s.resumed,
       started_at: startedAt,
       answered_at: iso(answeredMs),
@@ -1175,16 +1433,13 @@ export class StudyRun {
   private async finish(s: AnyTrialScreen, endedOn: EndedOn): Promise<void> {
     this.busy = true;
     try {
-      const answeredMs = this.deps.now();
+      const answeredMs = this.now();
       if (s.kind === 'paraphrase') this.cancelDraft();
       await this.started;
       const startedAt = (await this.deps.outbox.startedAt(this.sessionId, s.trial.trialIndex)) ?? iso(this.shownAtMs);
       const row = this.row(s, endedOn, startedAt, answeredMs);
       await this.put(row);
-      // The row holds the text now: its draft goes (a failure leaves a draft no trial shows again).
-      if (s.kind === 'paraphrase') {
-        await this.deps.storage.delete(draftKey(this.sessionId, s.trial.trialIndex)).catch(() => undefined);
-      }
+      await this.forgetTrial(s);
       if (s.kind === 'trial' && s.trial.item.phase === 'practice') {
         this.set({
           kind: 'feedback',
@@ -1195,22 +1450,36 @@ export class StudyRun {
         });
       } else {
         this.stepIndex++;
-        await this.showStep();
+        // A main or check trial that ran out: the next screen says so (practice has its feedback).
+        await this.showStep(endedOn === 'timeout');
       }
     } finally {
       this.busy = false;
     }
   }
 
+  /**
+   * The row holds the trial now: its draft and its time on screen go (a failure leaves a record no
+   * trial shows again).
+   */
+  private async forgetTrial(s: AnyTrialScreen): Promise<void> {
+    const { storage } = this.deps;
+    const index = s.trial.trialIndex;
+    await this.spentWrite;
+    await storage.delete(spentKey(this.sessionId, index)).catch(() => undefined);
+    if (s.kind === 'paraphrase') await storage.delete(draftKey(this.sessionId, index)).catch(() => undefined);
+  }
+
   /** The overall limit ran out: the trial on screen times out, the rest are recorded as skipped. */
   private async endOverall(s: AnyTrialScreen): Promise<void> {
     this.busy = true;
     try {
-      const now = this.deps.now();
+      const now = this.now();
       this.cancelDraft();
       await this.started;
       const startedAt = (await this.deps.outbox.startedAt(this.sessionId, s.trial.trialIndex)) ?? iso(this.shownAtMs);
       await this.put(this.row(s, 'timeout', startedAt, now));
+      await this.forgetTrial(s);
       for (const trial of this.schedule!.trials) {
         if (this.answered.has(trial.trialIndex)) continue;
         const screen = this.blankScreen({ trial, deadline: null, overallDeadline: null, resumed: false });
@@ -1222,11 +1491,11 @@ export class StudyRun {
     }
   }
 
-  private async complete(timedOut: boolean): Promise<void> {
+  private async complete(timedOut: boolean, timeUp = false): Promise<void> {
     const rows = await this.deps.outbox.rows(this.sessionId);
     const session = this.session ?? (await this.deps.outbox.getSession(this.sessionId))!;
     const downloaded = (await this.deps.storage.get(downloadedKey(this.sessionId))) !== undefined;
-    this.set({ kind: 'complete', rows, session, timedOut, downloaded });
+    this.set({ kind: 'complete', rows, session, timedOut, downloaded, ...(timeUp ? { timeUp: true } : {}) });
   }
 
   /**

@@ -366,6 +366,8 @@ describe('a live review run', () => {
         condition: null,
         resumed: false,
         answered: [],
+        resume_code: 'K7QM-4TZP',
+        server_time: '2026-03-01T10:00:00.000Z',
       },
     }),
   };
@@ -453,6 +455,8 @@ describe('a reload before the first trial', () => {
           condition: null,
           resumed: false,
           answered: [],
+          resume_code: 'K7QM-4TZQ',
+          server_time: '2026-03-01T10:00:00.000Z',
         },
       }),
     };

@@ -4,7 +4,9 @@ import {
   linkLengthProblem,
   MAX_ID_LENGTH,
   MAX_LINK_LENGTH,
+  normalResumeCode,
   readSessionAnswer,
+  RESUME_CODE_ALPHABET,
   requestSession,
   resolveShortLink,
   rowsBody,
@@ -43,6 +45,8 @@ const GRANT = {
   condition: null,
   resumed: false,
   answered: [],
+  resume_code: 'K7QM-4TZP',
+  server_time: '2026-03-01T10:00:00.000Z',
 };
 
 describe('short links', () => {
@@ -156,6 +160,48 @@ describe('requestSession', () => {
     });
     expect(readSessionAnswer(400, null)).toMatchObject({ kind: 'refused', reason: 'invalid' });
     expect(readSessionAnswer(201, { ...GRANT, secret: '' })).toMatchObject({ ok: false, kind: 'unavailable' });
+  });
+
+  it('reads the resume refusals, and a grant of a server without resume codes or its time', () => {
+    expect(
+      readSessionAnswer(403, { error: 'Type the code shown on your other device.', reason: 'resume-code' }),
+    ).toEqual({
+      ok: false,
+      kind: 'refused',
+      reason: 'resume-code',
+      message: 'Type the code shown on your other device.',
+    });
+    expect(readSessionAnswer(403, { error: 'Another Prolific session.', reason: 'resume-refused' })).toMatchObject({
+      kind: 'refused',
+      reason: 'resume-refused',
+    });
+    const { resume_code: _code, server_time: _time, ...older } = GRANT;
+    expect(readSessionAnswer(200, older)).toEqual({ ok: true, grant: { ...older, resume_code: '', server_time: '' } });
+  });
+
+  it('sends a typed resume code with the request', async () => {
+    const f = fakeFetch([{ status: 200, body: { ...GRANT, resumed: true, answered: [0, 1] } }]);
+    const request = { study_id: 'lab', resume_code: 'K7QM-4TZP' };
+    expect(await requestSession(f.fetchFn, 'https://x.org/', request)).toMatchObject({
+      ok: true,
+      grant: { resumed: true, answered: [0, 1] },
+    });
+    expect(JSON.parse(f.calls[0]!.init.body!)).toEqual(request);
+  });
+});
+
+describe('normalResumeCode', () => {
+  it('reads a typed code in any case, with spaces or hyphens, O as 0 and I, L as 1', () => {
+    expect(normalResumeCode('K7QM-4TZP')).toBe('K7QM-4TZP');
+    expect(normalResumeCode(' k7qm 4tzp ')).toBe('K7QM-4TZP');
+    expect(normalResumeCode('k7qm4tzp')).toBe('K7QM-4TZP');
+    expect(normalResumeCode('oIlo-0000')).toBe('0110-0000');
+    expect(RESUME_CODE_ALPHABET).toHaveLength(32);
+  });
+  it('is null for what cannot be a code', () => {
+    for (const typed of ['', 'K7QM-4TZ', 'K7QM-4TZPX', 'K7QM-4TZU', 'K7QM_4TZP', '12345678!']) {
+      expect(normalResumeCode(typed)).toBeNull();
+    }
   });
 });
 

@@ -60,6 +60,11 @@ export interface SessionRequest {
   readonly participant?: number;
   /** `condition=<id>` from the link. */
   readonly condition?: string;
+  /**
+   * The resume code the participant typed (shown to them on another device after consent), to
+   * continue that session here. Case, spaces and hyphens do not matter (`normalResumeCode`).
+   */
+  readonly resume_code?: string;
 }
 
 /** The server's answer: 201 for a new session, 200 for the same participant's session again. */
@@ -79,10 +84,41 @@ export interface SessionGrant {
    * browser, perhaps on another device): the run counts them as done and does not show them.
    */
   readonly answered: readonly number[];
+  /**
+   * The code that continues this session on another device (`XXXX-XXXX`, RESUME_CODE_ALPHABET):
+   * the page shows it after consent; typed on another device it is the request's `resume_code`.
+   */
+  readonly resume_code: string;
+  /** The server's clock when it answered (ISO): the page corrects its own clock by it for the rows' times. */
+  readonly server_time: string;
 }
 
-/** Why the server refuses to start a session; `message` is written for the participant. */
-export type SessionRefusalReason = 'closed' | 'full' | 'unknown-study' | 'invalid';
+/**
+ * Why the server refuses to start a session; `message` is written for the participant.
+ * `resume-code`: this participant already has a session, and continuing it here needs its resume
+ * code (none was sent, or the one sent is wrong): the page asks for it. `resume-refused`: the ids
+ * cannot continue that session (the same PROLIFIC_PID with another Prolific SESSION_ID).
+ */
+export type SessionRefusalReason = 'closed' | 'full' | 'unknown-study' | 'invalid' | 'resume-code' | 'resume-refused';
+
+/** The letters of resume codes: Crockford's base 32 (no I, L, O, U), so a code read aloud or typed is unambiguous. */
+export const RESUME_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** Letters in a resume code (40 bits; the server limits wrong guesses per address). */
+export const RESUME_CODE_LENGTH = 8;
+
+/**
+ * A typed resume code in its stored form (`XXXX-XXXX`): upper case, spaces and hyphens dropped,
+ * O read as 0, I and L as 1; null when it cannot be a code.
+ */
+export function normalResumeCode(typed: string): string | null {
+  const plain = typed
+    .toUpperCase()
+    .replace(/[\s-]+/g, '')
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1');
+  if (plain.length !== RESUME_CODE_LENGTH || [...plain].some((ch) => !RESUME_CODE_ALPHABET.includes(ch))) return null;
+  return `${plain.slice(0, 4)}-${plain.slice(4)}`;
+}
 
 export type SessionAnswer =
   | { readonly ok: true; readonly grant: SessionGrant }
@@ -155,6 +191,8 @@ export function readSessionAnswer(status: number, body: unknown, retryAfter?: st
       condition: typeof b.condition === 'string' ? b.condition : null,
       resumed: b.resumed === true,
       answered: Array.isArray(b.answered) ? b.answered.filter((i): i is number => Number.isInteger(i) && i >= 0) : [],
+      resume_code: typeof b.resume_code === 'string' ? b.resume_code : '',
+      server_time: typeof b.server_time === 'string' ? b.server_time : '',
     };
     if (grant.session_id === '' || grant.secret === '' || !Number.isInteger(grant.participant)) {
       return { ok: false, kind: 'unavailable', message: 'the results server gave an answer this page cannot read' };
@@ -170,7 +208,14 @@ export function readSessionAnswer(status: number, body: unknown, retryAfter?: st
       ? { ok: false, kind: 'unavailable', message, retryAfterS: s }
       : { ok: false, kind: 'unavailable', message };
   }
-  const known: readonly SessionRefusalReason[] = ['closed', 'full', 'unknown-study', 'invalid'];
+  const known: readonly SessionRefusalReason[] = [
+    'closed',
+    'full',
+    'unknown-study',
+    'invalid',
+    'resume-code',
+    'resume-refused',
+  ];
   return {
     ok: false,
     kind: 'refused',

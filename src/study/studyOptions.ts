@@ -67,6 +67,16 @@ export interface EmbeddedStory {
   readonly author?: string;
 }
 
+/**
+ * Where participants take part, for the results server's limit on new sessions per network
+ * address: `online` (one device each, at most ONLINE_SESSIONS_PER_ADDRESS an hour from one
+ * address) or `room` (a class or lab sharing one address; the researcher sets how many).
+ */
+export const PARTICIPATION = ['online', 'room'] as const;
+export type Participation = (typeof PARTICIPATION)[number];
+/** New sessions an hour one network address may start in an `online` study. */
+export const ONLINE_SESSIONS_PER_ADDRESS = 5;
+
 /** What a reopened session does: carry on at the first unanswered item, start over, or refuse. */
 export const RESUME_POLICIES = ['resume', 'restart', 'refuse'] as const;
 export type ResumePolicy = (typeof RESUME_POLICIES)[number];
@@ -82,6 +92,7 @@ export const STUDY_LIMITS = {
   maxLimitS: 24 * 60 * 60,
   maxTextLength: 20_000,
   maxMaxAgeMinutes: 60 * 24 * 90,
+  maxRoomSessions: 10_000,
   maxSinks: 8,
   maxClausesPerParticipant: 50,
   maxWords: 1000,
@@ -556,6 +567,30 @@ const OPTION_TABLE = {
     24 * 60,
     [1, STUDY_LIMITS.maxMaxAgeMinutes],
     `the maximum age must be a whole number of minutes from 1 to ${STUDY_LIMITS.maxMaxAgeMinutes}`,
+  ),
+  participation: choice(
+    'participation',
+    'Where participants take part',
+    `online (each on their own device: at most ${ONLINE_SESSIONS_PER_ADDRESS} new sessions an hour from one network address) or room (a class or lab behind one address)`,
+    'online',
+    PARTICIPATION,
+    'participation must be "online" or "room"',
+  ),
+  roomSessions: whole(
+    'room-sessions',
+    'Sessions per address an hour (room)',
+    'with participation "room": new sessions one network address may start in an hour (the size of the class)',
+    40,
+    [1, STUDY_LIMITS.maxRoomSessions],
+    `sessions per address must be a whole number from 1 to ${STUDY_LIMITS.maxRoomSessions}`,
+  ),
+  claimMinutes: whole(
+    'claim-minutes',
+    'Minutes to the first answer',
+    'minutes a new session may go without storing an answer before the results server gives its place (quota, counterbalancing cell, review items) to the next participant',
+    15,
+    [1, STUDY_LIMITS.maxMaxAgeMinutes],
+    `the minutes to the first answer must be a whole number from 1 to ${STUDY_LIMITS.maxMaxAgeMinutes}`,
   ),
 
   // ---- paraphrase studies ----

@@ -8,6 +8,7 @@ import { downloadInstructions, sinkName } from '../../study/sinks';
 import type { Outbox } from '../../study/outbox';
 import type { RunEnv } from './boot';
 import { Markdown } from './Markdown';
+import { TimeUpNotice } from './Notices';
 import { Progress } from './Progress';
 
 /** How long the completion screen (and its code) stays before the redirect, once every row is sent. */
@@ -60,6 +61,7 @@ export function Completion({
   rows,
   session,
   timedOut,
+  timeUp = false,
   downloaded,
 }: {
   run: StudyRun;
@@ -67,6 +69,8 @@ export function Completion({
   rows: readonly ResultRow[];
   session: SessionInfo;
   timedOut: boolean;
+  /** The last trial ran out of its own time (the overall limit says so itself). */
+  timeUp?: boolean;
   downloaded: boolean;
 }) {
   const { def } = env;
@@ -119,6 +123,7 @@ export function Completion({
         Thank you
       </h1>
       <Progress done={done} total={total} />
+      {timeUp && !timedOut && <TimeUpNotice kind={def.kind} />}
       {timedOut && (
         <p className="study-note">
           The time for the {def.kind === 'solve' ? 'puzzles' : def.kind === 'paraphrase' ? 'stories' : 'reviews'} ran

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { jatosAborter } from '../../study/jatosRuntime';
 import { consentDestinations } from '../../study/sinks';
 import type { StudyRun } from '../../study/run';
@@ -46,6 +46,86 @@ export function ConsentScreen({ run, env, onError }: { run: StudyRun; env: RunEn
           I do not agree
         </button>
       </div>
+      {run.takesResumeCode && (
+        <details className="study-resume-fold" data-testid="resume-fold">
+          <summary>Continuing from another device?</summary>
+          <p>
+            If you started this study on another device, enter the resume code shown there to carry on where you left
+            off. Continuing means you agree to take part, as above.
+          </p>
+          <ResumeCodeForm
+            submitLabel="I agree: continue my session"
+            onSubmit={(code) => void run.acceptConsent(code).catch(onError)}
+          />
+        </details>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The resume code's field and button (on the consent's disclosure and the resume screen): sent on
+ * the button or Enter; the run reads the code (case, spaces and hyphens do not matter).
+ */
+function ResumeCodeForm({ submitLabel, onSubmit }: { submitLabel: string; onSubmit: (code: string) => void }) {
+  const id = useId();
+  const [code, setCode] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSubmit(code);
+  };
+  return (
+    <form className="study-resume-form" onSubmit={submit}>
+      <label htmlFor={`${id}-code`}>Resume code</label>
+      <input
+        id={`${id}-code`}
+        data-testid="resume-code-input"
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        placeholder="XXXX-XXXX"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        maxLength={40}
+      />
+      <button type="submit" className="button button--primary" data-testid="resume-code-submit">
+        {submitLabel}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * Continuing a session begun on another device: the server asked for its resume code (or the
+ * code typed was not one). The problem, the field again, and the way back to the consent (to
+ * start without a code). Nothing has been recorded here.
+ */
+export function ResumeScreen({
+  run,
+  problem,
+  onError,
+}: {
+  run: StudyRun;
+  problem: string | null;
+  onError: (e: unknown) => void;
+}) {
+  return (
+    <section className="study-screen" data-testid="resume" aria-labelledby="resume-heading">
+      <Heading id="resume-heading">Continue your session</Heading>
+      {problem !== null && (
+        <p className="study-alert" role="alert" data-testid="resume-problem">
+          {problem}
+        </p>
+      )}
+      <p>
+        To continue a session you started on another device, enter the resume code shown there (on its instructions and
+        break screens).
+      </p>
+      <ResumeCodeForm submitLabel="Continue" onSubmit={(code) => void run.resume(code).catch(onError)} />
+      <p className="study-note">Nothing has been recorded on this device yet.</p>
+      <button type="button" className="button" data-testid="resume-back" onClick={() => run.leaveResume()}>
+        Back
+      </button>
     </section>
   );
 }

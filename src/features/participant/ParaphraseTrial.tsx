@@ -1,4 +1,4 @@
-import { useId, useRef, type KeyboardEvent } from 'react';
+import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { factSentences, impliedSentence } from '../../study/collect/clause';
 import { wordCount } from '../../study/collect/checks';
 import type { ParaphraseScreen, StudyRun } from '../../study/run';
@@ -15,10 +15,13 @@ export function ParaphraseTrial({
   run,
   state,
   onError,
+  notices,
 }: {
   run: StudyRun;
   state: ParaphraseScreen;
   onError: (e: unknown) => void;
+  /** Said above the trial: a refusal of an answer, the last trial's time being up. */
+  notices?: ReactNode;
 }) {
   const now = useTrialClock(run, state.deadline !== null || state.overallDeadline !== null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -49,6 +52,7 @@ export function ParaphraseTrial({
       <h1 id={`${id}-heading`} className="study-trial__title" tabIndex={-1} ref={headingRef}>
         Write a story
       </h1>
+      {notices}
       <div className="collect-facts">
         <h2 id={`${id}-facts`}>Tell every fact</h2>
         <ul data-testid="paraphrase-facts" aria-labelledby={`${id}-facts`}>

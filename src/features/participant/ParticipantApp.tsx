@@ -1,11 +1,13 @@
-import { useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useEffect, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import { SUBMIT_MARK, type StudyRun } from '../../study/run';
 import { bootOnce, type Boot, type RunEnv } from './boot';
 import { CollectExamples } from './CollectExamples';
 import { Completion } from './Completion';
-import { ConsentScreen, DeclinedScreen } from './Consent';
+import { ConsentScreen, DeclinedScreen, ResumeScreen } from './Consent';
 import { Heading } from './Heading';
+import { limitSentences } from './limits';
 import { Markdown } from './Markdown';
+import { RefusalNotice, ResumeCodeNote, TimeUpNotice } from './Notices';
 import { ParaphraseTrial } from './ParaphraseTrial';
 import { Progress } from './Progress';
 import { ReviewTrial } from './ReviewTrial';
@@ -91,8 +93,8 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
 
   useEffect(() => {
     const onVisibility = () => run.visibility(document.visibilityState === 'hidden');
-    // A paraphrase's draft is written when the page goes (it is also written as typing pauses).
-    const onLeave = () => void run.flushDraft();
+    // A paraphrase's draft and the trial's time on screen are written when the page goes (also as typing pauses, and every few seconds).
+    const onLeave = () => void run.leave();
     document.addEventListener('visibilitychange', onVisibility);
     window.addEventListener('pagehide', onLeave);
     return () => {
@@ -107,6 +109,15 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
   }, [state.kind]);
 
   const go = () => void run.continue().catch(onError);
+  // Said on every screen of the run from the instructions to the last trial: a destination refused an answer.
+  const refusal = <RefusalNotice run={run} pageUrl={env.pageUrl} />;
+  const timeUp = (s: { readonly timeUp?: boolean }) => (s.timeUp ? <TimeUpNotice kind={env.def.kind} /> : null);
+  const notices = (s: { readonly timeUp?: boolean }): ReactNode => (
+    <>
+      {refusal}
+      {timeUp(s)}
+    </>
+  );
   // Enter continues from anywhere on the screen (a focused button acts on Enter itself).
   const enterContinues = (e: KeyboardEvent<HTMLElement>) => {
     const target = e.target as HTMLElement;
@@ -163,6 +174,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
           notYet="Not connected yet"
           state={state}
           onRetry={() => run.retryConnection()}
+          onCode={run.takesResumeCode ? () => run.enterResumeCode() : undefined}
         />
       );
     case 'refused':
@@ -181,34 +193,52 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
       );
     case 'declined':
       return <DeclinedScreen run={run} env={env} />;
-    case 'instructions':
+    case 'resume':
+      return <ResumeScreen run={run} problem={state.problem} onError={onError} />;
+    case 'instructions': {
+      const limits = run.condition ? limitSentences(run.condition, env.def.kind, env.def.practice > 0) : [];
       return (
         <section className="study-screen">
           <Heading>Instructions</Heading>
+          {refusal}
           <Markdown text={env.def.instructionsText} />
+          {limits.length > 0 && (
+            <p className="study-limits" data-testid="time-limits">
+              {limits.join(' ')}
+            </p>
+          )}
           {env.def.kind !== 'solve' && (
             <>
               <h2 className="collect-subtitle">Examples</h2>
               <CollectExamples testId="instructions-examples" />
             </>
           )}
+          <ResumeCodeNote run={run} />
           <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
             Start
           </button>
         </section>
       );
+    }
     case 'trial':
       return (
-        <TrialView run={run} state={state} puzzle={env.puzzles.get(state.trial.item.puzzleId)} onError={onError} />
+        <TrialView
+          run={run}
+          state={state}
+          puzzle={env.puzzles.get(state.trial.item.puzzleId)}
+          onError={onError}
+          notices={notices(state)}
+        />
       );
     case 'paraphrase':
-      return <ParaphraseTrial run={run} state={state} onError={onError} />;
+      return <ParaphraseTrial run={run} state={state} onError={onError} notices={notices(state)} />;
     case 'review':
-      return <ReviewTrial run={run} state={state} onError={onError} />;
+      return <ReviewTrial run={run} state={state} onError={onError} notices={notices(state)} />;
     case 'feedback':
       return (
         <section className="study-screen" aria-live="polite" onKeyDown={enterContinues}>
           <Heading>{state.correct ? 'Right' : state.timedOut ? 'Time is up' : 'Not quite'}</Heading>
+          {refusal}
           <p data-testid="practice-feedback" className={state.correct ? 'verdict verdict--right' : 'verdict'}>
             {state.correct
               ? `Right: ${state.content.queryB} is ${state.content.queryA}’s ${state.content.gold}.`
@@ -224,8 +254,10 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
       return (
         <section className="study-screen">
           <Heading>Take a short break</Heading>
+          {notices(state)}
           <Progress done={state.done} total={state.total} what={PROGRESS_UNIT[env.def.kind]} />
           <p>Rest for a moment if you like. Continue when you are ready.</p>
+          <ResumeCodeNote run={run} />
           <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
             Continue
           </button>
@@ -239,6 +271,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
           rows={state.rows}
           session={state.session}
           timedOut={state.timedOut}
+          timeUp={state.timeUp === true}
           downloaded={state.downloaded}
         />
       );
@@ -256,12 +289,15 @@ function WaitingScreen({
   notYet,
   state,
   onRetry,
+  onCode,
 }: {
   testId: string;
   title: string;
   notYet: string;
   state: { readonly problem: string | null; readonly waiting: boolean };
   onRetry: () => void;
+  /** Offered with the problem: continue a session from another device with its resume code. */
+  onCode?: () => void;
 }) {
   return (
     <section className="study-screen" data-testid={testId} aria-live="polite">
@@ -279,6 +315,13 @@ function WaitingScreen({
           <button type="button" className="button button--primary" data-testid={`${testId}-retry`} onClick={onRetry}>
             Try again
           </button>
+          {onCode && (
+            <p>
+              <button type="button" className="button" data-testid={`${testId}-code`} onClick={onCode}>
+                I have a resume code
+              </button>
+            </p>
+          )}
         </>
       )}
       <p className="study-note">Nothing has been recorded yet.</p>

@@ -1,4 +1,4 @@
-import { useId, useRef, type KeyboardEvent } from 'react';
+import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { factSentences, impliedSentence } from '../../study/collect/clause';
 import { REVIEW_REASONS, type ReviewReason } from '../../study/definition';
 import type { ReviewScreen, StudyRun } from '../../study/run';
@@ -28,10 +28,13 @@ export function ReviewTrial({
   run,
   state,
   onError,
+  notices,
 }: {
   run: StudyRun;
   state: ReviewScreen;
   onError: (e: unknown) => void;
+  /** Said above the trial: a refusal of an answer, the last trial's time being up. */
+  notices?: ReactNode;
 }) {
   const now = useTrialClock(run, state.deadline !== null || state.overallDeadline !== null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -78,6 +81,7 @@ export function ReviewTrial({
       <h1 id={`${id}-heading`} className="study-trial__title" tabIndex={-1} ref={headingRef}>
         Review a story
       </h1>
+      {notices}
       <h2 id={`${id}-story`} className="collect-subtitle">
         The story
       </h2>

@@ -11,7 +11,6 @@ const secondsLeft = (deadline: number, now: number) => Math.max(0, Math.ceil((de
 /** `m:ss` for the overall limit (often many minutes). */
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
-/** Ticks the run's deadlines and redraws the countdown while a timed trial is on screen. */
 /**
  * A trial's start, for every kind of trial: the time from the previous submit to this trial on
  * screen (`study:answer-to-next`, only straight after another trial), then the page at the top
@@ -28,14 +27,21 @@ export function useTrialStart(trialIndex: number, focus: RefObject<HTMLElement |
   }, [trialIndex, focus]);
 }
 
+/**
+ * The run's clock (corrected by the results server's) for the countdowns, redrawn every 200 ms
+ * while a timed trial shows; on every trial the run is ticked (its deadlines, and the time on
+ * screen it writes every few seconds), once a second when nothing counts down.
+ */
 export function useTrialClock(run: StudyRun, timed: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState(() => run.now());
   useEffect(() => {
-    if (!timed) return;
-    const id = setInterval(() => {
-      setNow(Date.now());
-      void run.tick();
-    }, 200);
+    const id = setInterval(
+      () => {
+        if (timed) setNow(run.now());
+        void run.tick();
+      },
+      timed ? 200 : 1000,
+    );
     return () => clearInterval(id);
   }, [run, timed]);
   return now;

@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { TrialScreen } from '../../study/run';
 import type { StudyRun } from '../../study/run';
@@ -26,6 +26,20 @@ function onGridArrows(e: KeyboardEvent<HTMLDivElement>): void {
   buttons[(i + move + buttons.length) % buttons.length]?.focus();
 }
 
+/** Wide enough for two columns: the drawing's trials put it beside everything else. */
+const WIDE_QUERY = '(min-width: 900px)';
+
+function useWide(): boolean {
+  const [wide, setWide] = useState(() => window.matchMedia(WIDE_QUERY).matches);
+  useEffect(() => {
+    const media = window.matchMedia(WIDE_QUERY);
+    const onChange = () => setWide(media.matches);
+    media.addEventListener('change', onChange);
+    return () => media.removeEventListener('change', onChange);
+  }, []);
+  return wide;
+}
+
 /** Where typing is text: digits and Enter belong to the field (Ctrl/⌘+Enter still submits). */
 const isTextField = (el: HTMLElement) => el.tagName === 'TEXTAREA' || el.tagName === 'INPUT' || el.isContentEditable;
 
@@ -41,16 +55,20 @@ export function TrialView({
   state,
   puzzle,
   onError,
+  notices,
 }: {
   run: StudyRun;
   state: TrialScreen;
   puzzle: Puzzle | undefined;
   onError: (e: unknown) => void;
+  /** Said above the trial: a refusal of an answer, the last trial's time being up. */
+  notices?: ReactNode;
 }) {
   const condition = run.condition!;
   const timed = state.deadline !== null || state.overallDeadline !== null;
   const now = useTrialClock(run, timed);
   const storyRef = useRef<HTMLDivElement>(null);
+  const wide = useWide();
   const index = state.trial.trialIndex;
   const [done, total] = run.progress();
 
@@ -77,30 +95,24 @@ export function TrialView({
   };
   const phase = state.trial.item.phase;
   const drawing = condition.display === 'text+drawing' && puzzle !== undefined;
+  const split = drawing && wide;
 
-  return (
-    <section
-      className={`study-trial${drawing ? ' study-trial--drawing' : ''}`}
-      aria-labelledby="trial-heading"
-      onKeyDown={onKeyDown}
-    >
-      <h1 id="trial-heading" className="study-trial__title">
-        {phase === 'practice' ? 'Practice puzzle' : 'Puzzle'}
-      </h1>
-      <div className={`study-trial__body${condition.scratchpad ? ' study-trial__body--pad' : ''}`}>
-        <div className="study-trial__story" ref={storyRef} tabIndex={-1} aria-label="Story">
-          <p data-testid="trial-story" className="study-story">
-            {state.content.story}
-          </p>
-          {condition.scratchpad && (
-            <label className="study-scratchpad">
-              <span>Notes (for you only; not saved)</span>
-              <textarea key={index} data-testid="scratchpad" rows={4} spellCheck={false} />
-            </label>
-          )}
-        </div>
-        {drawing && <FactsDrawing puzzle={puzzle} queryA={state.content.queryA} queryB={state.content.queryB} />}
-      </div>
+  const storyText = (
+    <p data-testid="trial-story" className="study-story">
+      {state.content.story}
+    </p>
+  );
+  const scratchpad = condition.scratchpad && (
+    <label className="study-scratchpad">
+      <span>Notes (for you only; not saved)</span>
+      <textarea key={index} data-testid="scratchpad" rows={4} spellCheck={false} />
+    </label>
+  );
+  const drawingFigure = drawing && (
+    <FactsDrawing puzzle={puzzle} queryA={state.content.queryA} queryB={state.content.queryB} />
+  );
+  const answering = (
+    <>
       <p data-testid="trial-question" className="study-question">
         {state.content.question}
       </p>
@@ -130,6 +142,47 @@ export function TrialView({
           ))}
         </div>
       </fieldset>
+    </>
+  );
+
+  return (
+    <section
+      className={`study-trial${drawing ? ' study-trial--drawing' : ''}`}
+      aria-labelledby="trial-heading"
+      onKeyDown={onKeyDown}
+    >
+      <h1 id="trial-heading" className="study-trial__title">
+        {phase === 'practice' ? 'Practice puzzle' : 'Puzzle'}
+      </h1>
+      {notices}
+      {split ? (
+        // Wide screens with the drawing: the story, the question, the words and the rating in one
+        // column, the drawing (and the notes) in the other, so that everything one answers with
+        // fits one screen (1280×800) above the bar.
+        <div className="study-trial__split">
+          <div className="study-trial__main">
+            <div className="study-trial__story" ref={storyRef} tabIndex={-1} aria-label="Story">
+              {storyText}
+            </div>
+            {answering}
+          </div>
+          <div className="study-trial__side">
+            {drawingFigure}
+            {scratchpad}
+          </div>
+        </div>
+      ) : (
+        <>
+          <div className={`study-trial__body${condition.scratchpad ? ' study-trial__body--pad' : ''}`}>
+            <div className="study-trial__story" ref={storyRef} tabIndex={-1} aria-label="Story">
+              {storyText}
+              {scratchpad}
+            </div>
+            {drawingFigure}
+          </div>
+          {answering}
+        </>
+      )}
       <TrialBar
         state={state}
         now={now}

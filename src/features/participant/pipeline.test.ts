@@ -5,6 +5,7 @@ import { datasetRenderer } from '../../core/text/datasetText';
 import { withDefaults } from '../../study/definition';
 import { studyItems } from '../../study/schedule';
 import { storyRequest, trialContent } from '../../study/trialContent';
+import { studyTrialContent } from '../../study/trialFacts';
 import { handlers } from '../../worker/handlers';
 
 /**
@@ -21,6 +22,8 @@ describe('trial pipeline', () => {
       const puzzle = generatePuzzle({ seed: body.seed, k: body.k, task: body.task, strict: body.strict });
       const story = datasetRenderer(body.text, '1').render(puzzle, body.text.half, createRng(puzzle.seed, 'text'));
       expect(trialContent(fromWorker.puzzle, fromWorker.story, item)).toEqual(trialContent(puzzle, story, item));
+      // What the results server rebuilds each row from.
+      expect(studyTrialContent(def, item)).toEqual(trialContent(puzzle, story, item));
     }
   });
 });

@@ -3,6 +3,7 @@ import { useId, useMemo } from 'react';
 import { formatCount } from '../../core/util/format';
 import {
   GROUP_BY_LABEL,
+  groupsShown,
   INTERVAL_METHODS,
   SCALE,
   tableToCsv,
@@ -10,6 +11,14 @@ import {
   type GroupBy,
   type GroupRow,
 } from '../../study/figures';
+import {
+  isResumedMode,
+  RESUMED_MODE_LABEL,
+  RESUMED_MODES,
+  resumedNote,
+  resumedTally,
+  type ResumedMode,
+} from '../../study/resumed';
 import { fixed, range } from './format';
 import { IntervalChart, SERIES_STYLES, type ChartPoint } from './IntervalChart';
 import { useResults } from './store';
@@ -47,7 +56,18 @@ function describe(
 }
 
 /** A figure's cell: estimate and trial-level interval, then the participant-clustered interval. */
-function FigureCell({ f, digits, testId }: { f: Figure; digits: number; testId: string }) {
+function FigureCell({
+  f,
+  digits,
+  testId,
+  resumed,
+}: {
+  f: Figure;
+  digits: number;
+  testId: string;
+  /** Resumed trials the figure holds, said under it (marking them); none when not marking. */
+  resumed?: number;
+}) {
   return (
     <td data-testid={testId} data-value={f.interval.estimate} data-n={f.n}>
       <span className="rs-est">{fixed(f.interval.estimate, digits)}</span>{' '}
@@ -57,8 +77,22 @@ function FigureCell({ f, digits, testId }: { f: Figure; digits: number; testId: 
         by participant {range(f.clustered.lo, f.clustered.hi, digits)}
         {f.clusteringMatters ? ' †' : ''}
       </span>
+      {resumed !== undefined && resumed > 0 && (
+        <>
+          <br />
+          <span className="rs-resumed-mark">holds {formatCount(resumed)} resumed</span>
+        </>
+      )}
     </td>
   );
+}
+
+/** Where each group's resumed trials are, for the response-time chart: `k 2: 1, k 4: 2`. */
+function resumedByGroup(groups: readonly GroupRow[], by: GroupBy, pick: (g: GroupRow) => number): string {
+  return groups
+    .filter((g) => pick(g) > 0)
+    .map((g) => `${by === 'condition-k' ? g.key : `${by} ${g.key}`}: ${formatCount(pick(g))}`)
+    .join(', ');
 }
 
 /** Accuracy, response time and difficulty by the chosen grouping: three charts and the table. */
@@ -67,8 +101,13 @@ export function Figures() {
   const rows = useResults((s) => s.merged.rows);
   // The select follows the choice at once; the figures, their own view once the worker has them.
   const chosen = useResults((s) => s.groupBy);
-  const { groups, view } = useResults((s) => s.figures);
+  const { groups: all, items, view } = useResults((s) => s.figures);
   const by = view.by;
+  const resumedMode = useResults((s) => s.resumedMode);
+  const setResumedMode = useResults((s) => s.setResumedMode);
+  const groups = useMemo(() => groupsShown(all, resumedMode), [all, resumedMode]);
+  // Items hold every main and check trial of the participants in the figures, once.
+  const tally = useMemo(() => resumedTally(items), [items]);
   const setGroupBy = useResults((s) => s.setGroupBy);
   const excludeFlagged = useResults((s) => s.excludeFlagged);
   const setExcludeFlagged = useResults((s) => s.setExcludeFlagged);
@@ -86,6 +125,13 @@ export function Figures() {
   );
   const label = GROUP_BY_LABEL[by];
   const axis = by === 'condition-k' ? GROUP_BY_LABEL.k : label;
+  const marking = resumedMode === 'mark';
+  const rtResumed = groups.reduce((n, g) => n + g.resumed.rt, 0);
+  const rtNote =
+    marking && rtResumed > 0
+      ? `Holds ${formatCount(rtResumed)} resumed trial${rtResumed === 1 ? '' : 's'} (${resumedByGroup(groups, by, (g) => g.resumed.rt)})`
+      : undefined;
+  const exportName = `results-by-${by}${resumedMode === 'include' ? '' : resumedMode === 'mark' ? '-resumed-marked' : '-resumed-left-out'}.csv`;
 
   return (
     <section
@@ -94,6 +140,7 @@ export function Figures() {
       data-testid="results-figures"
       data-group-by={by}
       data-exclude-flagged={view.excludeFlagged}
+      data-resumed-mode={resumedMode}
     >
       <h2 id={`${id}-h`}>Accuracy, response time and difficulty</h2>
       <div className="rs-controls">
@@ -121,16 +168,45 @@ export function Figures() {
           />
           Leave out flagged participants ({formatCount(flaggedCount)})
         </label>
+        <div className="rs-field">
+          <label htmlFor={`${id}-resumed`}>Resumed trials</label>
+          <select
+            id={`${id}-resumed`}
+            data-testid="resumed-mode"
+            value={resumedMode}
+            aria-describedby={`${id}-resumed-note`}
+            onChange={(e) => {
+              if (isResumedMode(e.target.value)) setResumedMode(e.target.value);
+            }}
+          >
+            {RESUMED_MODES.map((m: ResumedMode) => (
+              <option key={m} value={m}>
+                {RESUMED_MODE_LABEL[m]}
+              </option>
+            ))}
+          </select>
+        </div>
         <button
           type="button"
           data-testid="results-export"
-          onClick={() => saveFile([tableToCsv(groups, by)], `results-by-${by}.csv`, 'text/csv;charset=utf-8')}
+          onClick={() => saveFile([tableToCsv(groups, by, resumedMode)], exportName, 'text/csv;charset=utf-8')}
         >
           Export table (CSV)
         </button>
       </div>
       <p className="hint">
         Main trials only (practice and attention checks left out); a timeout counts as wrong and has no time or rating.
+      </p>
+      <p
+        id={`${id}-resumed-note`}
+        className={`rs-resumed-note${tally.resumed > 0 && resumedMode !== 'include' ? ' rs-resumed-note-on' : ''}`}
+        data-testid="resumed-note"
+        data-mode={resumedMode}
+        data-resumed={tally.resumed}
+        data-trials={tally.trials}
+        aria-live="polite"
+      >
+        {resumedNote(resumedMode, tally)}
       </p>
       <ul className="rs-legend">
         {(series.length ? series : [null]).map((name, i) => (
@@ -179,6 +255,8 @@ export function Figures() {
           method="Geometric mean; 95% t interval on log time; whisker: by participant"
           format={(v) => String(Math.round(v))}
           points={points(groups, (g) => g.rt)}
+          note={rtNote}
+          noteTestId="results-rt-resumed"
         />
         <IntervalChart
           testId="results-chart-difficulty"
@@ -203,6 +281,7 @@ export function Figures() {
               <th scope="col">{by === 'condition-k' ? 'condition, k' : by}</th>
               <th scope="col">Participants</th>
               <th scope="col">Trials</th>
+              {marking && <th scope="col">Resumed</th>}
               <th scope="col">Accuracy</th>
               {withPaper && <th scope="col">Paper accuracy</th>}
               <th scope="col">Response time (s, geometric mean)</th>
@@ -218,13 +297,34 @@ export function Figures() {
                 <td>
                   {formatCount(g.trials)}
                   {g.timeouts > 0 && <span className="rs-ci"> ({formatCount(g.timeouts)} timed out)</span>}
+                  {resumedMode === 'omit' && g.resumed.trials > 0 && (
+                    <span className="rs-ci" data-testid="results-resumed-left-out">
+                      {' '}
+                      ({formatCount(g.resumed.trials)} resumed left out)
+                    </span>
+                  )}
                 </td>
+                {marking && (
+                  <td
+                    data-testid="results-resumed"
+                    data-value={g.resumed.trials}
+                    data-rt={g.resumed.rt}
+                    data-difficulty={g.resumed.difficulty}
+                  >
+                    {formatCount(g.resumed.trials)}
+                  </td>
+                )}
                 <FigureCell f={g.accuracy} digits={3} testId="results-accuracy" />
                 {withPaper && (
                   <td data-testid="results-paper-accuracy">{g.paper ? g.paper.accuracy.toFixed(3) : '–'}</td>
                 )}
-                <FigureCell f={g.rt} digits={1} testId="results-rt" />
-                <FigureCell f={g.difficulty} digits={2} testId="results-difficulty" />
+                <FigureCell f={g.rt} digits={1} testId="results-rt" resumed={marking ? g.resumed.rt : undefined} />
+                <FigureCell
+                  f={g.difficulty}
+                  digits={2}
+                  testId="results-difficulty"
+                  resumed={marking ? g.resumed.difficulty : undefined}
+                />
                 {withPaper && (
                   <td data-testid="results-paper-difficulty">
                     {g.paper ? `${g.paper.difficulty.toFixed(2)} ± ${g.paper.difficultySd.toFixed(2)}` : '–'}

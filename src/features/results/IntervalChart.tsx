@@ -35,6 +35,9 @@ export interface IntervalChartProps {
   readonly points: readonly ChartPoint[];
   /** The paper's figure per band (Table 3), drawn as hollow diamonds. */
   readonly paper?: ReadonlyMap<string, number>;
+  /** A sentence about what the figures hold (e.g. resumed trials), under the method and in the description. */
+  readonly note?: string;
+  readonly noteTestId?: string;
 }
 
 const W = 360;
@@ -100,7 +103,7 @@ export function IntervalChart(p: IntervalChartProps) {
       >
         <title id={`${id}-t`}>{p.title}</title>
         <desc id={`${id}-d`}>
-          {p.description} {p.method}.
+          {p.description} {p.method}.{p.note ? ` ${p.note}.` : ''}
         </desc>
         <GridY y={y} left={M.left} right={W - M.right} format={p.format} className="rs-grid" />
         <TicksBelow
@@ -160,6 +163,11 @@ export function IntervalChart(p: IntervalChartProps) {
         <span className="rs-chart-method" data-testid="results-chart-method">
           {p.method}
         </span>
+        {p.note && (
+          <span className="rs-chart-method rs-chart-note" data-testid={p.noteTestId}>
+            {p.note}
+          </span>
+        )}
       </figcaption>
     </figure>
   );

@@ -5,6 +5,7 @@ import { useHashTable } from '../../ui/useHashTable';
 import { fixed, range } from './format';
 import { useResults } from './store';
 import { TableSearch } from '../../ui/TableSearch';
+import { itemsShown } from '../../study/figures';
 
 type Item = ReturnType<typeof useResults.getState>['figures']['items'][number];
 const n = (v: number | null | undefined) => v ?? -1;
@@ -14,6 +15,7 @@ const ITEM_SORTS: Record<string, (it: Item) => string | number> = {
   task: (it) => it.task,
   answer: (it) => it.gold,
   n: (it) => it.n,
+  resumed: (it) => it.resumed,
   accuracy: (it) => n(it.accuracy.estimate),
   time: (it) => n(it.meanRt),
   difficulty: (it) => n(it.meanDifficulty),
@@ -25,8 +27,11 @@ const RESULTS_ROUTE = '#/results';
 export function ItemsTable() {
   const id = useId();
   // Computed in the results worker with the figures (flagged participants left out with them).
-  const list = useResults((s) => s.figures.items);
+  const all = useResults((s) => s.figures.items);
   const excludeFlagged = useResults((s) => s.figures.view.excludeFlagged);
+  const resumedMode = useResults((s) => s.resumedMode);
+  const list = useMemo(() => itemsShown(all, resumedMode), [all, resumedMode]);
+  const marking = resumedMode === 'mark';
   // Search and sort live in the URL (items_q, items_sort, items_dir): a view is a link.
   const [query, setQuery] = useHashTable(RESULTS_ROUTE, undefined, 'items_');
   const shown = useMemo(() => {
@@ -43,8 +48,10 @@ export function ItemsTable() {
       <h2 id={`${id}-h`}>Items</h2>
       <p className="hint">
         Main items by k, hardest first; attention checks at the end. Practice items are left out
-        {excludeFlagged ? ', and so are flagged participants' : ''}. Accuracy with its 95% Wilson interval; time and
+        {excludeFlagged ? ', and so are flagged participants' : ''}
+        {resumedMode === 'omit' ? ', and resumed answers' : ''}. Accuracy with its 95% Wilson interval; time and
         difficulty are plain means of the item&apos;s answers, without an interval.
+        {marking ? ' Resumed: how many of the answers were given to a trial shown again after an interruption.' : ''}
       </p>
       <TableSearch
         label="Search items"
@@ -67,6 +74,7 @@ export function ItemsTable() {
               <SortHeader column="task" label="Task" query={query} onSort={sortBy} />
               <SortHeader column="answer" label="Answer" query={query} onSort={sortBy} />
               <SortHeader column="n" label="Answers" query={query} onSort={sortBy} />
+              {marking && <SortHeader column="resumed" label="Resumed" query={query} onSort={sortBy} />}
               <SortHeader column="accuracy" label="Accuracy [95% Wilson]" query={query} onSort={sortBy} />
               <SortHeader column="time" label="Mean time (s, arithmetic)" query={query} onSort={sortBy} />
               <SortHeader column="difficulty" label="Mean difficulty" query={query} onSort={sortBy} />
@@ -83,6 +91,11 @@ export function ItemsTable() {
                 <td>{it.task}</td>
                 <td>{it.gold}</td>
                 <td>{it.n}</td>
+                {marking && (
+                  <td data-testid="results-item-resumed" data-value={it.resumed}>
+                    {it.resumed}
+                  </td>
+                )}
                 <td data-testid="results-item-accuracy">
                   {fixed(it.accuracy.estimate, 3)}{' '}
                   <span className="rs-ci">{range(it.accuracy.lo, it.accuracy.hi, 3)}</span>

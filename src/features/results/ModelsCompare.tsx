@@ -1,5 +1,6 @@
 import { useId, useMemo } from 'react';
 import { modelFactsText } from '../../worker/modelsClient';
+import { answeredShown } from '../../study/figures';
 import { fixed } from './format';
 import { compareByK, type ModelItemAnswer } from './modelItems';
 import { useResults } from './store';
@@ -15,8 +16,11 @@ const pct = (correct: number, n: number) => (n > 0 ? `${correct}/${n}` : '');
  */
 export function ModelsCompare() {
   const id = useId();
-  // The main items people answered (flagged participants left out with the figures), from the results worker.
-  const items = useResults((s) => s.figures.answered);
+  // The main items people answered (flagged participants left out with the figures, resumed answers
+  // too when the figures leave them out), from the results worker.
+  const answered = useResults((s) => s.figures.answered);
+  const resumedMode = useResults((s) => s.resumedMode);
+  const items = useMemo(() => answeredShown(answered, resumedMode), [answered, resumedMode]);
   const status = useCompare((s) => s.status);
   const progress = useCompare((s) => s.progress);
   const message = useCompare((s) => s.message);

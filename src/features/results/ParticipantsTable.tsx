@@ -3,7 +3,7 @@ import { SortHeader } from '../../ui/SortHeader';
 import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
 import { useHashTable } from '../../ui/useHashTable';
 import { formatCount } from '../../core/util/format';
-import { FLAG_RULES, FLAG_TEXT } from '../../study/figures';
+import { FLAG_RULES, FLAG_TEXT, participantsShown } from '../../study/figures';
 import { fixed } from './format';
 import { Pager, pageWindow } from '../../ui/Pager';
 import { useResults } from './store';
@@ -20,6 +20,7 @@ const SORTS: Record<string, (p: Line) => string | number> = {
   participant: (p) => p.participant_id,
   condition: (p) => p.condition,
   main: (p) => p.mainTrials,
+  resumed: (p) => p.resumed,
   accuracy: (p) => n(p.accuracy),
   time: (p) => n(p.medianRt),
   difficulty: (p) => n(p.meanDifficulty),
@@ -33,7 +34,10 @@ const RESULTS_ROUTE = '#/results';
 export function ParticipantsTable() {
   const id = useId();
   // Computed in the results worker when the files were merged.
-  const list = useResults((s) => s.participants);
+  const all = useResults((s) => s.participants);
+  const resumedMode = useResults((s) => s.resumedMode);
+  const list = useMemo(() => participantsShown(all, resumedMode), [all, resumedMode]);
+  const marking = resumedMode === 'mark';
   const [page, setPage] = useState(0);
   // Search, sort and the flagged-only filter live in the URL (people_q, people_sort, people_dir,
   // people_flagged=1): a view is a link.
@@ -59,7 +63,9 @@ export function ParticipantsTable() {
       <p className="hint">
         Flagged ({formatCount(flagged.length)} of {formatCount(list.length)}): an attention check answered wrong or not
         at all; {Math.round(FLAG_RULES.timeoutShare * 100)}% or more of main and check trials timed out; or{' '}
-        {FLAG_RULES.hiddenMs / 1000} s or more in another tab over the run. Accuracy and times are over main trials.
+        {FLAG_RULES.hiddenMs / 1000} s or more in another tab over the run. Accuracy and times are over main trials
+        {resumedMode === 'omit' ? ' not resumed (the flags count every trial)' : ''}.
+        {marking ? ' Resumed: main and check trials shown again after an interruption.' : ''}
       </p>
       <label className="rs-check">
         <input
@@ -96,6 +102,7 @@ export function ParticipantsTable() {
               <th scope="col">Flags</th>
               <SortHeader column="condition" label="Condition" query={query} onSort={sortBy} />
               <SortHeader column="main" label="Main trials" query={query} onSort={sortBy} />
+              {marking && <SortHeader column="resumed" label="Resumed" query={query} onSort={sortBy} />}
               <SortHeader column="accuracy" label="Accuracy" query={query} onSort={sortBy} />
               <SortHeader column="time" label="Median time (s)" query={query} onSort={sortBy} />
               <SortHeader column="difficulty" label="Difficulty" query={query} onSort={sortBy} />
@@ -134,6 +141,11 @@ export function ParticipantsTable() {
                 </td>
                 <td>{p.condition}</td>
                 <td>{p.mainTrials}</td>
+                {marking && (
+                  <td data-testid="results-participant-resumed" data-value={p.resumed}>
+                    {p.resumed}
+                  </td>
+                )}
                 <td>{fixed(p.accuracy, 3)}</td>
                 <td>{fixed(p.medianRt, 1)}</td>
                 <td>{fixed(p.meanDifficulty, 2)}</td>

@@ -12,6 +12,7 @@ import { isCancelled } from '../../worker/rpc';
 import { formatBytes } from '../../core/util/format';
 import type { GroupBy, ParticipantRow } from '../../study/figures';
 import { DEFAULT_COLLECT, type CollectionSummary, type JudgeOptions } from '../../study/collect/collect';
+import type { ResumedMode } from '../../study/resumed';
 
 export type { FileProblem };
 
@@ -44,6 +45,8 @@ export interface ResultsState {
   readonly groupBy: GroupBy;
   /** Leave flagged participants out of the figures. */
   readonly excludeFlagged: boolean;
+  /** What the figures do with resumed trials; not sent to the worker, whose figures come with and without them. */
+  readonly resumedMode: ResumedMode;
   /** Paraphrase collection (issue 24): the figures of the collected stories and reviews, or null for none. */
   readonly collection: CollectionSummary | null;
   /** Every row is a collection trial: the puzzle figures are not shown. */
@@ -60,6 +63,7 @@ export interface ResultsActions {
   fetchFromServer(server: string, token: string, study: string): Promise<void>;
   setGroupBy(by: GroupBy): void;
   setExcludeFlagged(on: boolean): void;
+  setResumedMode(mode: ResumedMode): void;
   setJudge(judge: JudgeOptions): void;
   remove(name: string): Promise<void>;
   clear(): void;
@@ -185,6 +189,7 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
     lastLoadMs: null,
     groupBy: 'k',
     excludeFlagged: false,
+    resumedMode: 'include',
     collection: null,
     collectionOnly: false,
     judge: { minReviews: DEFAULT_COLLECT.minReviews, agree: DEFAULT_COLLECT.agree },
@@ -264,6 +269,9 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
     setExcludeFlagged(excludeFlagged) {
       set({ excludeFlagged });
       void load(get().sources, get().reading);
+    },
+    setResumedMode(resumedMode) {
+      set({ resumedMode });
     },
     setJudge(judge) {
       set({ judge });

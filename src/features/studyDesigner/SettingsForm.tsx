@@ -49,6 +49,14 @@ export function SettingsForm() {
           <OptionInput field="maxAgeMinutes" />
         </div>
       </fieldset>
+      <fieldset>
+        <legend>Participants (results server)</legend>
+        <div className="sd-grid">
+          <OptionInput field="participation" />
+          <OptionInput field="roomSessions" />
+          <OptionInput field="claimMinutes" />
+        </div>
+      </fieldset>
       <Destinations />
       <div className="sd-actions">
         <LoadDefinition />
