@@ -547,6 +547,11 @@ describe('collection rows through POST api/rows', () => {
       status: 400,
       error: expect.stringMatching(new RegExp(`rows\\.0\\.gold: "${wrongGold}" is not what clause`)),
     });
+    // A text longer than the study's word limit could ever take: refused, so its bytes are bounded.
+    expect(await refusal(await post(t, [written(1, { story: 'word '.repeat(3000) })], g))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/^rows\.0\.story: 15000 characters, more than a story of at most 120 words/),
+    });
     // Another clause than the schedule's: refused (the study does not favour uncovered cells).
     expect(await refusal(await post(t, [written(1, { puzzle_id: CLAUSES[0]! })], g))).toMatchObject({
       status: 400,

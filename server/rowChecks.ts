@@ -98,3 +98,17 @@ export function timeProblem(row: ResultRow, issuedAt: string, now: Date): string
   }
   return undefined;
 }
+
+/**
+ * Characters a written story may have in a study of `maxWords` words: generous for long words and
+ * punctuation, so a study's stored bytes stay bounded by its schedule rather than by the schema.
+ */
+export const storyCharacters = (maxWords: number) => Math.max(400, maxWords * 40);
+
+/** `story: <problem>` when a paraphrase row's text is longer than its study could take, or undefined. */
+export function storyLengthProblem(def: StudyDefinition, row: ResultRow): string | undefined {
+  const most = storyCharacters(def.maxWords);
+  return row.story.length > most
+    ? `story: ${row.story.length} characters, more than a story of at most ${def.maxWords} words takes here (${most})`
+    : undefined;
+}

@@ -5,32 +5,20 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withDefaults, type StudyDefinition } from '../src/study/definition';
+import type { StudyDefinition } from '../src/study/definition';
 import { encodeStudyLink } from '../src/study/link';
 import { rowsToCsv, type ResultRow, type SessionInfo } from '../src/study/results';
 import { scheduleParticipant } from '../src/study/schedule';
 import type { SessionGrant } from '../src/study/serverSession';
 import { createApp } from './app';
 import { ResultStore } from './store';
-import { scheduledRow, tempDirs } from './testServer';
+import { crossedStudy, scheduledRow, tempDirs } from './testServer';
 
 const tempDir = tempDirs('clutrr-session-rules-');
 const RESEARCHER = 'researcher-token-for-tests-0123456789';
 
 /** Two conditions × two lists: four cells for the balanced counter. */
-const STUDY: StudyDefinition = withDefaults({
-  studyId: 'rules',
-  seed: 11,
-  k: [2, 3],
-  itemsPerK: 2,
-  practice: 1,
-  attentionChecks: 1,
-  order: { mode: 'counterbalanced', lists: 2 },
-  conditions: [
-    { id: 'untimed', perPuzzleLimitS: null, overallLimitS: null, display: 'text', scratchpad: false },
-    { id: 'timed', perPuzzleLimitS: 30, overallLimitS: null, display: 'text', scratchpad: false },
-  ],
-});
+const STUDY: StudyDefinition = crossedStudy('rules', 11);
 
 function setup() {
   const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));

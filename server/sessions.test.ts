@@ -14,26 +14,14 @@ import { createApp } from './app';
 import { DEFAULT_ACCESS_LIMITS, type AccessLimits } from './limits';
 import { CLOSED_MESSAGE, FULL_MESSAGE, StudyAccess } from './sessions';
 import { ResultStore } from './store';
-import { downgradeDatabase, makeRow, scheduledRow, tempDirs } from './testServer';
+import { crossedStudy, downgradeDatabase, makeRow, scheduledRow, tempDirs } from './testServer';
 
 const tempDir = tempDirs('clutrr-sessions-');
 
 const RESEARCHER = 'researcher-token-for-tests-0123456789';
 
 /** A 2-condition × 2-list study: 4 cells for the balanced counter. */
-const CROSSED: StudyDefinition = withDefaults({
-  studyId: 'crossed',
-  seed: 7,
-  k: [2, 3],
-  itemsPerK: 2,
-  practice: 1,
-  attentionChecks: 1,
-  order: { mode: 'counterbalanced', lists: 2 },
-  conditions: [
-    { id: 'untimed', perPuzzleLimitS: null, overallLimitS: null, display: 'text', scratchpad: false },
-    { id: 'timed', perPuzzleLimitS: 30, overallLimitS: null, display: 'text', scratchpad: false },
-  ],
-});
+const CROSSED: StudyDefinition = crossedStudy('crossed', 7);
 
 function setup(options: { limits?: AccessLimits; logs?: Record<string, unknown>[] } = {}) {
   const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));

@@ -39,7 +39,7 @@ import {
   type StudyLinkAnswer,
 } from '../src/study/serverSession';
 import { paraphraseRowProblem } from './collectChecks';
-import { solveRowProblem, timeProblem, TrialFacts } from './rowChecks';
+import { solveRowProblem, storyLengthProblem, timeProblem, TrialFacts } from './rowChecks';
 import { collectSettings, liveReviewProblem, ReviewQueue, type ItemsOutcome, type QueueRefusal } from './reviewQueue';
 import { CONTROL_CHARACTER, type IngestBody } from './schema';
 import { StoreError, tokenFrom, type RegisterOutcome, type ResultStore } from './store';
@@ -760,7 +760,7 @@ export class StudyAccess {
     const timing = timeProblem(row, issued.issued_at, this.now());
     if (timing) return timing;
     if (reviewTrial) return this.reviews.reviewRowProblem(issued.session_id, row);
-    if (def.kind === 'paraphrase') return paraphraseRowProblem(def, row);
+    if (def.kind === 'paraphrase') return storyLengthProblem(def, row) ?? paraphraseRowProblem(def, row);
     return def.kind === 'solve' ? solveRowProblem(this.facts.of(def, item), row) : undefined;
   }
 }

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import type { StudyDefinition } from '../src/study/definition';
+import { withDefaults, type StudyDefinition } from '../src/study/definition';
 import type { ResultRow, SessionInfo } from '../src/study/results';
 import { scheduleParticipant } from '../src/study/schedule';
 import type { SessionGrant } from '../src/study/serverSession';
@@ -186,4 +186,21 @@ export function downgradeDatabase(db: { exec(sql: string): unknown }, version: n
   };
   for (let step = 4; step > version; step--) db.exec(undo[step]!);
   db.exec(`PRAGMA user_version = ${version}`);
+}
+
+/** A two-condition (untimed, timed 30 s) × two-list study: four cells for the balanced counter. */
+export function crossedStudy(studyId: string, seed: number): StudyDefinition {
+  return withDefaults({
+    studyId,
+    seed,
+    k: [2, 3],
+    itemsPerK: 2,
+    practice: 1,
+    attentionChecks: 1,
+    order: { mode: 'counterbalanced', lists: 2 },
+    conditions: [
+      { id: 'untimed', perPuzzleLimitS: null, overallLimitS: null, display: 'text', scratchpad: false },
+      { id: 'timed', perPuzzleLimitS: 30, overallLimitS: null, display: 'text', scratchpad: false },
+    ],
+  });
 }

@@ -52,8 +52,14 @@ export const COLUMN_MEANINGS = {
   story: { description: 'The story text exactly as shown.' },
   prolific_study_id: { description: "Prolific's STUDY_ID; empty outside Prolific." },
   prolific_session_id: { description: "Prolific's SESSION_ID; empty outside Prolific." },
-  user_agent: { description: "The browser's user agent string for the session." },
-  screen: { description: 'The screen as widthxheight@devicePixelRatio, e.g. 390x844@3.', unitText: 'CSS px' },
+  user_agent: {
+    description:
+      'The user agent string of the browser that answered the trial (a session may continue on another device).',
+  },
+  screen: {
+    description: 'The screen of the device that answered the trial, as widthxheight@devicePixelRatio, e.g. 390x844@3.',
+    unitText: 'CSS px',
+  },
 } as const satisfies Record<Column, { description: string; unitText?: string }>;
 
 /** The columns of every data file, in order. */
