@@ -1,33 +1,25 @@
 /**
- * Sessions the server issued (issue 20), and the per-study switches that go with them: whether a
- * study accepts only issued sessions, closed or open, and its quota.
+ * Sessions the server issues, and the per-study switches that go with them: whether a study
+ * accepts only issued sessions, closed or open, its quota.
  *
- * A participant's page asks for a session before its first trial (`POST api/sessions`, the
- * request and answer shapes in src/study/serverSession.ts). The server answers with a random
- * session id, a random secret the session's rows must carry, and the participant number from a
- * counter per study: the k-th session started without `participant=` gets number k, and
- * `scheduleParticipant` turns consecutive numbers into balanced blocks of (conditions × lists)
- * cells, so every block of that many participants fills every cell once.
+ * A participant's page asks for a session after consent (`POST api/sessions`, the request and
+ * answer shapes in src/study/serverSession.ts). The server answers with a random session id, a
+ * random secret the session's rows must carry, a resume code, and the participant number from a
+ * counter per study (or a number an idle session gave back): `scheduleParticipant` turns
+ * consecutive numbers into balanced blocks of (conditions × lists) cells, so every block of that
+ * many participants fills every cell once. Resuming needs the resume code or the same Prolific
+ * PID and SESSION_ID; the server, not the page, chooses condition and number.
  *
- * Rows of an issued session are checked against the schedule the server can rebuild (study
- * definition, participant number, session id, forced condition): trial index within the study,
- * the condition and its time limit, the item (puzzle id, phase, seed, k, task), strictness, and
- * the participant's ids. So one session stores at most its study's trials, and each field is
- * either fixed by the study or bounded by the body schema.
- *
- * Compatibility: a study is `issued` (rows only for sessions issued here) or `browser` (also rows
- * with session ids the browser made, as before issue 20). Studies registered before this schema
- * step are `browser`; a new registration takes the mode it is given, else NEW_STUDY_SESSIONS.
- * `study open --issued-only` switches a study. Rows of an issued session are checked (secret,
- * schedule) in both modes; rows of a browser-made session against what the definition alone
- * fixes (the condition's time limit, k, task, strictness).
+ * What a request's rows must be before they are stored is ingestChecks.ts's; the records shared
+ * by both are sessionRecords.ts's. Compatibility: a study is `issued` (rows only of sessions issued
+ * here) or `browser` (also session ids the browser made, as links did before sessions were
+ * issued); studies registered before that schema step are `browser`; a new registration takes
+ * the mode it is given, else NEW_STUDY_SESSIONS; `study open --issued-only` switches a study.
  */
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { StudyDefinition } from '../src/study/definition';
 import { decodeStudyLink, encodeStudyLink } from '../src/study/link';
-import type { ResultRow, SessionInfo } from '../src/study/results';
-import { scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule';
 import { ONLINE_SESSIONS_PER_ADDRESS } from '../src/study/studyOptions';
 import {
   MAX_ID_LENGTH,
@@ -35,64 +27,41 @@ import {
   RESUME_CODE_ALPHABET,
   RESUME_CODE_LENGTH,
   type SessionGrant,
-  type SessionRefusalReason,
   type StudyLinkAnswer,
 } from '../src/study/serverSession';
-import { paraphraseRowProblem } from './collectChecks';
-import { solveRowProblem, storyLengthProblem, timeProblem, TrialFacts } from './rowChecks';
+import { IngestChecks } from './ingestChecks';
 import { collectSettings, liveReviewProblem, ReviewQueue, type ItemsOutcome, type QueueRefusal } from './reviewQueue';
 import { CONTROL_CHARACTER, type IngestBody } from './schema';
+import {
+  CLOSED_MESSAGE,
+  FULL_MESSAGE,
+  NEEDS_CODE_MESSAGE,
+  NEW_STUDY_SESSIONS,
+  OTHER_SUBMISSION_MESSAGE,
+  sameSecret,
+  SESSION_MODES,
+  WRONG_CODE_MESSAGE,
+  type AccessState,
+  type IssuedRow,
+  type IssueOutcome,
+  type Refusal,
+  type SessionMode,
+} from './sessionRecords';
 import { StoreError, tokenFrom, type RegisterOutcome, type ResultStore } from './store';
 
-export type SessionMode = 'issued' | 'browser';
-export const SESSION_MODES: readonly SessionMode[] = ['issued', 'browser'];
-
-/**
- * The mode of a study registered without one: `issued`, since the participant's page asks for a
- * session after consent (src/study/run.ts, `issueSession`). Studies registered before keep their
- * mode (`browser` for those of schema step 2); `--new-study-sessions browser` or `study open
- * --browser-sessions` opts out.
- */
-export const NEW_STUDY_SESSIONS: SessionMode = 'issued';
-
-export interface AccessState {
-  readonly study_id: string;
-  readonly sessions: SessionMode;
-  readonly closed: boolean;
-  /** Most sessions the study takes (issued, or browser-made in `browser` mode); null for no quota. */
-  readonly max_sessions: number | null;
-  /** Sessions issued so far. */
-  readonly issued: number;
-  /** Of them, those holding a place (not released for want of an answer): what the quota counts. */
-  readonly holding: number;
-  /** The counter's next value. */
-  readonly next_participant: number;
-}
-
-/** A refusal as the HTTP layer sends it. */
-export interface Refusal {
-  readonly status: 400 | 403 | 404 | 409 | 429;
-  readonly reason: SessionRefusalReason | 'not-issued' | 'secret' | 'rate';
-  readonly message: string;
-  /** For 429: seconds until a retry may succeed. */
-  readonly retryAfterS?: number;
-}
-
-export type IssueOutcome =
-  { readonly ok: true; readonly status: 200 | 201; readonly grant: SessionGrant } | ({ readonly ok: false } & Refusal);
-
-/** What the participant reads when a study takes no one new. */
-export const CLOSED_MESSAGE =
-  'This study is closed and does not take new participants. Thank you for your interest; please return it (on Prolific: "return submission").';
-export const FULL_MESSAGE =
-  'This study already has all the participants it needs. Thank you for your interest; please return it (on Prolific: "return submission").';
-/** A participant id that already has a session, asked for without what continuing it needs. */
-export const NEEDS_CODE_MESSAGE =
-  'You already started this study. To continue here, enter the resume code you were shown when you started (it is also on the other device).';
-export const WRONG_CODE_MESSAGE =
-  'That resume code does not belong to a session of this study. Please check it (it looks like K7QM-4TZP) and try again.';
-export const OTHER_SUBMISSION_MESSAGE =
-  'Your Prolific ID already took part in this study in another Prolific session, which cannot be continued from this one. Please return this submission on Prolific, or contact the researcher.';
+export {
+  CLOSED_MESSAGE,
+  FULL_MESSAGE,
+  NEEDS_CODE_MESSAGE,
+  NEW_STUDY_SESSIONS,
+  OTHER_SUBMISSION_MESSAGE,
+  SESSION_MODES,
+  WRONG_CODE_MESSAGE,
+  type AccessState,
+  type IssueOutcome,
+  type Refusal,
+  type SessionMode,
+};
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const idText = z.string().max(MAX_ID_LENGTH);
@@ -107,26 +76,6 @@ const sessionRequestSchema = z.strictObject({
   condition: z.string().max(64).optional(),
   resume_code: z.string().max(40).optional(),
 });
-
-interface IssuedRow {
-  session_id: string;
-  study_id: string;
-  secret: string;
-  participant: number;
-  condition: string | null;
-  participant_id: string;
-  prolific_study_id: string;
-  prolific_session_id: string;
-  issued_at: string;
-  /** Continues the session on another device (null for sessions issued before resume codes). */
-  resume_code: string | null;
-  /** The keyed hash of the client address that asked (`addressKey`), for the per-address limit. */
-  address: string;
-  /** 1 when the participant number came from the counter (and may be handed out again once released). */
-  from_counter: number;
-  /** When the session gave its place back (no answer within the study's claimMinutes), or null. */
-  released_at: string | null;
-}
 
 /** What the HTTP layer knows of a session request besides its body. */
 export interface IssueContext {
@@ -145,13 +94,6 @@ export interface IssueContext {
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
-/** Equal secrets, compared in constant time (a wrong secret's prefix does not answer faster). */
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 export interface StudyAccessOptions {
   /** The mode of a study registered without one (NEW_STUDY_SESSIONS). */
   readonly newStudySessions?: SessionMode;
@@ -165,8 +107,6 @@ const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/;
 export class StudyAccess {
   private readonly q;
   private readonly defs = new Map<string, { token: string; def: StudyDefinition }>();
-  /** Schedules of issued sessions, by session id (bounded; rebuilt when dropped). */
-  private readonly schedules = new Map<string, ParticipantSchedule>();
   private readonly newMode: SessionMode;
   private readonly random: (n: number) => Buffer;
   private readonly now: () => Date;
@@ -176,8 +116,8 @@ export class StudyAccess {
   private readonly addressSecret: string;
   /** When each study's idle sessions were last released (ms), so a launch does not rescan every request. */
   private readonly lastRelease = new Map<string, number>();
-  /** The puzzles of the studies' items, rebuilt to check rows against (rowChecks.ts). */
-  private readonly facts = new TrialFacts();
+  /** The checks of participants' requests before they are stored (ingestChecks.ts). */
+  private readonly checks: IngestChecks;
 
   constructor(
     readonly store: ResultStore,
@@ -188,6 +128,15 @@ export class StudyAccess {
     this.random = options.random ?? randomBytes;
     this.now = options.now ?? (() => new Date());
     this.reviews = new ReviewQueue(store, (id) => this.definition(id)?.def, { now: this.now });
+    this.checks = new IngestChecks({
+      definition: (id) => this.definition(id),
+      state: (id) => this.state(id),
+      issued: (id) => this.q.issued.get(id),
+      known: (id) => this.q.knownSession.get(id, id, id) !== undefined,
+      browserSessions: (id) => this.q.browserSessionCount.get(id, id)!.n,
+      reviews: this.reviews,
+      now: this.now,
+    });
     this.addressSecret = db
       .prepare<[], string>("SELECT value FROM server_meta WHERE name = 'address_key'")
       .pluck()
@@ -597,81 +546,9 @@ export class StudyAccess {
     return this.reviews.itemsFor(issued);
   }
 
-  /**
-   * Checks a participant's request before it is stored: sessions the server issued carry their
-   * secret and agree with their schedule; a study in `issued` mode takes no other session; a
-   * closed or full study takes no new browser-made session. Returns the first refusal, or
-   * undefined. Unknown studies are left to the store (403 there).
-   */
+  /** Checks a participant's request before it is stored (ingestChecks.ts): the first refusal, or undefined. */
   checkIngest(body: IngestBody): Refusal | undefined {
-    const secrets = new Map((body.secrets ?? []).map((s) => [s.session_id, s.secret]));
-    const fresh = new Set<string>();
-    // One look at each study's switches per request (a body may carry 200 rows).
-    const states = new Map<string, AccessState | undefined>();
-    const stateOf = (studyId: string) => {
-      if (!states.has(studyId)) states.set(studyId, this.state(studyId));
-      return states.get(studyId);
-    };
-    const check = (where: string, r: ResultRow | SessionInfo): Refusal | undefined => {
-      const state = stateOf(r.study_id);
-      if (!state) return undefined;
-      const issued = this.q.issued.get(r.session_id);
-      if (!issued) {
-        if (state.sessions === 'issued') {
-          return {
-            status: 403,
-            reason: 'not-issued',
-            message: `${where}.session_id: the session "${r.session_id}" was not issued by this server; study "${r.study_id}" takes rows only of sessions its participants' pages asked for (POST api/sessions)`,
-          };
-        }
-        if ((state.closed || state.max_sessions !== null) && !fresh.has(r.session_id)) {
-          if (this.q.knownSession.get(r.session_id, r.session_id, r.session_id) === undefined) {
-            if (state.closed) return { status: 403, reason: 'closed', message: CLOSED_MESSAGE };
-            const n = this.q.browserSessionCount.get(r.study_id, r.study_id)!.n + fresh.size;
-            if (n >= state.max_sessions!) return { status: 403, reason: 'full', message: FULL_MESSAGE };
-            fresh.add(r.session_id);
-          }
-        }
-        // A browser-made session has no schedule here; what the definition alone fixes is checked.
-        // A live review study's items come from the queue, which hands them to issued sessions only.
-        if ('trial_index' in r && isLiveReview(this.definition(r.study_id)!.def)) {
-          return {
-            status: 403,
-            reason: 'not-issued',
-            message: `${where}.session_id: study "${r.study_id}" reviews stories handed out by this server, to sessions it issued (POST api/sessions); "${r.session_id}" is not one`,
-          };
-        }
-        const problem = 'trial_index' in r ? this.definitionProblem(r) : undefined;
-        return problem === undefined ? undefined : { status: 400, reason: 'invalid', message: `${where}.${problem}` };
-      }
-      const secret = secrets.get(r.session_id);
-      if (secret === undefined || !sameSecret(secret, issued.secret)) {
-        return {
-          status: 403,
-          reason: 'secret',
-          message: `${where}.session_id: the secret of session "${r.session_id}" is ${secret === undefined ? 'missing (send it in "secrets")' : 'wrong'}`,
-        };
-      }
-      if (issued.study_id !== r.study_id) {
-        return {
-          status: 403,
-          reason: 'not-issued',
-          message: `${where}.study_id: the session "${r.session_id}" was issued for study "${issued.study_id}"`,
-        };
-      }
-      const problem =
-        'trial_index' in r ? this.rowProblem(issued, r) : sessionProblem(issued, r, this.scheduleOf(issued));
-      return problem === undefined ? undefined : { status: 400, reason: 'invalid', message: `${where}.${problem}` };
-    };
-    for (const [i, s] of body.sessions.entries()) {
-      const refusal = check(`sessions.${i}`, s);
-      if (refusal) return refusal;
-    }
-    for (const [i, r] of body.rows.entries()) {
-      const refusal = check(`rows.${i}`, r);
-      if (refusal) return refusal;
-    }
-    return undefined;
+    return this.checks.check(body);
   }
 
   /**
@@ -688,97 +565,6 @@ export class StudyAccess {
     }
     return shared;
   }
-
-  /** The schedule of an issued session: what its rows must say, trial by trial. */
-  private scheduleOf(issued: IssuedRow): ParticipantSchedule {
-    const cached = this.schedules.get(issued.session_id);
-    if (cached) return cached;
-    const schedule = scheduleParticipant(this.definition(issued.study_id)!.def, {
-      participantNumber: issued.participant,
-      // A review study with embedded stories leaves out the participant's own (schedule.ts).
-      participantId: issued.participant_id,
-      sessionSeed: issued.session_id,
-      forcedCondition: issued.condition ?? undefined,
-    });
-    if (this.schedules.size >= 10_000) this.schedules.delete(this.schedules.keys().next().value!);
-    this.schedules.set(issued.session_id, schedule);
-    return schedule;
-  }
-
-  /**
-   * What is wrong with a row of a browser-made session by the study's definition alone: the
-   * condition's time limit, k and task among the study's, strictness. (Its puzzle and trial count
-   * need the schedule, which only an issued session has.)
-   */
-  private definitionProblem(row: ResultRow): string | undefined {
-    const { def } = this.definition(row.study_id)!;
-    const condition = def.conditions.find((c) => c.id === row.condition);
-    // An unknown condition is the store's 400 (it names the study's conditions).
-    if (!condition) return undefined;
-    if (row.time_limit_s !== condition.perPuzzleLimitS) {
-      return `time_limit_s: ${JSON.stringify(row.time_limit_s)} is not the time limit of condition "${condition.id}" (${JSON.stringify(condition.perPuzzleLimitS)})`;
-    }
-    if (!def.k.includes(row.k)) return `k: ${row.k} is not a k of study "${def.studyId}" (${def.k.join(', ')})`;
-    if (!def.tasks.includes(row.task)) {
-      return `task: ${row.task} is not a task of study "${def.studyId}" (${def.tasks.join(', ')})`;
-    }
-    if (row.strict !== def.strict) return `strict: the study's puzzles are ${def.strict ? '' : 'not '}strict`;
-    return undefined;
-  }
-
-  /** What is wrong with a row of an issued session (`<field>: <problem>`), or undefined. */
-  private rowProblem(issued: IssuedRow, row: ResultRow): string | undefined {
-    const { def } = this.definition(issued.study_id)!;
-    const schedule = this.scheduleOf(issued);
-    const trial = schedule.trials[row.trial_index];
-    if (!trial) {
-      return `trial_index: ${row.trial_index} is past the session's last trial (${schedule.trials.length - 1})`;
-    }
-    const item = trial.item;
-    // A live review study's main trials review the stories the queue handed this session: their
-    // puzzle id, seed, k and the rest are the story's (checked below), not the schedule's.
-    const reviewTrial = item.phase === 'main' && isLiveReview(def);
-    // A paraphrase study that favours uncovered clauses: the page picked them with the coverage it
-    // read, which cannot be replayed here; the clause is checked on its own (collectChecks.ts).
-    const ownClause = def.kind === 'paraphrase' && def.favourUncovered;
-    const expected: Partial<Record<keyof ResultRow, string | number | boolean | null>> = {
-      condition: schedule.condition.id,
-      time_limit_s: schedule.condition.perPuzzleLimitS,
-      ...(reviewTrial || ownClause ? {} : { puzzle_id: item.puzzleId, seed: item.seed, k: item.k }),
-      phase: item.phase,
-      task: item.task,
-      strict: def.strict,
-      participant_id: issued.participant_id,
-      prolific_study_id: issued.prolific_study_id,
-      prolific_session_id: issued.prolific_session_id,
-    };
-    for (const [field, want] of Object.entries(expected) as [keyof ResultRow, unknown][]) {
-      if (row[field] !== want) {
-        return `${field}: ${JSON.stringify(row[field])} is not what trial ${row.trial_index} of this session has (${JSON.stringify(want)})`;
-      }
-    }
-    const timing = timeProblem(row, issued.issued_at, this.now());
-    if (timing) return timing;
-    if (reviewTrial) return this.reviews.reviewRowProblem(issued.session_id, row);
-    if (def.kind === 'paraphrase') return storyLengthProblem(def, row) ?? paraphraseRowProblem(def, row);
-    return def.kind === 'solve' ? solveRowProblem(this.facts.of(def, item), row) : undefined;
-  }
-}
-
-/** A review study whose items the queue serves (a `sourceStudy` on this server), not a link's embedded stories. */
-const isLiveReview = (def: StudyDefinition) => {
-  const s = collectSettings(def);
-  return s.kind === 'review' && s.sourceStudy !== '';
-};
-
-function sessionProblem(issued: IssuedRow, s: SessionInfo, schedule: ParticipantSchedule): string | undefined {
-  if (s.condition !== schedule.condition.id) {
-    return `condition: "${s.condition}" is not this session's condition ("${schedule.condition.id}")`;
-  }
-  if (s.participant_id !== issued.participant_id) {
-    return `participant_id: "${s.participant_id}" is not the participant this session was issued to`;
-  }
-  return undefined;
 }
 
 const refuse = (status: Refusal['status'], reason: Refusal['reason'], message: string): IssueOutcome => ({
