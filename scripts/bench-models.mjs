@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Latency of the shipped models in headless Chromium without a GPU (issue 22's target after
+// Latency of the shipped models in headless Chromium without a GPU (the target after
 // warm-up: a median under 30 ms per puzzle at k = 10 on wasm, for every model), measured in the
 // app's own models worker: every model folder of models/index.json (or those --only names, by
 // id `gat/1` or model `gat`) is loaded and warmed up, answers a few puzzles more as a second

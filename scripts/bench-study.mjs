@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The participant run's timing figures (issue 9), measured in headless Chromium on a phone-sized
+// The participant run's timing figures, measured in headless Chromium on a phone-sized
 // screen from the production build, as the app itself records them:
 //   - study:put             committing a trial's row to IndexedDB (the outbox's put),
 //   - study:answer-to-next  from the submit click to the next trial's story on screen.

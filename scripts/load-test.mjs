@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Load test of the results server (issue 10); a measurement, not a test in `npm test`.
+// Load test of the results server; a measurement, not a test in `npm test`.
 //
 //   node scripts/load-test.mjs [--participants 200] [--trials 50] [--drop 0.05] [--think-ms 200-400]
 //                              [--sessions issued|browser] [--flood-connections 4] [--timeout 110]
@@ -14,10 +14,10 @@
 // from its Server-Timing header) and the server's peak resident memory (VmHWM).
 // Everything is bounded: past --timeout seconds the server is killed and the script fails.
 //
-// --sessions issued (the default, issue 20): the study is registered as issued-only; each
+// --sessions issued (the default): the study is registered as issued-only; each
 // participant first asks for a session (POST api/sessions, with its Prolific-like id, so a lost
 // answer retried gets the same session) and sends rows that follow its schedule, with the
-// session's secret. --sessions browser: made-up session ids, as before issue 20. Each participant
+// session's secret. --sessions browser: made-up session ids, as links did before sessions were issued. Each participant
 // has its own address (X-Forwarded-For, the server started with --trust-proxy loopback), so the
 // per-address limits see 200 participants, not one loopback client. Rows carry what the server
 // checks of an issued session: the trial's real story, names and gold word (rebuilt with the

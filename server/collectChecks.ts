@@ -1,5 +1,5 @@
 /**
- * What the results server checks of a paraphrase study's rows and stories itself (issue 24),
+ * What the results server checks of a paraphrase study's rows and stories itself,
  * trusting no page:
  *
  * - `paraphraseRowProblem`: a paraphrase row of an issued session names a real clause (its

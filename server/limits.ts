@@ -1,5 +1,5 @@
 /**
- * Limits that hold against one client (issue 20): token buckets per client address and per study
+ * Limits that hold against one client: token buckets per client address and per study
  * on new sessions and on bytes received for storage. The per-session limiter (rateLimit.ts) is
  * keyed by a session id the client may choose, so alone it bounds nothing; these keys are not
  * the client's to choose (the address) or are few and registered (the study).

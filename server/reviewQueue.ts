@@ -1,5 +1,5 @@
 /**
- * The live review queue (issue 24): a review study whose definition names a `sourceStudy` (a
+ * The live review queue: a review study whose definition names a `sourceStudy` (a
  * paraphrase study registered on the same server) has its items served from the stories that
  * study has collected so far.
  *

@@ -1,5 +1,5 @@
 /**
- * The HTTP side of issued sessions, short links and the per-client limits (issue 20), kept out of
+ * The HTTP side of issued sessions, short links and the per-client limits, kept out of
  * app.ts, which calls `installSessionRoutes` and `rowsGuard`:
  *
  *   POST /api/sessions            participants: start (or resume) a session; see sessions.ts

@@ -38,7 +38,7 @@ export interface DataOptions {
   /**
    * The dataset preset whose training tasks and balanced patterns (`equal`) the data follows,
    * like the datasets released with the paper; test sets are balanced the same way. `none`: the
-   * first rows of k = 2, 3 of the noise kind, unbalanced (the models shipped before issue 22).
+   * first rows of k = 2, 3 of the noise kind, unbalanced (the models shipped first).
    */
   readonly preset: PresetName | 'none';
   /** CLUTRR's own labels (`generate --labels clutrr`) for training and test rows. */

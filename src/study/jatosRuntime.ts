@@ -1,5 +1,5 @@
 /**
- * Running inside JATOS (issue 9). JATOS serves a study's pages under `/publix/…` and provides its
+ * Running inside JATOS. JATOS serves a study's pages under `/publix/…` and provides its
  * client library as `jatos.js` beside the component's HTML. The page loads it then and only then
  * (a script tag added at run time, so nothing is fetched outside JATOS), waits for `jatos.onLoad`,
  * takes the study token from the component's JSON input (`{"clutrrStudy": "<token>"}`, what the

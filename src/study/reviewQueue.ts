@@ -1,5 +1,5 @@
 /**
- * Where a review study's stories come from, on the participant's side (issue 24).
+ * Where a review study's stories come from, on the participant's side.
  *
  * - **Live, from the results server** (`sourceStudy` with the `server` sink): after the session is
  *   issued, `fetchReviewItems` asks `GET api/studies/<review study>/review-items?session=<id>`

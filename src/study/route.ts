@@ -3,7 +3,7 @@
  *
  *   ?study=<token>[&condition=<id>][&participant=<n>][&preview=1][&PROLIFIC_PID=…&STUDY_ID=…&SESSION_ID=…]
  *   ?s=<study id>[&…the same…]   a short link: the results server that serves the page holds the
- *                                token (`resolveShortLink` in serverSession.ts); issue 20
+ *                                token (`resolveShortLink` in serverSession.ts)
  *
  * The token sits in the query, not in the hash: Prolific and other recruiters append their
  * parameters to the end of the URL, which would land inside a hash. Parameters are read from the

@@ -1,5 +1,5 @@
 /**
- * A participant's run (issue 9) as a small state machine without React: which screen shows,
+ * A participant's run as a small state machine without React: which screen shows,
  * what each answer records, and when. The participant page renders `run.state` and calls the
  * methods below; the tests drive the same class with MemoryStorage and a fake clock.
  *
@@ -20,7 +20,7 @@
  * not yet answered as `skipped` (response "", difficulty null, rt 0, started_at = answered_at = the
  * moment of the skip), so a session's file always has one row per trial; then completion.
  *
- * Issued sessions (issue 20): when `deps.issuer` is given (the study sends to the results server,
+ * Issued sessions: when `deps.issuer` is given (the study sends to the results server,
  * not a preview), the session id, the participant number and the secret come from the server.
  * Until consent the run works under a provisional id (its lock, the puzzles: every participant
  * has the same items, so the contents are kept by puzzle id and survive the reschedule). After
@@ -112,7 +112,7 @@ export interface RunDeps {
   /** Performance marks and measures (`performance` in the browser and in Node). */
   readonly perf?: Pick<Performance, 'mark' | 'measure' | 'now'>;
   /**
-   * Asks the results server for a session (issue 20); absent for studies without the `server`
+   * Asks the results server for a session; absent for studies without the `server`
    * sink, previews, and tests of browser-made sessions.
    */
   readonly issuer?: SessionIssuer;
@@ -371,7 +371,7 @@ interface IssuedSession {
 interface Pointer {
   readonly base: string;
   readonly restarts: number;
-  /** The issued session (issue 20); absent for browser-made sessions. */
+  /** The issued session; absent for browser-made sessions. */
   readonly issued?: IssuedSession;
 }
 

@@ -12,7 +12,7 @@
  * Everything is a pure function of the definition and the participant's inputs, so a reloaded
  * session rebuilds exactly the same schedule and resumes at its first unanswered trial.
  *
- * Collection studies (issue 24) have main items only, each participant their own:
+ * Collection studies have main items only, each participant their own:
  * - `paraphrase`: `clausesPerParticipant` clauses from `pickClauses(study seed, session seed)`;
  *   the item's puzzle id is the clause id and its seed the clause seed (which names the people);
  * - `review` with embedded stories: `embeddedStoriesFor` (consecutive participant numbers share

@@ -1,5 +1,5 @@
 /**
- * The participant's side of the results server's issued sessions and short links (issue 20):
+ * The participant's side of the results server's issued sessions and short links:
  * request and answer shapes shared with `server/sessions.ts`, and pure helpers the participant
  * boot and the `server` transport call. Nothing here touches the DOM; `fetch` is passed in.
  *

@@ -209,7 +209,7 @@ export function primarySinkId(sinks: readonly StudySink[], available: readonly s
   return ranked.length > 0 ? sinkId(ranked[0]!.s) : null;
 }
 
-/** The run asks the results server for a session (issue 20) when its sinks include `server`. */
+/** The run asks the results server for a session when its sinks include `server`. */
 export const needsIssuedSession = (sinks: readonly StudySink[]) => sinks.some((s) => s.kind === 'server');
 
 /** How the completion screen names a sink by its transport id (`server`, `jatos`, `http:<url>`). */

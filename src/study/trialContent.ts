@@ -1,5 +1,5 @@
 /**
- * What a trial shows and records, from the one puzzle pipeline (issue 9).
+ * What a trial shows and records, from the one puzzle pipeline.
  *
  * The participant's page asks the generator worker for each item's puzzle with
  * `storyRequest(def, item)`: the same generator and the same story writer as datasets (our

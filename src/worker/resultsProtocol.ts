@@ -89,7 +89,7 @@ export interface ReadResultsResult {
   readonly figures: DashboardFigures;
   /**
    * The collection dashboard's figures (`collectionSummary`, judged by `view.collect`) when the
-   * rows hold paraphrase or review trials (issue 24); null otherwise.
+   * rows hold paraphrase or review trials; null otherwise.
    */
   readonly collection: CollectionSummary | null;
   /** Every row is a collection trial (no puzzle-solving rows): the puzzle figures say nothing then. */

@@ -6,7 +6,7 @@ import { CollectExamples } from './CollectExamples';
 import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';
 
 /**
- * One paraphrase trial (issue 24): the clause's facts, one per line; the implied fact with the
+ * One paraphrase trial: the clause's facts, one per line; the implied fact with the
  * instruction not to state it; the text box (its draft is kept by the run across a reload); the
  * live checks, which must all pass before Submit works; the examples, folded. Keyboard: Tab
  * reaches everything; in the text box Enter is a new line and Ctrl/⌘+Enter submits.

@@ -19,7 +19,7 @@ const VERDICT_KEYS: Record<string, 'good' | 'bad'> = { g: 'good', b: 'bad' };
 const isTextField = (el: HTMLElement) => el.tagName === 'TEXTAREA' || el.isContentEditable;
 
 /**
- * One review trial (issue 24): someone else's story, the facts it should tell and the one it
+ * One review trial: someone else's story, the facts it should tell and the one it
  * should keep back, good or bad, and for bad at least one reason. Keyboard: Tab reaches
  * everything; G and B choose the verdict, 1–4 tick the reasons of a bad one; once the verdict is
  * complete, Enter submits from anywhere on the trial.

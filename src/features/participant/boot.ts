@@ -136,7 +136,7 @@ async function boot(): Promise<Boot> {
     const p = readParticipantParams(location.search, location.hash);
     params = { ...p, participantId: p.prolificPid };
     if (p.token === null) {
-      // A short link (issue 20): the results server that served this page holds the study's token.
+      // A short link: the results server that served this page holds the study's token.
       if (p.shortStudyId === null) {
         return hasShortParam(location.search, location.hash)
           ? { kind: 'error', message: 'This link does not name a study. Please check the link you were given.' }
@@ -167,7 +167,7 @@ async function boot(): Promise<Boot> {
   });
   window.addEventListener('pagehide', () => outbox.flushWithBeacon((url, data) => navigator.sendBeacon(url, data)));
 
-  // Issued sessions (issue 20): a study sending to the results server asks it for the session
+  // Issued sessions: a study sending to the results server asks it for the session
   // after consent. Not in previews (nothing is sent) and not inside JATOS (the page is JATOS's,
   // not the results server's, so there is no api/sessions beside it).
   const shortId = params.shortStudyId;
@@ -201,7 +201,7 @@ async function boot(): Promise<Boot> {
     device: { userAgent: navigator.userAgent, screen: screenOf() },
     declines: sessionDeclines(),
     ...(issuer ? { issuer } : {}),
-    // Collection studies (issue 24) on the results server: the live review queue's stories, the
+    // Collection studies on the results server: the live review queue's stories, the
     // stories per clause for a paraphrase study that favours the least covered.
     ...(issuer && isLiveReview(def)
       ? {

@@ -29,7 +29,7 @@ const AGREE_OPTION: Record<AgreeRule, string> = { all: 'all: every review good',
 const percent = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)}%`);
 
 /**
- * The collection dashboard (issue 24), for the rows of paraphrase and review studies: the
+ * The collection dashboard, for the rows of paraphrase and review studies: the
  * stories per clause cell against the bank's cells, how many reviewers accepted, how far they
  * agree (Fleiss' κ), how varied the stories of one clause are (within-clause Jaccard, beside the
  * paper's Table 1), the reasons given for bad stories, and every story with its reviews. Stories

@@ -1,5 +1,5 @@
 /**
- * The models on the very items people answered (issue 11), pure parts: which items a results
+ * The models on the very items people answered, pure parts: which items a results
  * file holds, how each is rebuilt as a model question, and accuracy by k of people and models
  * side by side.
  *

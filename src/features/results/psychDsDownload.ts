@@ -1,5 +1,5 @@
 /**
- * The dashboard's psych-DS download (issue 25): the same dataset as `npm run cli -- results
+ * The dashboard's psych-DS download: the same dataset as `npm run cli -- results
  * export --format psych-ds`, as a ZIP of one folder. The results server gives the registered
  * studies (`GET api/studies`: each study's link token, hence its definition) and each study's
  * CSV export (`GET api/results.csv?study=<id>`), with the researcher token; the dataset is built

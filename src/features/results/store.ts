@@ -47,7 +47,7 @@ export interface ResultsState {
   readonly excludeFlagged: boolean;
   /** What the figures do with resumed trials; not sent to the worker, whose figures come with and without them. */
   readonly resumedMode: ResumedMode;
-  /** Paraphrase collection (issue 24): the figures of the collected stories and reviews, or null for none. */
+  /** Paraphrase collection: the figures of the collected stories and reviews, or null for none. */
   readonly collection: CollectionSummary | null;
   /** Every row is a collection trial: the puzzle figures are not shown. */
   readonly collectionOnly: boolean;

@@ -81,7 +81,7 @@ function Outputs({ def, token }: { def: StudyDefinition; token: string }) {
   const linkRef = useRef<HTMLElement>(null);
   const dev = import.meta.env.DEV;
   // The request line a participant's browser sends (path and query), as `study link` measures it:
-  // a link too long for common proxies is not shown at all (issue 20).
+  // a link too long for common proxies is not shown at all.
   const tooLong = linkLengthProblem(`${window.location.pathname}${participantPath(token)}`);
   const server = def.sinks.some((s) => s.kind === 'server');
 
