@@ -1,7 +1,7 @@
 /**
  * For tests: the real results server as a child process (`node scripts/serve.mjs`, as `npm run
  * serve` runs it) on a loopback port, resolved once it prints `listening on …`. One helper for the
- * server's own tests (server/testServer.ts) and the browser's (e2e/server-fault.spec.ts); it uses
+ * server's own tests (server/testServer.ts) and the browser's (e2e/server/server-fault.spec.ts); it uses
  * node built-ins only, so both layers may import it. Every wait is bounded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { RELATION_WORDS } from '../src/core/kinship/relations';
-import { withDefaults } from '../src/study/definition';
-import { encodeStudyLink } from '../src/study/link';
+import { RELATION_WORDS } from '../../src/core/kinship/relations';
+import { withDefaults } from '../../src/study/definition';
+import { encodeStudyLink } from '../../src/study/link';
 
 /**
  * Issue 25: the worked example (examples/jspsych/index.html) runs jsPsych from node_modules with

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { Explorer } from './fixtures/explorer';
+import { Explorer } from '../fixtures/explorer';
 
 /** Issue 23: seeds as typed, a second try before the reveal, a plain Reveal button once used, words that fit, copy confirmed. */
 

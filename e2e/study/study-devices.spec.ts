@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { spawnServer, type SpawnedServer } from '../server/spawnServer';
-import { seriousViolations } from './fixtures/axe';
-import { Collector } from './fixtures/collect';
-import { countBy, definitionOf, Participant, PHONE, readResultsCsv, trialCount, type CsvRow } from './fixtures/study';
+import { spawnServer, type SpawnedServer } from '../../server/spawnServer';
+import { seriousViolations } from '../fixtures/axe';
+import { Collector } from '../fixtures/collect';
+import { countBy, definitionOf, Participant, PHONE, readResultsCsv, trialCount, type CsvRow } from '../fixtures/study';
 
 /**
  * One participant, two devices, through the REAL results server (`node scripts/serve.mjs` with the

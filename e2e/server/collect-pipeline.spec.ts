@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { spawnServer, type SpawnedServer } from '../server/spawnServer';
-import { splitFComb } from '../src/core/text/templates';
-import { seriousViolations } from './fixtures/axe';
-import type { FiguresSummary } from './fixtures/collectScripts';
+import { spawnServer, type SpawnedServer } from '../../server/spawnServer';
+import { splitFComb } from '../../src/core/text/templates';
+import { seriousViolations } from '../fixtures/axe';
+import type { FiguresSummary } from '../fixtures/collectScripts';
 
 /**
  * The paraphrase collection pipeline (issue 24) through the REAL results server (`node

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { drawnKind, Explorer, type PuzzleData, wordPattern } from './fixtures/explorer';
+import { drawnKind, Explorer, type PuzzleData, wordPattern } from '../fixtures/explorer';
 
 const CASES: [number, number, number][] = [
   [1234, 3, 1],

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { Explorer } from './fixtures/explorer';
-import { seriousViolations } from './fixtures/axe';
+import { Explorer } from '../fixtures/explorer';
+import { seriousViolations } from '../fixtures/axe';
 
 test('puzzle view: no serious or critical accessibility violation', async ({ page }) => {
   const ex = new Explorer(page);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { Explorer } from './fixtures/explorer';
-import { encodedLink, Participant } from './fixtures/study';
-import { seriousViolations } from './fixtures/axe';
+import { Explorer } from '../fixtures/explorer';
+import { encodedLink, Participant } from '../fixtures/study';
+import { seriousViolations } from '../fixtures/axe';
 
 /** Issue 23: a dark theme that follows the system setting; the drawing's kinds of fact stay apart. */
 

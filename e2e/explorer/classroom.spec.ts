@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { Explorer, wordPattern } from './fixtures/explorer';
+import { Explorer, wordPattern } from '../fixtures/explorer';
 
 test('classroom: the keyboard tells the story, takes a guess, reveals, and walks the proof', async ({ page }) => {
   const ex = new Explorer(page);

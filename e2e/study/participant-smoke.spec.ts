@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { encodedLink, Participant, PHONE, tokenOf } from './fixtures/study';
+import { encodedLink, Participant, PHONE, tokenOf } from '../fixtures/study';
 
 /**
  * Every item's story, gold word and query names computed in Node by the generator worker's

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
-import { cliLink, definitionOf, tokenOf } from './fixtures/study';
+import { cliLink, definitionOf, tokenOf } from '../fixtures/study';
 
 /**
  * The study designer (#/study): no link until the researcher chooses where results go, field

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { seriousViolations } from './fixtures/axe';
-import { Collector } from './fixtures/collect';
-import { cliLink, definitionOf, Participant, PHONE, readResultsCsv, type CsvRow } from './fixtures/study';
+import { seriousViolations } from '../fixtures/axe';
+import { Collector } from '../fixtures/collect';
+import { cliLink, definitionOf, Participant, PHONE, readResultsCsv, type CsvRow } from '../fixtures/study';
 
 /**
  * Issue 24, one participant at a time, without the results server (H24c's spec runs the whole

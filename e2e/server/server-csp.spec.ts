@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { spawnServer, type SpawnedServer } from '../server/spawnServer';
+import { spawnServer, type SpawnedServer } from '../../server/spawnServer';
 
 /**
  * The production build works under the results server's Content-Security-Policy (issue 20): every

@@ -6,8 +6,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { spawnServer, type SpawnedServer } from '../server/spawnServer';
-import { countBy, definitionOf, mainPuzzleIds, Participant, PHONE, readResultsCsv, trialCount } from './fixtures/study';
+import { spawnServer, type SpawnedServer } from '../../server/spawnServer';
+import {
+  countBy,
+  definitionOf,
+  mainPuzzleIds,
+  Participant,
+  PHONE,
+  readResultsCsv,
+  trialCount,
+} from '../fixtures/study';
 
 /**
  * The results server's fault test through the participant's page (issue 10): the REAL server

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseCsv } from '../src/core/formats/csv';
+import { parseCsv } from '../../src/core/formats/csv';
 
 /**
  * The model report at #/models and the results dashboard's model columns, on the production

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { deflateSync, strToU8 } from 'fflate';
-import { crc32, decodeStudyLink } from '../src/study/link';
+import { crc32, decodeStudyLink } from '../../src/study/link';
 import {
   cliLink,
   CONTRACT_COLUMNS,
@@ -12,7 +12,7 @@ import {
   PHONE,
   tokenOf,
   trialCount,
-} from './fixtures/study';
+} from '../fixtures/study';
 
 /**
  * The participant's run end to end (issue 9), on a phone-sized screen, from links made by the

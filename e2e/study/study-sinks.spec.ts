@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Request, test } from '@playwright/test';
-import { cliLink, countBy, definitionOf, Participant, PHONE, trialCount } from './fixtures/study';
+import { cliLink, countBy, definitionOf, Participant, PHONE, trialCount } from '../fixtures/study';
 
 /**
  * An HTTP results server (`--http-sink`) that is down, or down for a while (issue 9): the run

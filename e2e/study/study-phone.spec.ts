@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
-import type { StudyCondition, StudyDefinition } from '../src/study/definition';
-import { encodedLink, normalise, Participant, PHONE } from './fixtures/study';
+import type { StudyCondition, StudyDefinition } from '../../src/study/definition';
+import { encodedLink, normalise, Participant, PHONE } from '../fixtures/study';
 
 /**
  * Issue 19, the participant's side: a timed two-condition study (text; text+drawing) on a phone,

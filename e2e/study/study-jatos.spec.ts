@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { type BrowserContext, expect, test } from '@playwright/test';
-import { cliLink, countBy, definitionOf, Participant, PHONE, tokenOf, trialCount } from './fixtures/study';
+import { cliLink, countBy, definitionOf, Participant, PHONE, tokenOf, trialCount } from '../fixtures/study';
 
 /**
  * The run inside JATOS (issue 9): the built app served under `/publix/…/` as JATOS serves a

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { Explorer } from './fixtures/explorer';
+import { Explorer } from '../fixtures/explorer';
 
 /**
  * Issue 23: the views at the sizes people use. Phones never scroll sideways; the family drawing

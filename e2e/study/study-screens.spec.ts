@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { cliLink, Participant, PHONE, type Screen, tokenOf } from './fixtures/study';
+import { cliLink, Participant, PHONE, type Screen, tokenOf } from '../fixtures/study';
 
 /**
  * Screenshots of every participant screen on a phone (390×844), in e2e/artifacts/participant-*.png,

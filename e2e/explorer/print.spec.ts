@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
-import { Explorer } from './fixtures/explorer';
+import { Explorer } from '../fixtures/explorer';
 
 /**
  * Issue 23: a puzzle and a classroom handout print clean: no navigation or buttons, the story and

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { generatePuzzle } from '../src/core/puzzle/puzzle';
-import type { TaskId } from '../src/core/puzzle/tasks';
+import { generatePuzzle } from '../../src/core/puzzle/puzzle';
+import type { TaskId } from '../../src/core/puzzle/tasks';
 
 // The same seed and settings give the same puzzle in Node and in the browser's worker.
 const CASES: [string, number, TaskId][] = [

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { Explorer } from './fixtures/explorer';
+import { Explorer } from '../fixtures/explorer';
 
 /**
  * Screenshots of every view, kept in e2e/artifacts/ (git-ignored) for people to look at. Pixels
