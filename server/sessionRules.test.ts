@@ -310,3 +310,28 @@ describe('facts recomputed, not believed', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe('studies registered by an earlier version', () => {
+  it('lack the settings added since and take their defaults (online, 15 minutes to the first answer)', async () => {
+    const t = setup();
+    await t.register(STUDY);
+    // As an earlier server stored it: the definition without the fields added since.
+    const stored = JSON.parse(
+      (t.store.db.prepare("SELECT definition FROM studies WHERE study_id = 'rules'").get() as { definition: string })
+        .definition,
+    ) as Record<string, unknown>;
+    for (const field of ['participation', 'roomSessions', 'claimMinutes']) delete stored[field];
+    t.store.db.prepare("UPDATE studies SET definition = ? WHERE study_id = 'rules'").run(JSON.stringify(stored));
+    // A server started on that database (a fresh StudyAccess reads the stored definition).
+    const { StudyAccess } = await import('./sessions');
+    const access = new StudyAccess(t.store, { now: () => t.clock.now });
+    const start = (address: string) => access.issue({ study_id: 'rules' }, { address });
+    const statuses = Array.from({ length: 6 }, () => start('203.0.113.80')).map((o) => (o.ok ? o.status : o.status));
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+    t.clock.now = new Date(t.clock.now.getTime() + 16 * 60_000);
+    const next = start('192.0.2.81');
+    if (!next.ok) throw new Error(next.message);
+    // The idle sessions gave their numbers back: the lowest goes first.
+    expect(next.grant.participant).toBe(0);
+  });
+});

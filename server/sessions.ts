@@ -18,7 +18,7 @@
  */
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { z } from 'zod';
-import type { StudyDefinition } from '../src/study/definition';
+import { withDefaults, type StudyDefinition } from '../src/study/definition';
 import { decodeStudyLink, encodeStudyLink } from '../src/study/link';
 import { ONLINE_SESSIONS_PER_ADDRESS } from '../src/study/studyOptions';
 import {
@@ -216,7 +216,9 @@ export class StudyAccess {
     if (!row) return undefined;
     const cached = this.defs.get(studyId);
     if (cached && cached.token === row.token) return cached;
-    const fresh = { token: row.token, def: JSON.parse(row.definition) as StudyDefinition };
+    // Read through the defaults of its kind: a study registered by an earlier version of this
+    // server lacks the settings added since (the minutes to the first answer, participation).
+    const fresh = { token: row.token, def: withDefaults(JSON.parse(row.definition) as Partial<StudyDefinition>) };
     this.defs.set(studyId, fresh);
     return fresh;
   }
