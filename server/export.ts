@@ -12,6 +12,7 @@
  */
 import Database from 'better-sqlite3';
 import { csvField } from '../src/core/formats/csv';
+import { storedAs } from '../src/study/resultFields';
 import {
   RESULT_COLUMNS,
   SESSION_COLUMNS,
@@ -27,7 +28,7 @@ export type ExportFormat = 'csv' | 'json';
 const CHUNK_CHARS = 64 * 1024;
 
 /** The columns stored as 0/1 that the row type holds as booleans. */
-const BOOLEAN_COLUMNS = new Set<string>(['strict', 'correct', 'resumed']);
+const BOOLEAN_COLUMNS = new Set<string>(RESULT_COLUMNS.filter((c) => storedAs(c) === 'boolean'));
 
 type SqlValue = string | number | null;
 

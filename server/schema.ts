@@ -6,7 +6,8 @@
  * it would lose data without anyone noticing.
  */
 import { z } from 'zod';
-import type { ResultRow, SessionInfo } from '../src/study/results';
+import { RESULT_FIELDS, type FieldValue, type ResultColumn, type ResultField } from '../src/study/resultFields';
+import { RESULT_COLUMNS, type ResultRow, type SessionInfo } from '../src/study/results';
 import { parseClientJson } from './json';
 
 /** Rows one request may carry: the outbox sends batches of 50, beacons fewer. */
@@ -16,47 +17,43 @@ export const MAX_SESSIONS_PER_REQUEST = 200;
 const id = z.string().min(1).max(200);
 const text = (max: number) => z.string().max(max);
 const whole = (min: number, max: number) => z.number().int().min(min).max(max);
-const time = z.string().max(40);
 
-export const resultRowSchema = z.strictObject({
-  study_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a study id'),
-  session_id: id,
-  participant_id: text(200),
-  condition: text(64),
-  trial_index: whole(0, 100_000),
-  phase: z.enum(['practice', 'main', 'check']),
-  puzzle_id: text(200),
-  seed: whole(0, 0xffff_ffff),
-  k: whole(1, 20),
-  task: z.literal([1, 2, 3, 4, 5, 6, 7]),
-  strict: z.boolean(),
-  query_a: text(200),
-  query_b: text(200),
-  gold: text(100),
-  response: text(100),
-  correct: z.boolean(),
-  difficulty: whole(1, 5).nullable(),
-  rt_ms: whole(0, 1e10),
-  ended_on: z.enum(['response', 'timeout', 'skipped']),
-  time_limit_s: whole(1, 1e7).nullable(),
-  answer_changes: whole(0, 1e6),
-  hidden_ms: whole(0, 1e10),
-  resumed: z.boolean(),
-  started_at: time,
-  answered_at: time,
-  story: text(20_000),
-  prolific_study_id: text(200),
-  prolific_session_id: text(200),
-});
+/** A result column's check, from its kind and bounds in RESULT_FIELDS. */
+function fieldSchema(field: ResultField): z.ZodType {
+  switch (field.kind) {
+    case 'text':
+      return 'pattern' in field ? z.string().regex(field.pattern, field.mismatch) : text(field.max);
+    case 'id':
+      return z.string().min(1).max(field.max);
+    case 'integer':
+      return whole(field.min, field.max);
+    case 'integer?':
+    case 'number?':
+      return whole(field.min, field.max).nullable();
+    case 'boolean':
+      return z.boolean();
+    case 'enum':
+      return 'noun' in field ? z.literal(field.values) : z.enum(field.values);
+  }
+}
+
+/** The row schema's shape as the table types it; `_rowsMatch` below holds it to ResultRow. */
+type RowShape = { [K in ResultColumn]: z.ZodType<FieldValue<(typeof RESULT_FIELDS)[K]>> };
+
+export const resultRowSchema = z.strictObject(
+  Object.fromEntries(RESULT_COLUMNS.map((c) => [c, fieldSchema(RESULT_FIELDS[c])])) as RowShape,
+);
+
+const rowField = resultRowSchema.shape;
 
 export const sessionInfoSchema = z.strictObject({
-  study_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a study id'),
-  session_id: id,
-  participant_id: text(200),
-  condition: text(64),
+  study_id: rowField.study_id,
+  session_id: rowField.session_id,
+  participant_id: rowField.participant_id,
+  condition: rowField.condition,
   user_agent: text(1000),
   screen: text(100),
-  started_at: time,
+  started_at: rowField.started_at,
 });
 
 export const ingestBodySchema = z.strictObject({

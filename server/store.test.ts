@@ -5,9 +5,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withDefaults } from '../src/study/definition';
 import { encodeStudyLink } from '../src/study/link';
+import { RESULT_COLUMNS } from '../src/study/results';
 import { RateLimiter } from './rateLimit';
 import { parseIngestBody } from './schema';
-import { ResultStore, SCHEMA_VERSION, StoreError, tokenFrom } from './store';
+import { MIGRATIONS, ResultStore, SCHEMA_VERSION, StoreError, tokenFrom } from './store';
 import { makeRow, makeSession } from './testServer';
 
 const dirs: string[] = [];
@@ -106,5 +107,72 @@ describe('RateLimiter', () => {
     now += 10_000; // idle buckets are dropped
     limiter.take('c');
     expect(limiter.size).toBe(1);
+  });
+});
+
+// The first step builds the trials table from the result columns' kinds (src/study/resultFields.ts);
+// databases in the field have run it, so its text must never change, whatever the table becomes.
+const RELEASED_FIRST_STEP = `CREATE TABLE studies (
+     study_id TEXT PRIMARY KEY,
+     token TEXT NOT NULL,
+     definition TEXT NOT NULL,
+     registered_at TEXT NOT NULL
+   ) STRICT;
+   CREATE TABLE sessions (
+     session_id TEXT PRIMARY KEY,
+     study_id TEXT NOT NULL REFERENCES studies (study_id),
+     participant_id TEXT NOT NULL,
+     condition TEXT NOT NULL,
+     user_agent TEXT NOT NULL,
+     screen TEXT NOT NULL,
+     started_at TEXT NOT NULL,
+     received_at TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX sessions_by_study ON sessions (study_id);
+   CREATE TABLE trials (
+     study_id TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     participant_id TEXT NOT NULL,
+     condition TEXT NOT NULL,
+     trial_index INTEGER NOT NULL,
+     phase TEXT NOT NULL,
+     puzzle_id TEXT NOT NULL,
+     seed INTEGER NOT NULL,
+     k INTEGER NOT NULL,
+     task INTEGER NOT NULL,
+     strict INTEGER NOT NULL CHECK (strict IN (0, 1)),
+     query_a TEXT NOT NULL,
+     query_b TEXT NOT NULL,
+     gold TEXT NOT NULL,
+     response TEXT NOT NULL,
+     correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
+     difficulty INTEGER,
+     rt_ms INTEGER NOT NULL,
+     ended_on TEXT NOT NULL,
+     time_limit_s INTEGER,
+     answer_changes INTEGER NOT NULL,
+     hidden_ms INTEGER NOT NULL,
+     resumed INTEGER NOT NULL CHECK (resumed IN (0, 1)),
+     started_at TEXT NOT NULL,
+     answered_at TEXT NOT NULL,
+     story TEXT NOT NULL,
+     prolific_study_id TEXT NOT NULL,
+     prolific_session_id TEXT NOT NULL,
+     received_at TEXT NOT NULL,
+     PRIMARY KEY (session_id, trial_index),
+     FOREIGN KEY (study_id) REFERENCES studies (study_id)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX trials_by_study ON trials (study_id, session_id, trial_index);`;
+
+describe('MIGRATIONS', () => {
+  it('keeps the released first step, trials table included, character for character', () => {
+    expect(MIGRATIONS[0]).toBe(RELEASED_FIRST_STEP);
+    // The steps together make every column of the table (a new column needs a step of its own).
+    const fresh = ResultStore.open(dbFile());
+    const names = (fresh.db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('trials') as string[]).filter(
+      (n) => n !== 'received_at' && n !== 'device',
+    );
+    expect(names).toEqual([...RESULT_COLUMNS]);
+    fresh.close();
   });
 });

@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { encodeStudyLink, decodeStudyLink } from '../src/study/link';
 import { checkStudyDefinition, type StudyDefinition } from '../src/study/definition';
 import { readParticipantParams } from '../src/study/route';
+import { storedAs, type StoredAs } from '../src/study/resultFields';
 import { RESULT_COLUMNS, sortRows, type ResultRow, type SessionInfo } from '../src/study/results';
 import { MAX_DEVICES_PER_SESSION, sameDevice, sameSessionFacts } from '../src/study/sessionModel';
 import { prepareDatabaseFile, tightenDatabaseFiles } from './files';
@@ -23,52 +24,22 @@ import type { IngestBody } from './schema';
 
 export const DATABASE_FILE = 'results.sqlite';
 
-/** How a column is stored: SQLite has no booleans (0/1) and the nullable numbers may be NULL. */
-type ColumnKind = 'text' | 'integer' | 'boolean' | 'integer?';
+/** How a result column is stored, from its kind in src/study/resultFields.ts (SQLite has no booleans). */
+type ColumnKind = StoredAs;
 
-const ROW_COLUMNS = {
-  study_id: 'text',
-  session_id: 'text',
-  participant_id: 'text',
-  condition: 'text',
-  trial_index: 'integer',
-  phase: 'text',
-  puzzle_id: 'text',
-  seed: 'integer',
-  k: 'integer',
-  task: 'integer',
-  strict: 'boolean',
-  query_a: 'text',
-  query_b: 'text',
-  gold: 'text',
-  response: 'text',
-  correct: 'boolean',
-  difficulty: 'integer?',
-  rt_ms: 'integer',
-  ended_on: 'text',
-  time_limit_s: 'integer?',
-  answer_changes: 'integer',
-  hidden_ms: 'integer',
-  resumed: 'boolean',
-  started_at: 'text',
-  answered_at: 'text',
-  story: 'text',
-  prolific_study_id: 'text',
-  prolific_session_id: 'text',
-} as const satisfies Record<keyof ResultRow, ColumnKind>;
-
-const SQL_TYPE: Record<ColumnKind, string> = {
-  text: 'TEXT NOT NULL',
-  integer: 'INTEGER NOT NULL',
-  boolean: 'INTEGER NOT NULL CHECK (%s IN (0, 1))',
-  'integer?': 'INTEGER',
-};
+const ROW_COLUMNS = Object.fromEntries(RESULT_COLUMNS.map((c) => [c, storedAs(c)])) as Record<
+  keyof ResultRow,
+  ColumnKind
+>;
 
 /**
  * The schema, one step per version: step i takes `PRAGMA user_version` from i to i + 1. A step,
  * once released, never changes (databases in the field have run it); changes are new steps.
+ * Exported so a test can pin the released steps' text.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
+  // Written out, not derived from the column table: a released step never changes, and a column
+  // added to the table comes with a step of its own.
   `CREATE TABLE studies (
      study_id TEXT PRIMARY KEY,
      token TEXT NOT NULL,
@@ -87,7 +58,34 @@ const MIGRATIONS: readonly string[] = [
    ) STRICT;
    CREATE INDEX sessions_by_study ON sessions (study_id);
    CREATE TABLE trials (
-     ${RESULT_COLUMNS.map((c) => `${c} ${SQL_TYPE[ROW_COLUMNS[c]].replace('%s', c)}`).join(',\n     ')},
+     study_id TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     participant_id TEXT NOT NULL,
+     condition TEXT NOT NULL,
+     trial_index INTEGER NOT NULL,
+     phase TEXT NOT NULL,
+     puzzle_id TEXT NOT NULL,
+     seed INTEGER NOT NULL,
+     k INTEGER NOT NULL,
+     task INTEGER NOT NULL,
+     strict INTEGER NOT NULL CHECK (strict IN (0, 1)),
+     query_a TEXT NOT NULL,
+     query_b TEXT NOT NULL,
+     gold TEXT NOT NULL,
+     response TEXT NOT NULL,
+     correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
+     difficulty INTEGER,
+     rt_ms INTEGER NOT NULL,
+     ended_on TEXT NOT NULL,
+     time_limit_s INTEGER,
+     answer_changes INTEGER NOT NULL,
+     hidden_ms INTEGER NOT NULL,
+     resumed INTEGER NOT NULL CHECK (resumed IN (0, 1)),
+     started_at TEXT NOT NULL,
+     answered_at TEXT NOT NULL,
+     story TEXT NOT NULL,
+     prolific_study_id TEXT NOT NULL,
+     prolific_session_id TEXT NOT NULL,
      received_at TEXT NOT NULL,
      PRIMARY KEY (session_id, trial_index),
      FOREIGN KEY (study_id) REFERENCES studies (study_id)

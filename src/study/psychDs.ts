@@ -15,6 +15,7 @@
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { StudyDefinition } from './definition';
+import { RESULT_FIELDS, type ResultColumn, type ResultField } from './resultFields';
 import { RESULT_COLUMNS, SESSION_COLUMNS } from './results';
 
 /** The psych-DS schema version the dataset follows. */
@@ -22,36 +23,22 @@ export const PSYCH_DS_SCHEMA_VERSION = '1.1.0';
 
 type Column = (typeof RESULT_COLUMNS)[number] | (typeof SESSION_COLUMNS)[number];
 
-/** What each exported column means, and its unit where it has one (a column added to the export must be described here). */
-export const COLUMN_MEANINGS = {
-  study_id: { description: 'The study id of the CLUTRR Lab study definition (materials/).' },
-  session_id: { description: "One participant's run of the study, made by the participant's browser." },
-  participant_id: { description: "Prolific's PROLIFIC_PID or the JATOS worker id; empty when none was given." },
-  condition: { description: 'The id of the condition the session was assigned to.' },
-  trial_index: { description: 'The position of the trial in the session, from 0.' },
-  phase: { description: 'practice (with feedback), main, or attention (an attention check).' },
-  puzzle_id: { description: 'The id of the generated puzzle (stable for a study seed).' },
-  seed: { description: "The puzzle generator's seed (32-bit unsigned integer): the same seed gives the same puzzle." },
-  k: { description: 'The number of kinship hops in the story (story length).', unitText: 'hops' },
-  task: { description: 'The CLUTRR task id (which noise facts the story holds).' },
-  strict: { description: 'true when only strictly solvable puzzles were used (sound rules).' },
-  query_a: { description: 'The first person named in the question.' },
-  query_b: { description: 'The second person named in the question.' },
-  gold: { description: 'The correct relation word: query_b is the gold of query_a.' },
-  response: { description: 'The relation word the participant chose; empty after a timeout or a skip.' },
-  correct: { description: 'true when response equals gold.' },
-  difficulty: { description: 'The difficulty rating the participant gave, 1 (easy) to 5 (hard); empty when none.' },
-  rt_ms: { description: 'Time from the story being shown to the answer being submitted.', unitText: 'ms' },
-  ended_on: { description: 'How the trial ended: response, timeout or skipped.' },
-  time_limit_s: { description: 'The time limit per puzzle in force; empty when untimed.', unitText: 's' },
-  answer_changes: { description: 'How often the participant changed the chosen answer before submitting.' },
-  hidden_ms: { description: 'Time the browser tab was hidden during the trial.', unitText: 'ms' },
-  resumed: { description: 'true when the trial was interrupted (reload, closed tab) and shown again.' },
-  started_at: { description: 'When the trial was shown, ISO 8601 UTC.' },
-  answered_at: { description: 'When the trial ended, ISO 8601 UTC.' },
-  story: { description: 'The story text exactly as shown.' },
-  prolific_study_id: { description: "Prolific's STUDY_ID; empty outside Prolific." },
-  prolific_session_id: { description: "Prolific's SESSION_ID; empty outside Prolific." },
+interface Meaning {
+  readonly description: string;
+  readonly unitText?: string;
+}
+
+/**
+ * What each exported column means, and its unit where it has one: a result column's from its
+ * entry in RESULT_FIELDS (which every column must have), then the session columns'.
+ */
+export const COLUMN_MEANINGS: Readonly<Record<Column, Meaning>> = {
+  ...(Object.fromEntries(
+    RESULT_COLUMNS.map((c) => {
+      const { meaning, unit }: ResultField = RESULT_FIELDS[c];
+      return [c, unit === undefined ? { description: meaning } : { description: meaning, unitText: unit }];
+    }),
+  ) as Record<ResultColumn, Meaning>),
   user_agent: {
     description:
       'The user agent string of the browser that answered the trial (a session may continue on another device).',
@@ -60,7 +47,7 @@ export const COLUMN_MEANINGS = {
     description: 'The screen of the device that answered the trial, as widthxheight@devicePixelRatio, e.g. 390x844@3.',
     unitText: 'CSS px',
   },
-} as const satisfies Record<Column, { description: string; unitText?: string }>;
+};
 
 /** The columns of every data file, in order. */
 export const PSYCH_DS_COLUMNS: readonly Column[] = [...RESULT_COLUMNS, ...SESSION_COLUMNS];
@@ -112,7 +99,7 @@ export function datasetDescription(studies: readonly StudyDefinition[], now = ne
             .map((key, i) => describeStudy(studies[i]!, key))
             .join(' ')}`,
     variableMeasured: PSYCH_DS_COLUMNS.map((name) => {
-      const meaning: { description: string; unitText?: string } = COLUMN_MEANINGS[name];
+      const meaning = COLUMN_MEANINGS[name];
       return {
         '@type': 'PropertyValue',
         name,

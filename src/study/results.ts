@@ -6,6 +6,7 @@
  */
 import { writeCsv } from '../core/formats/csv';
 import type { TaskId } from '../core/puzzle/tasks';
+import { RESULT_FIELDS, type ResultColumn } from './resultFields';
 import type { Phase } from './schedule';
 
 /** How a trial ended. */
@@ -51,41 +52,11 @@ export interface ResultRow {
   readonly prolific_session_id: string;
 }
 
-/** The columns in export order: the issue's list, then the Prolific ids. */
-export const RESULT_COLUMNS = [
-  'study_id',
-  'session_id',
-  'participant_id',
-  'condition',
-  'trial_index',
-  'phase',
-  'puzzle_id',
-  'seed',
-  'k',
-  'task',
-  'strict',
-  'query_a',
-  'query_b',
-  'gold',
-  'response',
-  'correct',
-  'difficulty',
-  'rt_ms',
-  'ended_on',
-  'time_limit_s',
-  'answer_changes',
-  'hidden_ms',
-  'resumed',
-  'started_at',
-  'answered_at',
-  'story',
-  'prolific_study_id',
-  'prolific_session_id',
-] as const satisfies readonly (keyof ResultRow)[];
-
-// Every key of ResultRow is a column: this fails to compile when one is added to only one side.
-type MissingColumn = Exclude<keyof ResultRow, (typeof RESULT_COLUMNS)[number]>;
-const _allColumns: MissingColumn extends never ? true : never = true;
+/**
+ * The columns in export order: the issue's list, then the Prolific ids (the order of the
+ * column table, `RESULT_FIELDS`, which has one entry per key of ResultRow).
+ */
+export const RESULT_COLUMNS = Object.keys(RESULT_FIELDS) as readonly ResultColumn[];
 
 /** Facts recorded once per session. */
 export interface SessionInfo {

@@ -8,16 +8,8 @@
  * the figures.
  */
 import { CsvRecordReader, CsvSyntaxError, type CsvRecordPlace } from '../core/formats/csv';
-import { isTaskId } from '../core/puzzle/tasks';
-import {
-  FORMULA_START,
-  RESULT_COLUMNS,
-  SESSION_COLUMNS,
-  type EndedOn,
-  type ResultRow,
-  type SessionInfo,
-} from './results';
-import type { Phase } from './schedule';
+import { RESULT_FIELDS, storedAs, type ResultColumn, type ResultField } from './resultFields';
+import { FORMULA_START, RESULT_COLUMNS, SESSION_COLUMNS, type ResultRow, type SessionInfo } from './results';
 
 export const RESULTS_JSON_FORMAT = 'clutrr-lab-study-results/1';
 
@@ -59,43 +51,6 @@ export interface ResultsFile {
   readonly sessions: readonly SessionInfo[];
 }
 
-type Column = (typeof RESULT_COLUMNS)[number];
-type Kind = 'text' | 'id' | 'count' | 'seed' | 'k' | 'task' | 'bool' | 'difficulty' | 'limit' | 'phase' | 'ended';
-
-const KINDS: Record<Column, Kind> = {
-  study_id: 'text',
-  session_id: 'id',
-  participant_id: 'text',
-  condition: 'text',
-  trial_index: 'count',
-  phase: 'phase',
-  puzzle_id: 'text',
-  seed: 'seed',
-  k: 'k',
-  task: 'task',
-  strict: 'bool',
-  query_a: 'text',
-  query_b: 'text',
-  gold: 'text',
-  response: 'text',
-  correct: 'bool',
-  difficulty: 'difficulty',
-  rt_ms: 'count',
-  ended_on: 'ended',
-  time_limit_s: 'limit',
-  answer_changes: 'count',
-  hidden_ms: 'count',
-  resumed: 'bool',
-  started_at: 'text',
-  answered_at: 'text',
-  story: 'text',
-  prolific_study_id: 'text',
-  prolific_session_id: 'text',
-};
-
-const PHASES: readonly Phase[] = ['practice', 'main', 'check'];
-const ENDINGS: readonly EndedOn[] = ['response', 'timeout', 'skipped'];
-
 /** A value that is not what its column holds; the reader adds file, row and column. */
 class BadValue extends Error {}
 
@@ -109,64 +64,56 @@ const what = (v: unknown) =>
   v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
 /** Checks a typed value (from JSON, or converted from CSV text) against its column's kind. */
-function checkValue(kind: Kind, v: unknown): ResultRow[Column] {
-  switch (kind) {
+function checkValue(field: ResultField, v: unknown): ResultRow[ResultColumn] {
+  switch (field.kind) {
     case 'text':
       if (typeof v !== 'string') throw new BadValue(`${show(v)} is ${what(v)}, not text`);
       return v;
     case 'id':
-      if (typeof v !== 'string') throw new BadValue(`${show(v)} is ${what(v)}, not a session id (text)`);
-      if (v === '') throw new BadValue('the session id is empty');
+      if (typeof v !== 'string') throw new BadValue(`${show(v)} is ${what(v)}, not a ${field.noun} (text)`);
+      if (v === '') throw new BadValue(`the ${field.noun} is empty`);
       return v;
-    case 'count':
-    case 'seed':
-      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
-        throw new BadValue(`${show(v)} is not a whole number ≥ 0`);
+    case 'integer':
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < field.min)
+        throw new BadValue(`${show(v)} is not a ${field.noun ?? 'whole number'} ≥ ${field.min}`);
       return v;
-    case 'k':
-      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new BadValue(`${show(v)} is not a k ≥ 1`);
-      return v;
-    case 'task':
-      if (typeof v !== 'number' || !isTaskId(v)) throw new BadValue(`${show(v)} is not a task 1–7`);
-      return v;
-    case 'bool':
+    case 'boolean':
       if (typeof v !== 'boolean') throw new BadValue(`${show(v)} is not true or false`);
       return v;
-    case 'difficulty':
+    case 'integer?':
       if (v === null) return null;
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 5)
-        throw new BadValue(`${show(v)} is not a rating 1–5 (or empty)`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < field.min || v > field.max)
+        throw new BadValue(`${show(v)} is not a ${field.noun} ${field.min}–${field.max} (or empty)`);
       return v;
-    case 'limit':
+    case 'number?':
       if (v === null) return null;
-      if (typeof v !== 'number' || !(v > 0)) throw new BadValue(`${show(v)} is not a time limit in seconds (or empty)`);
+      if (typeof v !== 'number' || !(v > 0)) throw new BadValue(`${show(v)} is not a ${field.noun} (or empty)`);
       return v;
-    case 'phase':
-      if (!PHASES.includes(v as Phase)) throw new BadValue(`${show(v)} is not one of ${PHASES.join(', ')}`);
-      return v as Phase;
-    case 'ended':
-      if (!ENDINGS.includes(v as EndedOn)) throw new BadValue(`${show(v)} is not one of ${ENDINGS.join(', ')}`);
-      return v as EndedOn;
+    case 'enum': {
+      const values: readonly unknown[] = field.values;
+      if ('noun' in field) {
+        if (typeof v !== 'number' || !values.includes(v))
+          throw new BadValue(`${show(v)} is not a ${field.noun} ${field.values[0]}–${field.values.at(-1)}`);
+      } else if (!values.includes(v)) throw new BadValue(`${show(v)} is not one of ${field.values.join(', ')}`);
+      // The table's values are exactly the column's type (checked in resultFields.ts).
+      return v as ResultRow[ResultColumn];
+    }
   }
 }
 
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
 /** CSV text to the typed value its column holds (then checked like a JSON value). */
-function fromText(kind: Kind, text: string): unknown {
-  switch (kind) {
+function fromText(column: ResultColumn, text: string): unknown {
+  switch (storedAs(column)) {
     case 'text':
-    case 'id':
-    case 'phase':
-    case 'ended':
       return text;
-    case 'bool':
+    case 'boolean':
       return text === 'true' ? true : text === 'false' ? false : text;
-    case 'difficulty':
-    case 'limit':
+    case 'integer?':
       if (text === '') return null;
       return NUMBER_TEXT.test(text) ? Number(text) : text;
-    default:
+    case 'integer':
       return NUMBER_TEXT.test(text) ? Number(text) : text;
   }
 }
@@ -347,7 +294,7 @@ class CsvResults {
     for (const c of RESULT_COLUMNS) {
       const cell = unescapeCell(fields[at.get(c)!]!);
       try {
-        row[c] = checkValue(KINDS[c], fromText(KINDS[c], cell));
+        row[c] = checkValue(RESULT_FIELDS[c], fromText(c, cell));
       } catch (e) {
         if (e instanceof BadValue) throw new ResultsFileError(name, e.message, n, c, place.line);
         throw e;
@@ -406,7 +353,7 @@ function readJson(name: string, text: string): ResultsFile {
       if (!Object.hasOwn(raw, c))
         throw new ResultsFileError(name, 'the row has no such field', i + 1, c, null, 'field');
       try {
-        row[c] = checkValue(KINDS[c], raw[c]);
+        row[c] = checkValue(RESULT_FIELDS[c], raw[c]);
       } catch (e) {
         if (e instanceof BadValue) throw new ResultsFileError(name, e.message, i + 1, c, null, 'field');
         throw e;
