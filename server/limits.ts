@@ -121,6 +121,8 @@ export interface AccessLimits {
   readonly addressBytes: BucketOptions;
   readonly studyBytes: BucketOptions;
   readonly addressQueue: BucketOptions;
+  /** Wrong resume codes per client address (`POST api/sessions` with a code that fits no session). */
+  readonly addressResumeCodes?: BucketOptions;
 }
 
 /**
@@ -141,6 +143,9 @@ export const DEFAULT_ACCESS_LIMITS: AccessLimits = {
   // A reviewer's page asks for its items once (again after a reload), a writer's page for the
   // coverage once: 120 at once from one address, then one a second.
   addressQueue: { perSecond: 1, burst: 120 },
+  // A participant may mistype a code a few times; 10 at once, then one every 6 minutes keeps a
+  // code's 40 bits out of a guesser's reach.
+  addressResumeCodes: { perSecond: 10 / 3600, burst: 10 },
 };
 
 /** What a refusal says: which limit, and the seconds to wait. */
@@ -150,7 +155,7 @@ export interface LimitHit {
 }
 
 export class AccessLimiter {
-  private readonly buckets: { readonly [K in keyof AccessLimits]: TokenBuckets };
+  private readonly buckets: { readonly [K in keyof AccessLimits]-?: TokenBuckets };
 
   /**
    * @param now the clock the buckets refill by (ms; monotonic by default)
@@ -168,6 +173,7 @@ export class AccessLimiter {
       addressBytes: bucket(limits.addressBytes),
       studyBytes: bucket(limits.studyBytes),
       addressQueue: bucket(limits.addressQueue),
+      addressResumeCodes: bucket(limits.addressResumeCodes ?? DEFAULT_ACCESS_LIMITS.addressResumeCodes!),
     };
   }
 
@@ -222,6 +228,14 @@ export class AccessLimiter {
     const wait = this.buckets.addressQueue.wait(address, 1);
     if (wait > 0) return { limit: 'addressQueue', retryAfterS: wait };
     this.buckets.addressQueue.take(address, 1);
+    return undefined;
+  }
+
+  /** One wrong resume code from `address` (kept across restarts with the other buckets). */
+  wrongResumeCode(address: string): LimitHit | undefined {
+    const wait = this.buckets.addressResumeCodes.wait(address, 1);
+    if (wait > 0) return { limit: 'addressResumeCodes', retryAfterS: wait };
+    this.buckets.addressResumeCodes.take(address, 1);
     return undefined;
   }
 

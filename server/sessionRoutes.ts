@@ -14,7 +14,7 @@
 import type { Context, Hono } from 'hono';
 import { readLimited } from './body';
 import { parseClientJson } from './json';
-import { AccessLimiter, clientAddress, TokenBuckets, type LimitHit, type TrustedProxies } from './limits';
+import { AccessLimiter, clientAddress, type LimitHit, type TrustedProxies } from './limits';
 import type { IngestBody } from './schema';
 import type { IssueContext, IssueOutcome, Refusal, StudyAccess } from './sessions';
 import { bearerMatches } from './token';
@@ -29,12 +29,6 @@ export interface SessionRouteDeps {
   readonly token?: string;
 }
 
-/**
- * Wrong resume codes one address may send: 10 at once, then one every 6 minutes. A code has 40
- * bits, so guessing one of a study's codes stays out of reach; a participant mistyping twice is fine.
- */
-const WRONG_CODES = { perSecond: 10 / 3600, burst: 10 };
-
 /** Largest `POST api/sessions` body: a study link token may be long (64,000 characters at most). */
 const MAX_SESSION_BODY = 128 * 1024;
 
@@ -44,6 +38,7 @@ const LIMIT_WORDS: Record<LimitHit['limit'], string> = {
   addressBytes: 'too much data from your network',
   studyBytes: 'too much data for this study',
   addressQueue: 'too many requests for review items from your network',
+  addressResumeCodes: 'too many wrong resume codes from your network',
 };
 
 /** The header that carries an issued session's secret on a GET (a URL would leave it in proxies' logs). */
@@ -59,7 +54,6 @@ const tooMany = (c: Context, hit: LimitHit) => {
 
 export function installSessionRoutes(app: Hono, d: SessionRouteDeps): void {
   const batch = new IssueBatch(d.access);
-  const wrongCodes = new TokenBuckets(WRONG_CODES);
   app.post('/api/sessions', async (c) => {
     const text = await readLimited(c.req.raw, MAX_SESSION_BODY);
     if (text === undefined) {
@@ -86,17 +80,15 @@ export function installSessionRoutes(app: Hono, d: SessionRouteDeps): void {
         );
       },
       wrongCode: (): Refusal | undefined => {
-        const wait = wrongCodes.wait(address, 1);
-        if (wait > 0) {
-          return {
+        const hit = d.limiter.wrongResumeCode(address);
+        return (
+          hit && {
             status: 429,
             reason: 'rate',
-            message: `too many wrong resume codes from your network; please try again in ${wait} s`,
-            retryAfterS: wait,
-          };
-        }
-        wrongCodes.take(address, 1);
-        return undefined;
+            message: `${LIMIT_WORDS[hit.limit]}; please try again in ${hit.retryAfterS} s`,
+            retryAfterS: hit.retryAfterS,
+          }
+        );
       },
     });
     if (outcome.ok) return c.json(outcome.grant, outcome.status);
