@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseClutrrCsv, writeClutrrCsv } from '../src/core/formats/clutrrCsv';
 import { useBackend } from '../src/ml/backend';
 import { questionFromRow } from '../src/ml/encoding';
-import { Gat, saveGat } from '../src/ml/gat';
-import { GAT_IMPROVED } from '../src/ml/relationComposer';
+import { GraphNet, saveGat } from '../src/ml/graph/graphNet';
+import { GAT_IMPROVED } from '../src/ml/graph/relationComposer';
 import { loadModel } from '../src/ml/load';
 import { bestClass } from '../src/ml/model';
 import { MODEL_KINDS } from '../src/ml/modelKinds';
@@ -21,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** An untrained (seeded) improved GAT written as a model folder: eval's wiring, not its skill, is tested. */
 beforeAll(async () => {
   await useBackend('cpu');
-  const gat = new Gat(GAT_IMPROVED, 'cli-eval-test');
+  const gat = new GraphNet(GAT_IMPROVED, 'cli-eval-test');
   const { modelJson, weights } = await saveGat(gat, 'gat-improved');
   gat.dispose();
   mkdirSync(modelDir);

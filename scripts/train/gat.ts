@@ -2,11 +2,19 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from '../../src/core/random/rng';
 import { batchGraphs, type GraphBatch, NUM_EDGE_TYPES, type StoryGraph } from '../../src/ml/encoding';
-import { evaluate, Gat, type GatConfig, isPairs, type PairTargets, saveGat, trainStep } from '../../src/ml/gat';
-import { GAT_PAPER } from '../../src/ml/gatPaper';
-import { batchPairLabels, batchRounds, pairLabelsFromPuzzle } from '../../src/ml/pairRounds';
-import { GAT_PAIRS } from '../../src/ml/pairStates';
-import { GAT_IMPROVED } from '../../src/ml/relationComposer';
+import {
+  evaluate,
+  GraphNet,
+  type GatConfig,
+  isPairs,
+  type PairTargets,
+  saveGat,
+  trainStep,
+} from '../../src/ml/graph/graphNet';
+import { GAT_PAPER } from '../../src/ml/graph/gatPaper';
+import { batchPairLabels, batchRounds, pairLabelsFromPuzzle } from '../../src/ml/graph/pairRounds';
+import { GAT_PAIRS } from '../../src/ml/graph/pairStates';
+import { GAT_IMPROVED } from '../../src/ml/graph/relationComposer';
 import { runEpochs, type Trained, type TrainContext } from './trainer';
 
 /** The graph models' configurations by model id (what each is: src/ml/modelKinds.ts). */
@@ -31,7 +39,7 @@ export async function trainGat(ctx: TrainContext): Promise<Trained> {
   const { seed } = options;
   const train = data.train.map((e) => e.question.graph);
   const dev = [2, 3].flatMap((k) => data.tests.get(k)!.map((e) => e.question.graph));
-  const model = new Gat(config, `${seed}/init`);
+  const model = new GraphNet(config, `${seed}/init`);
   const optimizer = tf.train.adam(options.learningRate);
   const rng = createRng(seed, 'train');
   const t0 = performance.now();
@@ -92,7 +100,7 @@ export async function trainGat(ctx: TrainContext): Promise<Trained> {
       gradientClipNorm: 1,
       ...(pairLoss
         ? {
-            auxiliaryLoss: `weight ${config.pairLoss}: cross-entropy, after every round, on every ordered pair's relation in the training stories as the CLUTRR rule base composes it from the story's facts in that many rounds (src/ml/gat.ts pairLabelsFromPuzzle: one predicate → its word by gender; none → 'none'; several → not scored); test sets are scored on the answer only`,
+            auxiliaryLoss: `weight ${config.pairLoss}: cross-entropy, after every round, on every ordered pair's relation in the training stories as the CLUTRR rule base composes it from the story's facts in that many rounds (src/ml/graph/pairRounds.ts pairLabelsFromPuzzle: one predicate → its word by gender; none → 'none'; several → not scored); test sets are scored on the answer only`,
           }
         : {}),
       seconds: Math.round((performance.now() - t0) / 1000),

@@ -6,18 +6,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng, type Rng } from '../../src/core/random/rng';
 import type { TextItem } from '../../src/ml/encoding';
-import {
-  evaluate,
-  Lstm,
-  LSTM_MEAN,
-  LSTM_PAPER,
-  type LstmConfig,
-  saveLstm,
-  type TextNet,
-  trainStep,
-} from '../../src/ml/lstm';
+import { Lstm, LSTM_MEAN, LSTM_PAPER, type LstmConfig, saveLstm } from '../../src/ml/text/lstm';
+import { evaluate, type TextNet, trainStep } from '../../src/ml/text/textNet';
 import type { ModelKind } from '../../src/ml/model';
-import { learnTokenizer, MAX_ENTITIES, type TextTokenizer } from '../../src/ml/tokens';
+import { learnTokenizer, MAX_ENTITIES, type TextTokenizer } from '../../src/ml/text/tokens';
 import type { Example } from './data';
 import { runEpochs, type Trained, type TrainContext } from './trainer';
 
@@ -119,7 +111,7 @@ export async function trainText<M extends TextNet<{ readonly size: number; reado
     config,
     encoding: {
       module: 'src/ml/encoding.ts',
-      tokens: 'src/ml/tokens.ts',
+      tokens: 'src/ml/text/tokens.ts',
       text: '[Name] → @ent<k>, a fresh seeded assignment per story (per epoch in training; seeded by the question at inference); text normalised (NFKD without accents, lower case), split into words and punctuation; a word seen fewer than minWordCount times in training becomes word pieces (byte-pair merges learned from the training words, every character a piece), an unknown character <unk>',
       vocabulary: tokens.size,
       entityTokens: MAX_ENTITIES,

@@ -1,5 +1,5 @@
-/** `npm run train -- --model mac`: the MAC network behind a BiLSTM over the story text (src/ml/mac.ts), trained by trainText. */
-import { Mac, MAC_PAPER, type MacConfig, saveMac } from '../../src/ml/mac';
+/** `npm run train -- --model mac`: the MAC network behind a BiLSTM over the story text (src/ml/text/mac.ts), trained by trainText. */
+import { Mac, MAC_PAPER, type MacConfig, saveMac } from '../../src/ml/text/mac';
 import { trainText } from './lstm';
 import type { Trained, TrainContext } from './trainer';
 

@@ -9,10 +9,10 @@ import { parseClutrrCsv } from '../../src/core/formats/clutrrCsv';
 import { createRng } from '../../src/core/random/rng';
 import { renderPlain } from '../../src/core/text/plain';
 import { classIndex } from '../../src/ml/encoding';
-import { Lstm, LSTM_MEAN, saveLstm } from '../../src/ml/lstm';
+import { Lstm, LSTM_MEAN, saveLstm } from '../../src/ml/text/lstm';
 import { modelFacts } from '../../src/ml/modelKinds';
 import { makeExamples } from '../../src/ml/testData';
-import { learnTokenizer } from '../../src/ml/tokens';
+import { learnTokenizer } from '../../src/ml/text/tokens';
 import {
   accuracyOf,
   beats,

@@ -1,5 +1,5 @@
-/** `npm run train -- --model rn`: the Relation Network over the story text (src/ml/rn.ts), trained by trainText. */
-import { Rn, RN_PAPER, type RnConfig, saveRn } from '../../src/ml/rn';
+/** `npm run train -- --model rn`: the Relation Network over the story text (src/ml/text/rn.ts), trained by trainText. */
+import { Rn, RN_PAPER, type RnConfig, saveRn } from '../../src/ml/text/rn';
 import { trainText } from './lstm';
 import type { Trained, TrainContext } from './trainer';
 

@@ -18,7 +18,7 @@ import {
   NUM_WORDS,
   type StoryGraph,
 } from './encoding';
-import { learnTokenizer, UNK_ID } from './tokens';
+import { learnTokenizer, UNK_ID } from './text/tokens';
 
 const puzzle = (seed: number, k = 3, task: 1 | 2 | 3 | 4 = 1) => toRecord(generatePuzzle({ seed, k, task }));
 const rowOf = (p: ReturnType<typeof puzzle>) =>

@@ -7,8 +7,8 @@ import type { ClutrrRow } from '../core/formats/clutrrRow';
 import { RELATION_WORDS, type RelationWord, WORD_ALIASES } from '../core/kinship/relations';
 import type { PuzzleRecord } from '../core/puzzle/puzzle';
 import type { Rng, Seed } from '../core/random/rng';
-import type { ModelQuestion } from './model';
-import type { TextTokenizer } from './tokens';
+import type { ModelQuestion, StoryGraph } from './model';
+import type { TextTokenizer } from './text/tokens';
 
 // ---------------------------------------------------------------------------------------------
 // Classes
@@ -65,25 +65,12 @@ export const NUM_EDGE_TYPES = 1 + 2 * NUM_WORDS;
 
 const WORD_ID: ReadonlyMap<string, number> = new Map(RELATION_WORDS.map((w, i) => [w, i + 1]));
 
+// A story as a graph is part of the question every model answers, so model.ts defines it.
+export type { StoryGraph } from './model';
+
 /** The edge type of a stated fact's word (`neice` accepted), or undefined for an unknown word. */
 export function edgeTypeOf(word: string): number | undefined {
   return WORD_ID.get(WORD_ALIASES[word] ?? word);
-}
-
-/**
- * A story as a graph: nodes are the people 0..numNodes-1 (story node indices), each stated fact
- * `(from, word, to)` ("to is from's word") an edge from → to of type edgeTypeOf(word); messages
- * flow along the edge (the `to` person hears about `from`).
- */
-export interface StoryGraph {
-  readonly numNodes: number;
-  readonly from: Int32Array;
-  readonly to: Int32Array;
-  readonly type: Int32Array;
-  /** [a, b]: "how is b related to a?" */
-  readonly query: readonly [number, number];
-  /** Class index of the answer; -1 when unknown (or not one of the 18 classes). */
-  readonly label: number;
 }
 
 /** The graph of a generated (or imported) puzzle: every fact, path first, then noise. */
@@ -201,9 +188,9 @@ export function batchGraphs(graphs: readonly StoryGraph[], options: BatchOptions
 }
 
 // ---------------------------------------------------------------------------------------------
-// Text (the text models: tokens.ts makes the ids)
+// Text (the text models: text/tokens.ts makes the ids)
 
-export { MAX_ENTITIES, PAD_TOKEN, UNK_TOKEN, entityToken } from './tokens';
+export { MAX_ENTITIES, PAD_TOKEN, UNK_TOKEN, entityToken } from './text/tokens';
 
 /**
  * A batch of stories for a text model, flat row-major arrays (B stories, L = the longest story
@@ -246,7 +233,7 @@ export interface TextBatchOptions {
 }
 
 /**
- * Tokenises (each item anonymised with its own seed; tokens.ts) and packs stories into a
+ * Tokenises (each item anonymised with its own seed; text/tokens.ts) and packs stories into a
  * TextBatch. Any text gives a batch: unseen words become word pieces, unknown characters `<unk>`.
  */
 export function batchTexts(

@@ -3,7 +3,6 @@
  * worker): one question type, one answer type, the shipped folders' metadata shapes. Reading a
  * model folder is `loadModel` in load.ts. No tfjs types leak out of here.
  */
-import type { StoryGraph } from './encoding';
 
 /** A model folder's format family (model.json `format` `clutrr-lab/<kind>`); what a model *is* is its descriptor (modelKinds.ts). */
 export type ModelKind = 'gat' | 'lstm' | 'rn' | 'mac';
@@ -44,6 +43,23 @@ export interface TrainedOn {
   readonly ks: readonly number[];
 }
 
+/**
+ * A story as a graph: nodes are the people 0..numNodes-1 (story node indices), each stated fact
+ * `(from, word, to)` ("to is from's word") an edge from → to of type edgeTypeOf(word)
+ * (encoding.ts, which builds these graphs); messages flow along the edge (the `to` person hears
+ * about `from`).
+ */
+export interface StoryGraph {
+  readonly numNodes: number;
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  readonly type: Int32Array;
+  /** [a, b]: "how is b related to a?" */
+  readonly query: readonly [number, number];
+  /** Class index of the answer; -1 when unknown (or not one of the 18 classes). */
+  readonly label: number;
+}
+
 /** One puzzle as a model sees it: the GAT reads `graph`, the LSTM reads `story` and `queryNames`. */
 export interface ModelQuestion {
   readonly graph: StoryGraph;
@@ -58,9 +74,9 @@ export interface ModelAnswer {
   /** NUM_CLASSES probabilities in CLASSES order (encoding.ts). */
   readonly probs: Float32Array;
   /**
-   * GAT only: one weight in [0, 1] per stated fact, in `graph.from/to/type` order: how much the
-   * receiving person attended to that fact (the last round; averaged over convolutions and, for
-   * inverse edges, over both directions). For drawing on the graph's edges.
+   * Graph models only: one weight in [0, 1] per stated fact, in `graph.from/to/type` order: how
+   * much the receiving person attended to that fact (the last round; averaged over convolutions
+   * and, for inverse edges, over both directions). For drawing on the graph's edges.
    */
   readonly factAttention?: Float32Array;
 }

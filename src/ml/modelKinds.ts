@@ -6,7 +6,7 @@
  * may import it.
  *
  * Adding a model: one entry in MODEL_KINDS (the compiler then asks for nothing else here), one
- * trainer in scripts/train/main.ts, one format case in load.ts.
+ * trainer in scripts/train/main.ts, one FORMATS entry in load.ts.
  */
 import type {
   ModelAttention,
@@ -26,7 +26,7 @@ export type { ModelAttention, ModelFacts, ModelReads, ModelSupervision, PaperMod
 export interface ModelKindInfo extends ModelFacts {
   /** model.json's `format`, which load.ts builds the model by. */
   readonly format: string;
-  /** The architecture within the format (gat.ts `GatConfig.architecture`, the LSTM's pooling, …). */
+  /** The architecture within the format (graph/architecture.ts `GatConfig.architecture`, the LSTM's pooling, …). */
   readonly architecture: string;
   /** The model this one is an ablation of (shown beside it), if any. */
   readonly ablationOf?: string;

@@ -7,8 +7,8 @@ import { generatePuzzle } from '../core/puzzle/puzzle';
 import { createRng } from '../core/random/rng';
 import { datasetRenderer } from '../core/text/datasetText';
 import { NUM_CLASSES, questionFromPuzzle } from '../ml/encoding';
-import { Gat, type GatConfig, saveGat } from '../ml/gat';
-import { GAT_PAPER } from '../ml/gatPaper';
+import { GraphNet, type GatConfig, saveGat } from '../ml/graph/graphNet';
+import { GAT_PAPER } from '../ml/graph/gatPaper';
 import type { ModelIndex } from '../ml/model';
 import { indexEntry } from '../ml/modelKinds';
 import { ModelsClient, mainModels, median, topAnswers } from './modelsClient';
@@ -32,7 +32,7 @@ const index: ModelIndex = {
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
-  const model = new Gat(TINY, 1);
+  const model = new GraphNet(TINY, 1);
   const { modelJson, weights } = await saveGat(model, 'gat');
   model.dispose();
   const metadata = { model: 'gat', kind: 'gat', label: 'GAT (paper)', version: '1', seed: '1', test: { accuracy: {} } };

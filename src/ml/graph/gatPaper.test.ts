@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generatePuzzle, toRecord } from '../core/puzzle/puzzle';
-import { createRng } from '../core/random/rng';
-import { batchGraphs, graphFromPuzzle, NUM_CLASSES } from './encoding';
-import { Gat, type GatConfig } from './gat';
+import { generatePuzzle, toRecord } from '../../core/puzzle/puzzle';
+import { createRng } from '../../core/random/rng';
+import { batchGraphs, graphFromPuzzle, NUM_CLASSES } from '../encoding';
+import { GraphNet, type GatConfig } from './graphNet';
 import { GAT_PAPER } from './gatPaper';
 
 // Small enough for a unit test; the shapes and code paths are those of the real model.
@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 describe("the paper's GAT (gatPaper.ts)", () => {
   it('forward pass: logits [B, 18], one attention map per convolution', () => {
-    const model = new Gat(TINY, 1);
+    const model = new GraphNet(TINY, 1);
     const batch = batchGraphs(graphs, { inverseEdges: true });
     tf.tidy(() => {
       const { logits, attention } = model.forward(model.inputs(batch, createRng(1)));

@@ -3,10 +3,10 @@ import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generatePuzzle, toRecord } from '../core/puzzle/puzzle';
-import { createRng } from '../core/random/rng';
-import { batchGraphs, graphFromPuzzle } from './encoding';
-import { architectureOf, evaluate, Gat, type GatConfig, loadGat, saveGat, trainStep } from './gat';
+import { generatePuzzle, toRecord } from '../../core/puzzle/puzzle';
+import { createRng } from '../../core/random/rng';
+import { batchGraphs, graphFromPuzzle } from '../encoding';
+import { architectureOf, evaluate, GraphNet, type GatConfig, loadGat, saveGat, trainStep } from './graphNet';
 import { GAT_PAPER, NODES } from './gatPaper';
 import { PAIR_STATES } from './pairStates';
 import { CLASS_STATES, GAT_IMPROVED } from './relationComposer';
@@ -20,18 +20,20 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-describe('graph models: the shared weights, training step, saving and loading (gat.ts)', () => {
+describe('graph models: the shared weights, training step, saving and loading (graphNet.ts)', () => {
   it('picks the architecture its config names, refusing an unknown one by name', () => {
     expect(architectureOf(GAT_PAPER)).toBe(NODES);
     expect(architectureOf({ ...GAT_PAPER, architecture: 'nodes' })).toBe(NODES);
     expect(architectureOf({ ...GAT_IMPROVED, architecture: 'pairs' })).toBe(PAIR_STATES);
     expect(architectureOf(GAT_IMPROVED)).toBe(CLASS_STATES);
     const odd = { ...GAT_PAPER, architecture: 'graphs' } as unknown as GatConfig;
-    expect(() => new Gat(odd, 1)).toThrow('GAT config: unknown architecture "graphs" (expected nodes, pairs, classes)');
+    expect(() => new GraphNet(odd, 1)).toThrow(
+      'GAT config: unknown architecture "graphs" (expected nodes, pairs, classes)',
+    );
   });
 
   it('a few Adam steps on a tiny fixed batch lower the loss', () => {
-    const model = new Gat({ ...TINY, dropout: 0 }, 2);
+    const model = new GraphNet({ ...TINY, dropout: 0 }, 2);
     const optimizer = tf.train.adam(0.01);
     const batch = batchGraphs(graphs);
     const losses = Array.from({ length: 8 }, () => trainStep(model, optimizer, batch, createRng(7)).loss);
@@ -40,7 +42,7 @@ describe('graph models: the shared weights, training step, saving and loading (g
     model.dispose();
   });
   it('save → load gives the same logits', async () => {
-    const model = new Gat(GAT_IMPROVED, 3);
+    const model = new GraphNet(GAT_IMPROVED, 3);
     const batch = batchGraphs(graphs, { inverseEdges: true });
     const { modelJson, weights } = await saveGat(model);
     const copy = loadGat(JSON.parse(JSON.stringify(modelJson)), weights.slice(0));
@@ -52,7 +54,7 @@ describe('graph models: the shared weights, training step, saving and loading (g
     copy.dispose();
   });
   it('predictions leave no tensor behind', async () => {
-    const model = new Gat(TINY, 4);
+    const model = new GraphNet(TINY, 4);
     const batch = batchGraphs(graphs.slice(0, 1));
     await model.predict(batch);
     const before = tf.memory().numTensors;
@@ -69,7 +71,7 @@ describe('graph models: the shared weights, training step, saving and loading (g
     setWasmPaths(dist + path.sep);
     expect(await tf.setBackend('wasm')).toBe(true);
     try {
-      const model = new Gat(TINY, 5);
+      const model = new GraphNet(TINY, 5);
       const optimizer = tf.train.adam(0.001);
       const before = tf.memory().numTensors;
       const step = trainStep(model, optimizer, batchGraphs(graphs, { inverseEdges: true }), createRng(1));

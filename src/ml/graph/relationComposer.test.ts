@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generatePuzzle, toRecord } from '../core/puzzle/puzzle';
-import { createRng } from '../core/random/rng';
-import { batchGraphs, graphFromPuzzle, NUM_CLASSES, NUM_EDGE_TYPES } from './encoding';
-import { Gat } from './gat';
+import { generatePuzzle, toRecord } from '../../core/puzzle/puzzle';
+import { createRng } from '../../core/random/rng';
+import { batchGraphs, graphFromPuzzle, NUM_CLASSES, NUM_EDGE_TYPES } from '../encoding';
+import { GraphNet } from './graphNet';
 import { batchRounds, NUM_PAIR_CLASSES } from './pairRounds';
 import { GAT_IMPROVED } from './relationComposer';
 const puzzles = [1, 2, 3, 4, 5, 6].map((seed) => toRecord(generatePuzzle({ seed, k: 2 + (seed % 2), task: 1 })));
@@ -15,7 +15,7 @@ beforeAll(async () => {
 
 describe('the relation composer, class states (relationComposer.ts)', () => {
   it('every pair state a distribution, log-probability answers, attention over keep and each third person', () => {
-    const model = new Gat(GAT_IMPROVED, 8);
+    const model = new GraphNet(GAT_IMPROVED, 8);
     const batch = batchGraphs(graphs, { inverseEdges: true });
     const N = batch.maxNodes;
     tf.tidy(() => {
@@ -43,7 +43,7 @@ describe('the relation composer, class states (relationComposer.ts)', () => {
       ['compose/table', tf.tensor2d(raw.table, [C * C, C])],
       ['attention/sharpness', tf.tensor1d([raw.sharpness])],
     ]);
-    const model = new Gat(GAT_IMPROVED, weights);
+    const model = new GraphNet(GAT_IMPROVED, weights);
     weights.forEach((t) => t.dispose());
     const batch = batchGraphs(graphs, { inverseEdges: true });
     const x = model.inputs(batch, createRng(1));

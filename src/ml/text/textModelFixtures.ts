@@ -3,9 +3,9 @@
  * (rn.test.ts, mac.test.ts): hand-written stories and a small set of generated ones, and a
  * tokeniser learned from them. Test support only; no model imports it.
  */
-import { classIndex, type StoryGraph } from './encoding';
-import type { ModelQuestion } from './model';
-import { makeExamples } from './testData';
+import { classIndex, type StoryGraph } from '../encoding';
+import type { ModelQuestion } from '../model';
+import { makeExamples } from '../testData';
 import { learnTokenizer, type TextTokenizer } from './tokens';
 
 export const question = (story: string, a: string, b: string, answer: string): ModelQuestion => ({

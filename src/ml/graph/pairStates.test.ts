@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generatePuzzle, toRecord } from '../core/puzzle/puzzle';
-import { createRng } from '../core/random/rng';
-import { batchGraphs, graphFromPuzzle, NUM_CLASSES } from './encoding';
-import { Gat, type GatConfig, gatAsModel, loadGat, saveGat, trainStep } from './gat';
+import { generatePuzzle, toRecord } from '../../core/puzzle/puzzle';
+import { createRng } from '../../core/random/rng';
+import { batchGraphs, graphFromPuzzle, NUM_CLASSES } from '../encoding';
+import { GraphNet, type GatConfig, gatAsModel, loadGat, saveGat, trainStep } from './graphNet';
 import { batchPairLabels, batchRounds, NUM_PAIR_CLASSES, pairLabelsFromPuzzle } from './pairRounds';
 import { GAT_PAIRS } from './pairStates';
 import { GAT_IMPROVED } from './relationComposer';
@@ -18,7 +18,7 @@ beforeAll(async () => {
 
 describe('the first relation composer, vector pair states (pairStates.ts)', () => {
   it('logits [B, 18], per-round attention over keep and each third person', () => {
-    const model = new Gat(TINY_PAIRS, 6);
+    const model = new GraphNet(TINY_PAIRS, 6);
     const batch = batchGraphs(graphs, { inverseEdges: true });
     const N = batch.maxNodes;
     expect(batchRounds(batch)).toBe(3);
@@ -38,7 +38,7 @@ describe('the first relation composer, vector pair states (pairStates.ts)', () =
     model.dispose();
   });
   it('Adam steps with the pair loss lower it; save → load → answers with fact attention', async () => {
-    const model = new Gat(TINY_PAIRS, 7);
+    const model = new GraphNet(TINY_PAIRS, 7);
     const optimizer = tf.train.adam(0.01);
     const batch = batchGraphs(graphs, { inverseEdges: true });
     const targets = {
@@ -64,7 +64,7 @@ describe('the first relation composer, vector pair states (pairStates.ts)', () =
       expect(a.factAttention!.length).toBe(puzzles[i]!.facts.length);
       for (const w of a.factAttention!) expect(w >= 0 && w <= 1).toBe(true);
     });
-    expect((await saveGat(new Gat(GAT_IMPROVED, 1))).weights.byteLength).toBeLessThan(1_000_000);
+    expect((await saveGat(new GraphNet(GAT_IMPROVED, 1))).weights.byteLength).toBeLessThan(1_000_000);
     model.dispose();
     copy.dispose();
   });

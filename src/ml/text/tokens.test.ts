@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../core/random/rng';
+import { createRng } from '../../core/random/rng';
 import {
   assignEntities,
   CONTINUATION,

@@ -1,7 +1,7 @@
 /**
  * The Relation Network of the CLUTRR paper over the story text (Santoro et al. 2017, as the
  * paper's appendix adapts it), tfjs ops and tf.variable weights behind the same encoder as the
- * BiLSTM (lstm.ts BiLstmEncoder):
+ * BiLSTM (encoder.ts) and in the shared harness (textNet.ts):
  *
  * - the story is anonymised and tokenised as for the LSTM (encoding.ts batchTexts: people are
  *   `@ent<k>` tokens, a fresh seeded assignment per story) and cut into sentences after `.`,
@@ -15,26 +15,16 @@
  *
  * g's first layer is linear in [o_i ; o_j ; q], so it is computed as three products (per
  * object, per object, per story) added by broadcasting, not one product per pair. Gather-free
- * where gradients flow (see lstm.ts): the wasm backend trains it.
+ * where gradients flow (see encoder.ts): the wasm backend trains it.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { Seed } from '../core/random/rng';
-import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextBatchOptions, type TextItem } from './encoding';
-import {
-  BiLstmEncoder,
-  encoderShapes,
-  type ForwardOptions,
-  initialValues,
-  type LstmInputs,
-  matMul,
-  textModel,
-  readTokenizer,
-  saveTextNet,
-  softmaxProbs,
-} from './lstm';
-import type { ClutrrModel } from './model';
-import type { TextTokenizer, TokenizerJson } from './tokens';
-import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase } from './variables';
+import type { Seed } from '../../core/random/rng';
+import { batchTexts, NUM_CLASSES, type TextBatch, type TextBatchOptions, type TextItem } from '../encoding';
+import type { ClutrrModel } from '../model';
+import type { ModelArtifacts } from '../variables';
+import { encoderShapes, type ForwardOptions, type LstmInputs, matMul } from './encoder';
+import { loadTextNet, readTokenizer, saveTextNet, type TextModelJson, TextNetBase, textModel } from './textNet';
+import type { TextTokenizer } from './tokens';
 
 export interface RnConfig {
   readonly embeddingDim: number;
@@ -198,24 +188,9 @@ function rowsOf(batch: TextBatch): TextBatch[] {
   });
 }
 
-export class Rn {
-  readonly variables: ReadonlyMap<string, tf.Variable>;
-  readonly encoder: BiLstmEncoder;
-
-  constructor(
-    readonly config: RnConfig,
-    /** The tokeniser (tokens.ts); its vocabulary is the embedding's rows. */
-    readonly tokens: TextTokenizer,
-    init: Seed | ReadonlyMap<string, tf.Tensor>,
-  ) {
-    this.variables = createVariables('RN', weightShapes(config, tokens.size), init, (name, shape, rng) =>
-      initialValues(name, shape, config, rng),
-    );
-    this.encoder = new BiLstmEncoder(config, (name) => this.w(name));
-  }
-
-  private w(name: string): tf.Variable {
-    return this.variables.get(name)!;
+export class Rn extends TextNetBase<RnConfig, SentenceBatch, RnInputs> {
+  constructor(config: RnConfig, tokens: TextTokenizer, init: Seed | ReadonlyMap<string, tf.Tensor>) {
+    super('RN', config, tokens, init, weightShapes(config, tokens.size));
   }
 
   /** Tokenises and packs stories (see encoding.ts batchTexts) and cuts them into sentences. */
@@ -298,16 +273,6 @@ export class Rn {
     const logits = tf.add(matMul(z, this.w('f/out')), this.w('f/out/bias')) as tf.Tensor2D;
     return { logits };
   }
-
-  /** Class probabilities [B * 18] for a batch; disposes everything. */
-  predict(batch: SentenceBatch): Promise<Float32Array> {
-    return softmaxProbs(() => this.forward(this.inputs(batch)).logits);
-  }
-
-  dispose(): void {
-    for (const v of this.variables.values()) v.dispose();
-    this.encoder.dispose();
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -316,11 +281,7 @@ export class Rn {
 export const RN_FORMAT = 'clutrr-lab/rn';
 
 /** model.json: architecture, tokeniser (tokens.ts) and the weights manifest (tfjs's layout). */
-export interface RnModelJson extends ModelJsonBase {
-  readonly format: typeof RN_FORMAT;
-  readonly config: RnConfig;
-  readonly tokenizer: TokenizerJson;
-}
+export type RnModelJson = TextModelJson<typeof RN_FORMAT, RnConfig>;
 
 export type RnArtifacts = ModelArtifacts<RnModelJson>;
 
@@ -332,7 +293,7 @@ export async function saveRn(model: Rn, name = 'rn'): Promise<RnArtifacts> {
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
 export function loadRn(modelJson: RnModelJson, weights: ArrayBuffer): Rn {
   const tokens = readTokenizer('RN', modelJson.tokenizer);
-  return loadVariables('RN', RN_FORMAT, CLASSES, modelJson, weights, (t) => new Rn(modelJson.config, tokens, t));
+  return loadTextNet('RN', RN_FORMAT, modelJson, weights, tokens, (c, t, init) => new Rn(c, t, init));
 }
 
 /** A loaded RN as a ClutrrModel: each question anonymised with a seed of its own text. */

@@ -3,12 +3,12 @@
  * in model.json (`GatConfig`), the batch as tensors (`GatInputs`), what a forward pass gives
  * (`GatOutputs`), and the contract an architecture fulfils (`GraphArchitecture`): its weights,
  * its inputs, its forward pass, how its attention reaches the stated facts and how many
- * questions go through at once. gat.ts holds the model built on one of them (weights, training
+ * questions go through at once. graphNet.ts holds the model built on one of them (weights, training
  * step, saving and loading); gatPaper.ts, relationComposer.ts and pairStates.ts are the three.
  */
 import type * as tf from '@tensorflow/tfjs';
-import type { Rng } from '../core/random/rng';
-import type { GraphBatch, StoryGraph } from './encoding';
+import type { Rng } from '../../core/random/rng';
+import type { GraphBatch, StoryGraph } from '../encoding';
 
 export interface GatConfig {
   /** Node state size; the identity vectors have this size too (rounds share weights). */
@@ -86,7 +86,7 @@ export interface GatOutputs {
 /** A weight by name (the model's tf.variables). */
 export type WeightOf = (name: string) => tf.Variable;
 
-/** One architecture of graph model: what gat.ts's `Gat` asks of it. */
+/** One architecture of graph model: what graphNet.ts's `GraphNet` asks of it. */
 export interface GraphArchitecture {
   /** Weight names and shapes, in the order they are saved. */
   weightShapes(c: GatConfig): [string, number[]][];

@@ -1,7 +1,7 @@
 /**
  * The MAC network of the CLUTRR paper (Hudson and Manning 2018, "compositional attention
- * networks", as the paper's appendix adapts it) behind the BiLSTM encoder of lstm.ts, tfjs ops
- * and tf.variable weights:
+ * networks", as the paper's appendix adapts it) behind the BiLSTM encoder (encoder.ts), tfjs ops
+ * and tf.variable weights, in the shared harness (textNet.ts):
  *
  * - the story is anonymised and tokenised as for the LSTM (people are `@ent<k>` tokens, a fresh
  *   seeded assignment per story) and read by a bidirectional LSTM: its states, one per token,
@@ -14,7 +14,7 @@
  *   the knowledge base, I_h = (W_m m_{i-1}) ⊙ (W_k k_h), ra_h = w_r · (c_i ⊙ W_I [I_h ; k_h]),
  *   r_i = Σ_h softmax_h(ra)_h k_h; the **write** unit is linear, m_i = W_w [r_i ; m_{i-1}]
  *   (biases everywhere; c_0 and m_0 learned);
- * - the decoder, a 2-layer MLP, reads [m_last ; a ; b].
+ * - the decoder, a 2-layer MLP (decoder.ts), reads [m_last ; a ; b].
  *
  * The read score is computed without forming W_I [I_h ; k_h] per position: w_r · (c ⊙ (I W_a +
  * k W_b + b)) = k'_h · (m' ⊙ W_a (c ⊙ w_r)) + k_h · W_b (c ⊙ w_r) + const, where k'_h = W_k k_h
@@ -24,23 +24,14 @@
  * "memory, read and write" dropout.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { Seed } from '../core/random/rng';
-import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextBatchOptions, type TextItem } from './encoding';
-import {
-  BiLstmEncoder,
-  encoderShapes,
-  type ForwardOptions,
-  initialValues,
-  type LstmInputs,
-  matMul,
-  textModel,
-  readTokenizer,
-  saveTextNet,
-  softmaxProbs,
-} from './lstm';
-import type { ClutrrModel } from './model';
-import type { TextTokenizer, TokenizerJson } from './tokens';
-import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase } from './variables';
+import type { Seed } from '../../core/random/rng';
+import { batchTexts, type TextBatch, type TextBatchOptions, type TextItem } from '../encoding';
+import type { ClutrrModel } from '../model';
+import type { ModelArtifacts } from '../variables';
+import { decode, decoderShapes } from './decoder';
+import { encoderShapes, type ForwardOptions, type LstmInputs, matMul } from './encoder';
+import { loadTextNet, readTokenizer, saveTextNet, type TextModelJson, TextNetBase, textModel } from './textNet';
+import type { TextTokenizer } from './tokens';
 
 export interface MacConfig {
   readonly embeddingDim: number;
@@ -97,10 +88,7 @@ function weightShapes(c: MacConfig, vocabularySize: number): [string, number[]][
     ['mac/readAttention', [1, d]],
     ['mac/write', [2 * d, d]],
     ['mac/write/bias', [d]],
-    ['decoder/hidden', [3 * d, c.decoderHidden]],
-    ['decoder/hiddenBias', [c.decoderHidden]],
-    ['decoder/out', [c.decoderHidden, NUM_CLASSES]],
-    ['decoder/outBias', [NUM_CLASSES]],
+    ...decoderShapes(3 * d, c.decoderHidden),
   );
   return shapes;
 }
@@ -113,24 +101,9 @@ export interface MacForward {
   readonly control: tf.Tensor2D[];
 }
 
-export class Mac {
-  readonly variables: ReadonlyMap<string, tf.Variable>;
-  readonly encoder: BiLstmEncoder;
-
-  constructor(
-    readonly config: MacConfig,
-    /** The tokeniser (tokens.ts); its vocabulary is the embedding's rows. */
-    readonly tokens: TextTokenizer,
-    init: Seed | ReadonlyMap<string, tf.Tensor>,
-  ) {
-    this.variables = createVariables('MAC', weightShapes(config, tokens.size), init, (name, shape, rng) =>
-      initialValues(name, shape, config, rng),
-    );
-    this.encoder = new BiLstmEncoder(config, (name) => this.w(name));
-  }
-
-  private w(name: string): tf.Variable {
-    return this.variables.get(name)!;
+export class Mac extends TextNetBase<MacConfig, TextBatch, LstmInputs> {
+  constructor(config: MacConfig, tokens: TextTokenizer, init: Seed | ReadonlyMap<string, tf.Tensor>) {
+    super('MAC', config, tokens, init, weightShapes(config, tokens.size));
   }
 
   /** Tokenises and packs stories (see encoding.ts batchTexts). */
@@ -158,9 +131,7 @@ export class Mac {
     const { size: B, maxLength: L } = x;
     const d = 2 * c.hidden;
     const states = this.encoder.encode(x, options); // [L * B, d]
-    const byTime = tf.reshape(states, [L, B, d]);
-    const a = tf.sum(tf.mul(x.queryA, byTime), 0) as tf.Tensor2D;
-    const b = tf.sum(tf.mul(x.queryB, byTime), 0) as tf.Tensor2D;
+    const { a, b } = this.encoder.queryStates(x, states);
     const words = tf.stack([a, b], 1); // [B, 2, d]
     const question = tf.tanh(this.dense(tf.concat([a, b], 1) as tf.Tensor2D, 'mac/question')) as tf.Tensor2D;
     const stepQuestion = this.dense(question, 'mac/controlQuestion'); // shared by every step
@@ -196,19 +167,7 @@ export class Mac {
       controls.push(cv);
     }
     const features = this.encoder.dropout(tf.concat([memory, a, b], 1) as tf.Tensor2D, options);
-    const hidden = tf.relu(tf.add(matMul(features, this.w('decoder/hidden')), this.w('decoder/hiddenBias')));
-    const logits = tf.add(matMul(hidden as tf.Tensor2D, this.w('decoder/out')), this.w('decoder/outBias'));
-    return { logits: logits as tf.Tensor2D, read, control: controls };
-  }
-
-  /** Class probabilities [B * 18] for a batch; disposes everything. */
-  predict(batch: TextBatch): Promise<Float32Array> {
-    return softmaxProbs(() => this.forward(this.inputs(batch)).logits);
-  }
-
-  dispose(): void {
-    for (const v of this.variables.values()) v.dispose();
-    this.encoder.dispose();
+    return { logits: decode(features, (name) => this.w(name)), read, control: controls };
   }
 }
 
@@ -218,11 +177,7 @@ export class Mac {
 export const MAC_FORMAT = 'clutrr-lab/mac';
 
 /** model.json: architecture, tokeniser (tokens.ts) and the weights manifest (tfjs's layout). */
-export interface MacModelJson extends ModelJsonBase {
-  readonly format: typeof MAC_FORMAT;
-  readonly config: MacConfig;
-  readonly tokenizer: TokenizerJson;
-}
+export type MacModelJson = TextModelJson<typeof MAC_FORMAT, MacConfig>;
 
 export type MacArtifacts = ModelArtifacts<MacModelJson>;
 
@@ -234,7 +189,7 @@ export async function saveMac(model: Mac, name = 'mac'): Promise<MacArtifacts> {
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
 export function loadMac(modelJson: MacModelJson, weights: ArrayBuffer): Mac {
   const tokens = readTokenizer('MAC', modelJson.tokenizer);
-  return loadVariables('MAC', MAC_FORMAT, CLASSES, modelJson, weights, (t) => new Mac(modelJson.config, tokens, t));
+  return loadTextNet('MAC', MAC_FORMAT, modelJson, weights, tokens, (c, t, init) => new Mac(c, t, init));
 }
 
 /** A loaded MAC as a ClutrrModel: each question anonymised with a seed of its own text. */

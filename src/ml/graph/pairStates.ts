@@ -6,8 +6,8 @@
  * long compositions (src/ml/README.md), which the class states of relationComposer.ts remove.
  */
 import * as tf from '@tensorflow/tfjs';
-import { NUM_CLASSES, NUM_EDGE_TYPES } from './encoding';
-import type { ForwardOptions, GatConfig, GatInputs, GatOutputs, GraphArchitecture, WeightOf } from './gatArchitecture';
+import { NUM_CLASSES, NUM_EDGE_TYPES } from '../encoding';
+import type { ForwardOptions, GatConfig, GatInputs, GatOutputs, GraphArchitecture, WeightOf } from './architecture';
 import { NUM_PAIR_CLASSES, pairFactAttention, pairInputs, queryPair } from './pairRounds';
 
 /**

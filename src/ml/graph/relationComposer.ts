@@ -7,8 +7,8 @@
  * unsound rules included) unless `pairLoss` is 0 (`gat-improved-answer-only`, the ablation).
  */
 import * as tf from '@tensorflow/tfjs';
-import type { Rng } from '../core/random/rng';
-import { NUM_CLASSES, NUM_EDGE_TYPES } from './encoding';
+import type { Rng } from '../../core/random/rng';
+import { NUM_CLASSES, NUM_EDGE_TYPES } from '../encoding';
 import {
   type ForwardOptions,
   type GatConfig,
@@ -17,7 +17,7 @@ import {
   glorotValues,
   type GraphArchitecture,
   type WeightOf,
-} from './gatArchitecture';
+} from './architecture';
 import { NONE_CLASS, NUM_PAIR_CLASSES, pairFactAttention, pairInputs, queryPair } from './pairRounds';
 
 /**

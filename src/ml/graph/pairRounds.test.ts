@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generatePuzzle, toRecord } from '../core/puzzle/puzzle';
+import { generatePuzzle, toRecord } from '../../core/puzzle/puzzle';
 import { PAIR_CLASSES, pairLabelsFromPuzzle } from './pairRounds';
 
 const puzzles = [1, 2, 3, 4, 5, 6].map((seed) => toRecord(generatePuzzle({ seed, k: 2 + (seed % 2), task: 1 })));

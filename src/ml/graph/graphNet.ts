@@ -1,15 +1,16 @@
 /**
- * The graph models' shared machinery, whatever the architecture (gatArchitecture.ts): `Gat` holds
- * one architecture's weights as tf.variables (seeded or loaded), answers and explains batches;
- * `trainStep` (cross-entropy, the rule-base pair loss when the config has one, global-norm
- * clipping), `evaluate`, `saveGat` / `loadGat` (model.json `clutrr-lab/gat` + weights.bin) and
- * `gatAsModel` (the ClutrrModel of model.ts). The architectures: gatPaper.ts (the paper's GAT,
- * model `gat`), relationComposer.ts (`gat-improved`, `gat-improved-answer-only`) and
- * pairStates.ts (`gat-pairs`); what each model is: modelKinds.ts.
+ * The graph models' shared machinery, whatever the architecture (architecture.ts): `GraphNet`
+ * holds one architecture's weights as tf.variables (seeded or loaded), answers and explains
+ * batches; `trainStep` (cross-entropy, the rule-base pair loss when the config has one,
+ * global-norm clipping), `evaluate`, `saveGat` / `loadGat` (model.json `clutrr-lab/gat` +
+ * weights.bin; the format keeps its first model's name) and `gatAsModel` (the ClutrrModel of
+ * model.ts). The architectures: gatPaper.ts (the paper's GAT, model `gat`), relationComposer.ts
+ * (`gat-improved`, `gat-improved-answer-only`) and pairStates.ts (`gat-pairs`); what each model
+ * is: modelKinds.ts.
  */
 import * as tf from '@tensorflow/tfjs';
-import { createRng, type Rng, type Seed } from '../core/random/rng';
-import { batchGraphs, CLASSES, type GraphBatch, NUM_CLASSES } from './encoding';
+import { createRng, type Rng, type Seed } from '../../core/random/rng';
+import { batchGraphs, CLASSES, type GraphBatch, NUM_CLASSES } from '../encoding';
 import {
   type ForwardOptions,
   type GatConfig,
@@ -17,14 +18,16 @@ import {
   type GatOutputs,
   glorotValues,
   type GraphArchitecture,
-} from './gatArchitecture';
+} from './architecture';
 import { NODES } from './gatPaper';
-import type { ClutrrModel, ModelAnswer, ModelQuestion } from './model';
+import type { ClutrrModel, ModelAnswer, ModelQuestion } from '../model';
 import { PAIR_STATES } from './pairStates';
 import { CLASS_STATES } from './relationComposer';
-import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
+import { applyClippedGradients, crossEntropy, type TrainStep } from '../training';
+import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from '../variables';
 
-export type { ForwardOptions, GatConfig, GatInputs, GatOutputs } from './gatArchitecture';
+export type { ForwardOptions, GatConfig, GatInputs, GatOutputs } from './architecture';
+export type { TrainStep } from '../training';
 
 type ArchitectureName = NonNullable<GatConfig['architecture']>;
 
@@ -48,7 +51,11 @@ export function architectureOf(c: GatConfig): GraphArchitecture {
 /** Pair states composed through a third person (`pairs` or `classes`): the relation composers. */
 export const isPairs = (c: GatConfig): boolean => c.architecture === 'pairs' || c.architecture === 'classes';
 
-export class Gat {
+/**
+ * A graph model: the weights of the architecture its config names (the paper's GAT or a relation
+ * composer), seeded or loaded. Called `Gat` before the relation composers joined it.
+ */
+export class GraphNet {
   readonly variables: ReadonlyMap<string, tf.Variable>;
   readonly architecture: GraphArchitecture;
 
@@ -71,7 +78,7 @@ export class Gat {
     return this.architecture.inputs(this.config, batch, rng);
   }
 
-  /** Logits [B, 18] and the architecture's attention (gatArchitecture.ts GatOutputs). */
+  /** Logits [B, 18] and the architecture's attention (architecture.ts GatOutputs). */
   forward(x: GatInputs, options: ForwardOptions = {}): GatOutputs {
     return this.architecture.forward(this.config, (name) => this.variables.get(name)!, x, options);
   }
@@ -112,15 +119,6 @@ export class Gat {
   }
 }
 
-/** Mean softmax cross-entropy of logits against class indices (written out: no logSoftmax kernel on wasm). */
-export function crossEntropy(logits: tf.Tensor2D, labels: Int32Array): tf.Scalar {
-  return tf.tidy(() => {
-    const oneHot = tf.oneHot(tf.tensor1d(labels, 'int32'), NUM_CLASSES);
-    const logProbs = logits.sub(tf.logSumExp(logits, 1, true));
-    return oneHot.mul(logProbs).sum(1).mean().neg() as tf.Scalar;
-  });
-}
-
 /** Mean cross-entropy over the rows whose label is ≥ 0 (-1: not scored); 0 when there are none. */
 export function maskedCrossEntropy(logits: tf.Tensor2D, labels: Int32Array): tf.Scalar {
   return tf.tidy(() => {
@@ -146,18 +144,12 @@ export interface PairTargets {
   readonly labels: readonly Int32Array[];
 }
 
-export interface TrainStep {
-  readonly loss: number;
-  /** Correct answers in the batch (training mode: with dropout). */
-  readonly correct: number;
-}
-
 /**
  * One optimiser step on a batch: cross-entropy, gradients clipped to a global norm of `clip`
  * (the paper: 1.0), then the optimiser's update. Every intermediate tensor is disposed.
  */
 export function trainStep(
-  model: Gat,
+  model: GraphNet,
   optimizer: tf.Optimizer,
   batch: GraphBatch,
   rng: Rng,
@@ -179,9 +171,7 @@ export function trainStep(
       const perRound = pairLogits.map((l, r) => maskedCrossEntropy(l, auxiliary.labels[r]!));
       return answer.add(tf.addN(perRound).mul(pairWeight / perRound.length)) as tf.Scalar;
     }, vars);
-    const norm = tf.sqrt(tf.addN(Object.values(grads).map((g) => g.square().sum())));
-    const scale = tf.div(clip, tf.maximum(norm, clip));
-    optimizer.applyGradients(Object.fromEntries(Object.entries(grads).map(([n, g]) => [n, g.mul(scale)])));
+    applyClippedGradients(optimizer, grads, clip);
     return value.dataSync()[0]!;
   });
   return { loss, correct };
@@ -189,7 +179,7 @@ export function trainStep(
 
 /** Accuracy of a model on batches: correct answers over labelled rows (identities seeded). */
 export async function evaluate(
-  model: Gat,
+  model: GraphNet,
   batches: Iterable<GraphBatch>,
   seed: Seed = 0,
 ): Promise<{ correct: number; rows: number }> {
@@ -224,7 +214,7 @@ export interface GatModelJson extends ModelJsonBase {
 export type GatArtifacts = ModelArtifacts<GatModelJson>;
 
 /** The model as model.json and weights.bin contents. */
-export async function saveGat(model: Gat, name = 'gat'): Promise<GatArtifacts> {
+export async function saveGat(model: GraphNet, name = 'gat'): Promise<GatArtifacts> {
   return saveVariables(model.variables, {
     format: GAT_FORMAT,
     formatVersion: 1,
@@ -235,14 +225,15 @@ export async function saveGat(model: Gat, name = 'gat'): Promise<GatArtifacts> {
 }
 
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
-export function loadGat(modelJson: GatModelJson, weights: ArrayBuffer): Gat {
-  return loadVariables('GAT', GAT_FORMAT, CLASSES, modelJson, weights, (t) => new Gat(modelJson.config, t));
+export function loadGat(modelJson: GatModelJson, weights: ArrayBuffer): GraphNet {
+  return loadVariables('GAT', GAT_FORMAT, CLASSES, modelJson, weights, (t) => new GraphNet(modelJson.config, t));
 }
 
 // ---------------------------------------------------------------------------------------------
 // As a ClutrrModel (model.ts)
+
 /** A loaded graph model as a ClutrrModel: identities seeded per question position, batches as large as its architecture allows. */
-export function gatAsModel(model: Gat, name: string): ClutrrModel {
+export function gatAsModel(model: GraphNet, name: string): ClutrrModel {
   const { architecture, config } = model;
   return {
     kind: 'gat',

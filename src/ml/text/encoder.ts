@@ -1,66 +1,30 @@
 /**
- * The BiLSTM of the CLUTRR paper over the story text, reimplemented from its description with
- * tfjs ops and tf.variable weights (no tfjs-layers): people are anonymised as `@ent<k>` tokens
- * (a fresh random assignment per story: nothing can be learned from which number a person
- * gets), words are embedded, two bidirectional LSTM layers read the story, and a decoder reads
- * [state of query person a ; state of query person b ; pooled story] into the 18 classes. The
- * story is pooled by the mean of the states or, the paper's best text model, by attention
- * conditioned on the two query people.
+ * The BiLSTM encoder every text model reads the story through (lstm.ts, rn.ts, mac.ts): token
+ * embeddings, then bidirectional LSTM layers, over a model's own tf.variables.
  *
  * Gather-free where gradients flow (the wasm backend lacks unsortedSegmentSum, the gradient of
- * gather): embeddings are a one-hot product in training, the query people's states are mask
- * products. For speed, each layer projects the inputs of all steps in one matMul, and both
+ * gather): the embedding's gradient is summed in plain arithmetic (`embed`), the query people's
+ * states are mask products. For speed, each layer projects the inputs of all steps in one matMul, and both
  * directions run in one batched matMul per step (the backward one on the time-reversed
  * sequence; padding never changes a state, so padded stories need no reversing by length).
  */
 import * as tf from '@tensorflow/tfjs';
-import type { Rng, Seed } from '../core/random/rng';
-import { batchTexts, CLASSES, NUM_CLASSES, type TextBatch, type TextBatchOptions, type TextItem } from './encoding';
-import { type RowTimes, wasmRowTimes } from './backend';
-import { TextTokenizer, type TokenizerJson, tokenizerProblem } from './tokens';
-import type { ClutrrModel, ModelAnswer, ModelKind, ModelQuestion } from './model';
-import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from './variables';
+import type { Rng } from '../../core/random/rng';
+import { type RowTimes, wasmRowTimes } from '../backend';
+import type { TextBatch } from '../encoding';
 
-export type Pooling = 'mean' | 'attention';
-
-export interface LstmConfig {
+/** The part of a text model's config the encoder reads. */
+export interface EncoderConfig {
   readonly embeddingDim: number;
   /** Units per direction. */
   readonly hidden: number;
+  /** Bidirectional layers. */
   readonly layers: number;
-  readonly pooling: Pooling;
-  /** Size of the attention scorer's hidden layer (attention pooling). */
-  readonly attentionDim: number;
-  readonly decoderHidden: number;
-  /** Dropout on the embeddings, between layers and before the decoder (training only). */
+  /** Dropout on the embeddings and between layers (training only); the models reuse it elsewhere. */
   readonly dropout: number;
-  /** Training only: each word becomes `<unk>` with this probability (stories with unseen words). */
-  readonly wordDropout: number;
-  /**
-   * Training only: each word is split into word pieces, though known, with this probability
-   * (tokens.ts: unseen words come as pieces). Absent in models trained before tokens.ts.
-   */
-  readonly pieceDropout?: number;
 }
 
-/** The paper's BiLSTM with attention pooling (its best text model). */
-export const LSTM_PAPER: LstmConfig = {
-  embeddingDim: 100,
-  hidden: 100,
-  layers: 2,
-  pooling: 'attention',
-  attentionDim: 100,
-  decoderHidden: 200,
-  dropout: 0.1,
-  wordDropout: 0.15,
-  pieceDropout: 0.15,
-};
-
-/** The same network with mean pooling. */
-export const LSTM_MEAN: LstmConfig = { ...LSTM_PAPER, pooling: 'mean' };
-
-/** The part of a config the encoder reads (BiLstmEncoder: embedding and bidirectional layers). */
-export type EncoderConfig = Pick<LstmConfig, 'embeddingDim' | 'hidden' | 'layers' | 'dropout'>;
+const DIRECTIONS = ['forward', 'backward'] as const;
 
 /**
  * The encoder's weight names and shapes, in saving order: `embedding`, then per layer l and
@@ -84,34 +48,12 @@ export function encoderShapes(c: EncoderConfig, vocabularySize: number): [string
   return shapes;
 }
 
-/** Weight names and shapes, in the order they are saved. */
-function weightShapes(c: LstmConfig, vocabularySize: number): [string, number[]][] {
-  const H = c.hidden;
-  const shapes = encoderShapes(c, vocabularySize);
-  if (c.pooling === 'attention') {
-    shapes.push(
-      ['attention/state', [2 * H, c.attentionDim]],
-      ['attention/query', [4 * H, c.attentionDim]],
-      ['attention/score', [c.attentionDim, 1]],
-    );
-  }
-  shapes.push(
-    ['decoder/hidden', [6 * H, c.decoderHidden]],
-    ['decoder/hiddenBias', [c.decoderHidden]],
-    ['decoder/out', [c.decoderHidden, NUM_CLASSES]],
-    ['decoder/outBias', [NUM_CLASSES]],
-  );
-  return shapes;
-}
-
-const DIRECTIONS = ['forward', 'backward'] as const;
-
 /**
  * Seeded initial values by weight name: Glorot-uniform matrices (per gate for the LSTM), small
  * embeddings, forget-gate bias 1, other vectors 0. Also used for the weights of the models
  * behind the encoder (rn.ts, mac.ts).
  */
-export function initialValues(name: string, shape: number[], c: Pick<LstmConfig, 'hidden'>, rng: Rng): Float32Array {
+export function initialValues(name: string, shape: number[], c: Pick<EncoderConfig, 'hidden'>, rng: Rng): Float32Array {
   const size = shape.reduce((a, b) => a * b, 1);
   const values = new Float32Array(size);
   if (/^lstm\d+\/\w+\/bias$/.test(name)) {
@@ -268,6 +210,17 @@ export class BiLstmEncoder {
       states = options.training ? this.biLstm(l, input, x, true) : tf.tidy(() => this.biLstm(l, input, x, false));
     }
     return states;
+  }
+
+  /**
+   * The top layer's states by time [L, B, 2H] and the query people's states a, b [B, 2H]: the
+   * mean of the states at each one's tokens, a mask product (no gather).
+   */
+  queryStates(x: LstmInputs, states: tf.Tensor2D): { byTime: tf.Tensor3D; a: tf.Tensor2D; b: tf.Tensor2D } {
+    const byTime = tf.reshape(states, [x.maxLength, x.size, 2 * this.config.hidden]) as tf.Tensor3D;
+    const a = tf.sum(tf.mul(x.queryA, byTime), 0) as tf.Tensor2D;
+    const b = tf.sum(tf.mul(x.queryB, byTime), 0) as tf.Tensor2D;
+    return { byTime, a, b };
   }
 
   /**
@@ -456,274 +409,4 @@ export class BiLstmEncoder {
     }
     this.rowTimes.clear();
   }
-}
-
-export class Lstm {
-  readonly variables: ReadonlyMap<string, tf.Variable>;
-  /** Embedding and bidirectional layers over this model's variables. */
-  readonly encoder: BiLstmEncoder;
-
-  constructor(
-    readonly config: LstmConfig,
-    /** The tokeniser (tokens.ts); its vocabulary is the embedding's rows. */
-    readonly tokens: TextTokenizer,
-    init: Seed | ReadonlyMap<string, tf.Tensor>,
-  ) {
-    this.variables = createVariables('LSTM', weightShapes(config, tokens.size), init, (name, shape, rng) =>
-      initialValues(name, shape, config, rng),
-    );
-    this.encoder = new BiLstmEncoder(config, (name) => this.w(name));
-  }
-
-  private w(name: string): tf.Variable {
-    return this.variables.get(name)!;
-  }
-
-  /** Tokenises and packs stories with this model's tokens (see encoding.ts batchTexts). */
-  batch(
-    items: readonly TextItem[],
-    options: { wordDropout?: number; pieceDropout?: number; rng?: Rng } = {},
-  ): TextBatch {
-    return batchTexts(items, this.tokens, options);
-  }
-
-  inputs(batch: TextBatch): LstmInputs {
-    return this.encoder.inputs(batch);
-  }
-
-  /** Logits [B, 18] and, with attention pooling, the attention over tokens [B, L]. */
-  forward(x: LstmInputs, options: ForwardOptions = {}): { logits: tf.Tensor2D; attention?: tf.Tensor2D } {
-    const c = this.config;
-    const { size: B, maxLength: L } = x;
-    const states = this.encoder.encode(x, options);
-    const H2 = 2 * c.hidden;
-    const byTime = tf.reshape(states, [L, B, H2]);
-    const a = tf.sum(tf.mul(x.queryA, byTime), 0);
-    const b = tf.sum(tf.mul(x.queryB, byTime), 0);
-    let weights: tf.Tensor;
-    let attention: tf.Tensor2D | undefined;
-    if (c.pooling === 'attention') {
-      const query = matMul(tf.concat([a, b], 1) as tf.Tensor2D, this.w('attention/query'));
-      const keys = tf.reshape(matMul(states, this.w('attention/state')), [L, B, c.attentionDim]);
-      const hidden = tf.reshape(tf.tanh(tf.add(keys, query)), [L * B, c.attentionDim]) as tf.Tensor2D;
-      const scores = tf.reshape(matMul(hidden, this.w('attention/score')), [L, B]);
-      const masked = tf.add(scores, tf.mul(tf.sub(1, tf.reshape(x.mask, [L, B])), -1e9));
-      attention = tf.softmax(tf.transpose(masked)) as tf.Tensor2D;
-      weights = tf.expandDims(tf.transpose(attention), 2);
-    } else {
-      weights = tf.div(x.mask, tf.maximum(tf.sum(x.mask, 0, true), 1));
-    }
-    const pooled = tf.sum(tf.mul(weights, byTime), 0);
-    const features = this.encoder.dropout(tf.concat([a, b, pooled], 1) as tf.Tensor2D, options);
-    const hidden = tf.relu(tf.add(matMul(features, this.w('decoder/hidden')), this.w('decoder/hiddenBias')));
-    const logits = tf.add(matMul(hidden as tf.Tensor2D, this.w('decoder/out')), this.w('decoder/outBias'));
-    return { logits: logits as tf.Tensor2D, attention };
-  }
-
-  /** Class probabilities [B * 18] for a batch; disposes everything. */
-  predict(batch: TextBatch): Promise<Float32Array> {
-    return softmaxProbs(() => this.forward(this.inputs(batch)).logits);
-  }
-
-  dispose(): void {
-    for (const v of this.variables.values()) v.dispose();
-    this.encoder.dispose();
-  }
-}
-
-/** Mean softmax cross-entropy of logits against class indices (written out: no logSoftmax kernel on wasm). */
-export function crossEntropy(logits: tf.Tensor2D, labels: Int32Array): tf.Scalar {
-  return tf.tidy(() => {
-    const oneHot = tf.oneHot(tf.tensor1d(labels, 'int32'), NUM_CLASSES);
-    const logProbs = logits.sub(tf.logSumExp(logits, 1, true));
-    return oneHot.mul(logProbs).sum(1).mean().neg() as tf.Scalar;
-  });
-}
-
-export interface TrainStep {
-  readonly loss: number;
-  /** Correct answers in the batch (training mode: with dropout). */
-  readonly correct: number;
-}
-
-/**
- * What trainStep, evaluate and textModel need of a text model: `Lstm`, and the models behind
- * its encoder (rn.ts, mac.ts) with their own batch and input types.
- */
-export interface TextNet<Batch extends { readonly size: number; readonly labels: Int32Array }, Inputs> {
-  readonly variables: ReadonlyMap<string, tf.Variable>;
-  /** Tokenises and packs stories (encoding.ts batchTexts; the dropouts: training only). */
-  batch(items: readonly TextItem[], options?: TextBatchOptions): Batch;
-  inputs(batch: Batch): Inputs;
-  forward(x: Inputs, options?: ForwardOptions): { logits: tf.Tensor2D };
-  /** Class probabilities [B * 18]; disposes everything. */
-  predict(batch: Batch): Promise<Float32Array>;
-  dispose(): void;
-}
-
-/**
- * One optimiser step on a batch: cross-entropy, gradients clipped to a global norm of `clip`
- * (the paper: 1.0), then the optimiser's update. Every intermediate tensor is disposed.
- */
-export function trainStep<Batch extends { readonly size: number; readonly labels: Int32Array }, Inputs>(
-  model: TextNet<Batch, Inputs>,
-  optimizer: tf.Optimizer,
-  batch: Batch,
-  rng: Rng,
-  clip = 1,
-): TrainStep {
-  const vars = [...model.variables.values()];
-  let correct = 0;
-  const loss = tf.tidy(() => {
-    const x = model.inputs(batch);
-    const { value, grads } = tf.variableGrads(() => {
-      const { logits } = model.forward(x, { training: true, rng });
-      const predicted = logits.argMax(1).dataSync();
-      correct = batch.labels.reduce((n, l, i) => n + (predicted[i] === l ? 1 : 0), 0);
-      return crossEntropy(logits, batch.labels);
-    }, vars);
-    const norm = tf.sqrt(tf.addN(Object.values(grads).map((g) => g.square().sum())));
-    const scale = tf.div(clip, tf.maximum(norm, clip));
-    optimizer.applyGradients(Object.fromEntries(Object.entries(grads).map(([n, g]) => [n, g.mul(scale)])));
-    return value.dataSync()[0]!;
-  });
-  return { loss, correct };
-}
-
-/** The anonymisation seed of a question at inference: its own text, so it always gets the same answer. */
-export function questionSeed(story: string, queryNames: readonly [string, string]): string {
-  return `${story}\u0000${queryNames[0]}\u0000${queryNames[1]}`;
-}
-
-/** Inference items of questions (labels from their graphs, -1 when unknown). */
-export function textItems(questions: readonly ModelQuestion[]): TextItem[] {
-  return questions.map((q) => ({
-    story: q.story,
-    queryNames: q.queryNames,
-    label: q.graph.label,
-    seed: questionSeed(q.story, q.queryNames),
-  }));
-}
-
-/**
- * Accuracy on questions: correct answers over labelled rows, in batches of about `batchSize`
- * (sorted by length so that little is padding).
- */
-export async function evaluate<Batch extends { readonly size: number; readonly labels: Int32Array }, Inputs>(
-  model: TextNet<Batch, Inputs>,
-  questions: readonly ModelQuestion[],
-  batchSize = 250,
-): Promise<{ correct: number; rows: number }> {
-  const items = textItems(questions).sort((p, q) => p.story.length - q.story.length);
-  let correct = 0;
-  let rows = 0;
-  for (let i = 0; i < items.length; i += batchSize) {
-    const batch = model.batch(items.slice(i, i + batchSize));
-    const probs = await model.predict(batch);
-    for (let b = 0; b < batch.size; b++) {
-      if (batch.labels[b]! < 0) continue;
-      rows++;
-      if (argMax(probs.subarray(b * NUM_CLASSES, (b + 1) * NUM_CLASSES)) === batch.labels[b]) correct++;
-    }
-  }
-  return { correct, rows };
-}
-
-function argMax(row: ArrayLike<number>): number {
-  let best = 0;
-  for (let c = 1; c < row.length; c++) if (row[c]! > row[best]!) best = c;
-  return best;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Saving and loading: public/models/<model>/<version>/{model.json, weights.bin, metadata.json}
-
-export const LSTM_FORMAT = 'clutrr-lab/lstm';
-
-/**
- * model.json: architecture, tokeniser and the weights manifest (tfjs's layout). Models trained
- * before tokens.ts have a word `vocabulary` instead of `tokenizer` (read as its `words` kind).
- */
-export interface LstmModelJson extends ModelJsonBase {
-  readonly format: typeof LSTM_FORMAT;
-  readonly config: LstmConfig;
-  readonly tokenizer?: TokenizerJson;
-  readonly vocabulary?: readonly string[];
-}
-
-export type LstmArtifacts = ModelArtifacts<LstmModelJson>;
-
-/** The model as model.json and weights.bin contents. */
-export async function saveLstm(model: Lstm, name = 'lstm'): Promise<LstmArtifacts> {
-  return saveTextNet(model, LSTM_FORMAT, name);
-}
-
-/** The tokeniser of a model.json: its `tokenizer`, or the word `vocabulary` of a model trained before tokens.ts. */
-export function lstmTokens(modelJson: LstmModelJson): TextTokenizer {
-  return readTokenizer('LSTM', modelJson.tokenizer ?? { kind: 'words', vocabulary: modelJson.vocabulary });
-}
-
-/** A model from model.json and weights.bin contents; refuses another format or class list. */
-export function loadLstm(modelJson: LstmModelJson, weights: ArrayBuffer): Lstm {
-  const tokens = lstmTokens(modelJson);
-  return loadVariables('LSTM', LSTM_FORMAT, CLASSES, modelJson, weights, (t) => new Lstm(modelJson.config, tokens, t));
-}
-
-/** A text model's parts that its model.json records: weights, architecture and tokeniser. */
-export interface SavedTextNet<C> {
-  readonly variables: ReadonlyMap<string, tf.Variable>;
-  readonly config: C;
-  readonly tokens: TextTokenizer;
-}
-
-/** model.json (`format`, config, classes, tokeniser, weights manifest) and weights.bin of a text model. */
-export function saveTextNet<F extends string, C>(model: SavedTextNet<C>, format: F, name: string) {
-  return saveVariables(model.variables, {
-    format,
-    formatVersion: 1 as const,
-    name,
-    config: model.config,
-    classes: [...CLASSES],
-    tokenizer: model.tokens.toJson(),
-  });
-}
-
-/** The tokeniser a model.json holds, or an error naming the model (`label`) and what is wrong. */
-export function readTokenizer(label: string, json: unknown): TextTokenizer {
-  const problem = tokenizerProblem(json);
-  if (problem) throw new Error(`${label} model.json: tokenizer: ${problem}`);
-  return new TextTokenizer(json as TokenizerJson);
-}
-
-/** Class probabilities of a batch from its logits (made inside a tidy); disposes everything. */
-export async function softmaxProbs(logits: () => tf.Tensor2D): Promise<Float32Array> {
-  const probs = tf.tidy(() => tf.softmax(logits()));
-  try {
-    return (await probs.data()) as Float32Array;
-  } finally {
-    probs.dispose();
-  }
-}
-
-/** A loaded LSTM as a ClutrrModel: each question anonymised with a seed of its own text. */
-export function lstmAsModel(model: Lstm, name: string): ClutrrModel {
-  return textModel(model, 'lstm', name);
-}
-
-/** A loaded text model as a ClutrrModel of `kind`: each question anonymised with a seed of its own text. */
-export function textModel<Batch extends { readonly size: number; readonly labels: Int32Array }, Inputs>(
-  model: TextNet<Batch, Inputs>,
-  kind: ModelKind,
-  name: string,
-): ClutrrModel {
-  return {
-    kind,
-    name,
-    async answer(questions: readonly ModelQuestion[]): Promise<ModelAnswer[]> {
-      if (questions.length === 0) return [];
-      const probs = await model.predict(model.batch(textItems(questions)));
-      return questions.map((_, b) => ({ probs: probs.slice(b * NUM_CLASSES, (b + 1) * NUM_CLASSES) }));
-    },
-    dispose: () => model.dispose(),
-  };
 }

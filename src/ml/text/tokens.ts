@@ -20,7 +20,7 @@
  * pieces though it is known (`TokenDropout`), so the model has met both before it meets unseen
  * text. Pure: no tfjs.
  */
-import { createRng, type Rng, type Seed } from '../core/random/rng';
+import { createRng, type Rng, type Seed } from '../../core/random/rng';
 
 export const PAD_TOKEN = '<pad>';
 export const UNK_TOKEN = '<unk>';

@@ -10,9 +10,9 @@
  * lacks) and training runs on wasm, cpu and WebGL alike.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { Rng } from '../core/random/rng';
-import { type GraphBatch, NUM_CLASSES, NUM_EDGE_TYPES, type StoryGraph } from './encoding';
-import type { ForwardOptions, GatConfig, GatInputs, GatOutputs, GraphArchitecture, WeightOf } from './gatArchitecture';
+import type { Rng } from '../../core/random/rng';
+import { type GraphBatch, NUM_CLASSES, NUM_EDGE_TYPES, type StoryGraph } from '../encoding';
+import type { ForwardOptions, GatConfig, GatInputs, GatOutputs, GraphArchitecture, WeightOf } from './architecture';
 
 /** The paper's GAT. */
 export const GAT_PAPER: GatConfig = {

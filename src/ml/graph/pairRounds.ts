@@ -7,11 +7,11 @@
  * reaches the stated facts.
  */
 import * as tf from '@tensorflow/tfjs';
-import { INVERSE_CODE, PRED_CODE, predicateOf, wordFor } from '../core/kinship/relations';
-import type { PuzzleRecord } from '../core/puzzle/puzzle';
-import { bit, composeMasks } from '../core/reasoning/solver';
-import { CLASSES, type GraphBatch, NUM_EDGE_TYPES, type StoryGraph } from './encoding';
-import type { GatConfig, GatInputs } from './gatArchitecture';
+import { INVERSE_CODE, PRED_CODE, predicateOf, wordFor } from '../../core/kinship/relations';
+import type { PuzzleRecord } from '../../core/puzzle/puzzle';
+import { bit, composeMasks } from '../../core/reasoning/solver';
+import { CLASSES, type GraphBatch, NUM_EDGE_TYPES, type StoryGraph } from '../encoding';
+import type { GatConfig, GatInputs } from './architecture';
 
 /**
  * Classes of a pair's relation (both composers): the 18 answer classes, then `husband`, `wife` (a pair may be
