@@ -14,7 +14,7 @@ import { encodeStudyLink } from '../../src/study/link';
  * plugin-clutrr from `npm run build:jspsych`, on a phone, by clicks and by keyboard; the data
  * jsPsych keeps has one row per CLUTRR trial with the engine's gold answer for its seed.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const SHOTS = process.env.E2E_SHOTS ?? path.join(ROOT, 'e2e', 'artifacts');
 
 /** The example's three trials, as its page lists them. */
