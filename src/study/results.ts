@@ -5,52 +5,9 @@
  * analysed without a join.
  */
 import { writeCsv } from '../core/formats/csv';
-import type { TaskId } from '../core/puzzle/tasks';
-import { RESULT_FIELDS, type ResultColumn } from './resultFields';
-import type { Phase } from './schedule';
+import { RESULT_FIELDS, type ResultColumn, type ResultRow } from './resultFields';
 
-/** How a trial ended. */
-export type EndedOn = 'response' | 'timeout' | 'skipped';
-
-/** One trial's row. Times are ISO 8601 (UTC) texts; durations whole milliseconds. */
-export interface ResultRow {
-  readonly study_id: string;
-  readonly session_id: string;
-  /** Prolific's PROLIFIC_PID (or the JATOS worker id); empty when none was given. */
-  readonly participant_id: string;
-  readonly condition: string;
-  readonly trial_index: number;
-  readonly phase: Phase;
-  readonly puzzle_id: string;
-  readonly seed: number;
-  readonly k: number;
-  readonly task: TaskId;
-  readonly strict: boolean;
-  readonly query_a: string;
-  readonly query_b: string;
-  readonly gold: string;
-  /** The relation word chosen; empty after a timeout or a skip. */
-  readonly response: string;
-  readonly correct: boolean;
-  /** The rating 1–5; null when the trial ended without one (timeout, skip). */
-  readonly difficulty: number | null;
-  readonly rt_ms: number;
-  readonly ended_on: EndedOn;
-  /** The per-puzzle limit in force, or null when untimed. */
-  readonly time_limit_s: number | null;
-  readonly answer_changes: number;
-  /** Time the tab was hidden during the trial. */
-  readonly hidden_ms: number;
-  /** The trial was interrupted (reload, crash, closed tab) and shown again. */
-  readonly resumed: boolean;
-  readonly started_at: string;
-  readonly answered_at: string;
-  readonly story: string;
-  /** Prolific's STUDY_ID (not ours), empty outside Prolific. */
-  readonly prolific_study_id: string;
-  /** Prolific's SESSION_ID (not ours), empty outside Prolific. */
-  readonly prolific_session_id: string;
-}
+export type { EndedOn, ResultRow } from './resultFields';
 
 /**
  * The columns in export order: the issue's list, then the Prolific ids (the order of the

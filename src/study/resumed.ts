@@ -3,7 +3,6 @@
  * researcher chooses whether the figures include them (the default, figures as before), include
  * and mark them, or leave them out; only main and check trials count, as practice is in no figure.
  */
-import type { ItemRow } from './figures';
 import type { ResultRow } from './results';
 
 export type ResumedMode = 'include' | 'mark' | 'omit';
@@ -33,7 +32,7 @@ export interface ResumedTally {
  * The tally of the items shown with every answer in (`items()` holds each main and check trial of
  * the participants in the figures once), so it follows "leave out flagged" as the figures do.
  */
-export function resumedTally(items: readonly Pick<ItemRow, 'n' | 'resumed'>[]): ResumedTally {
+export function resumedTally(items: readonly { readonly n: number; readonly resumed: number }[]): ResumedTally {
   let resumed = 0;
   let trials = 0;
   for (const it of items) {
