@@ -24,6 +24,7 @@
 import { hashSeed } from '../src/core/random/rng';
 import type { StudyDefinition } from '../src/study/definition';
 import type { ResultRow } from '../src/study/results';
+import type { ReviewItem } from '../src/study/reviewQueue';
 import { parseReviewResponse } from '../src/study/collect/rows';
 import { STUDY_KINDS, type StudyKind } from '../src/study/studyOptions';
 import { liveCheckFilter } from './collectChecks';
@@ -58,19 +59,8 @@ export function collectSettings(def: StudyDefinition): CollectSettings {
   };
 }
 
-/** One story to review, as `GET …/review-items` answers it (collect-spec.md). */
-export interface ReviewItem {
-  /** `<session_id>/<trial_index>` of the paraphrase row. */
-  readonly story_id: string;
-  readonly seed: number;
-  readonly k: number;
-  /** The paraphrase row's `puzzle_id`: the clause id. */
-  readonly clause_id: string;
-  readonly query_a: string;
-  readonly query_b: string;
-  readonly gold: string;
-  readonly story: string;
-}
+/** One story to review, as `GET …/review-items` answers it (the page's own declaration). */
+export type { ReviewItem };
 
 /** A refusal, as the HTTP layer sends it (`{error, reason}` with the status). */
 export interface QueueRefusal {

@@ -12,6 +12,7 @@
  */
 import type { EndedOn, ResultRow } from '../results';
 import { REVIEW_REASONS, type ReviewReason } from '../studyOptions';
+import type { ReviewItem } from '../reviewQueue';
 import { type Clause, CLAUSE_ID_PREFIX, clauseFromId, clauseQuery } from './clause';
 
 /** The columns a collection trial fills; the run adds the session's and the timing columns. */
@@ -89,22 +90,9 @@ export function parseReviewResponse(response: string): ReviewVerdict | { error: 
   return { verdict: 'bad', reasons: reasons as ReviewReason[] };
 }
 
-/** The story a review shows (what the results server's review queue hands out). */
-export interface StoryToReview {
-  readonly story_id: string;
-  readonly seed: number;
-  readonly k: number;
-  /** The paraphrase row's puzzle_id. */
-  readonly clause_id: string;
-  readonly query_a: string;
-  readonly query_b: string;
-  readonly gold: string;
-  readonly story: string;
-}
-
 /** The fields of a review row; a trial that ended without a verdict (timeout, skip) records none. */
 export function reviewFields(
-  item: StoryToReview,
+  item: ReviewItem,
   verdict: ReviewVerdict | null,
   endedOn: EndedOn = 'response',
 ): CollectionFields {
