@@ -8,9 +8,9 @@
  */
 import type { StudyDefinition } from '../src/study/definition';
 import type { ResultRow, SessionInfo } from '../src/study/results';
-import { scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule';
+import { isLiveReview, scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule';
 import { paraphraseRowProblem } from './collectChecks';
-import { collectSettings, type ReviewQueue } from './reviewQueue';
+import type { ReviewQueue } from './reviewQueue';
 import { solveRowProblem, storyLengthProblem, timeProblem, TrialFacts } from './rowChecks';
 import type { IngestBody } from './schema';
 import {
@@ -195,12 +195,6 @@ export class IngestChecks {
     return def.kind === 'solve' ? solveRowProblem(this.facts.of(def, item), row) : undefined;
   }
 }
-
-/** A review study whose items the queue serves (a `sourceStudy` on this server), not a link's embedded stories. */
-const isLiveReview = (def: StudyDefinition) => {
-  const s = collectSettings(def);
-  return s.kind === 'review' && s.sourceStudy !== '';
-};
 
 function sessionProblem(issued: IssuedRow, s: SessionInfo, schedule: ParticipantSchedule): string | undefined {
   if (s.condition !== schedule.condition.id) {
