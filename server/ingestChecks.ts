@@ -46,10 +46,11 @@ export class IngestChecks {
   /**
    * Checks a participant's request before it is stored: sessions the server issued carry their
    * secret and agree with their schedule; a study in `issued` mode takes no other session; a
-   * closed or full study takes no new browser-made session. Returns the first refusal, or
-   * undefined. Unknown studies are left to the store (403 there).
+   * closed or full study takes no new browser-made session. Returns the first refusal, or the
+   * issued sessions among the rows that had given their places back (to be reclaimed). Unknown
+   * studies are left to the store (403 there).
    */
-  check(body: IngestBody): Refusal | undefined {
+  check(body: IngestBody): { readonly refusal: Refusal } | { readonly released: readonly IssuedRow[] } {
     const secrets = new Map((body.secrets ?? []).map((s) => [s.session_id, s.secret]));
     const fresh = new Set<string>();
     // One look at each study's switches per request (a body may carry 200 rows).
@@ -58,10 +59,16 @@ export class IngestChecks {
       if (!states.has(studyId)) states.set(studyId, this.look.state(studyId));
       return states.get(studyId);
     };
+    // One look at each session's record too: a body's rows mostly share one session.
+    const records = new Map<string, IssuedRow | undefined>();
+    const issuedOf = (sessionId: string) => {
+      if (!records.has(sessionId)) records.set(sessionId, this.look.issued(sessionId));
+      return records.get(sessionId);
+    };
     const check = (where: string, r: ResultRow | SessionInfo): Refusal | undefined => {
       const state = stateOf(r.study_id);
       if (!state) return undefined;
-      const issued = this.look.issued(r.session_id);
+      const issued = issuedOf(r.session_id);
       if (!issued) {
         if (state.sessions === 'issued') {
           return {
@@ -111,13 +118,18 @@ export class IngestChecks {
     };
     for (const [i, s] of body.sessions.entries()) {
       const refusal = check(`sessions.${i}`, s);
-      if (refusal) return refusal;
+      if (refusal) return { refusal };
     }
     for (const [i, r] of body.rows.entries()) {
       const refusal = check(`rows.${i}`, r);
-      if (refusal) return refusal;
+      if (refusal) return { refusal };
     }
-    return undefined;
+    const released = new Set(body.rows.map((r) => r.session_id));
+    return {
+      released: [...records.values()].filter(
+        (x) => x?.released_at != null && released.has(x.session_id),
+      ) as IssuedRow[],
+    };
   }
 
   /** The schedule of an issued session: what its rows must say, trial by trial. */

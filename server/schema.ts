@@ -84,6 +84,11 @@ const _sessionsMatch: Same<
 // eslint-disable-next-line no-control-regex -- finding these characters is the point
 export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
+/** The first field of a record whose text holds a control character (CONTROL_CHARACTER), or undefined. */
+export function controlCharacterField(record: object): string | undefined {
+  return Object.entries(record).find(([, v]) => typeof v === 'string' && CONTROL_CHARACTER.test(v))?.[0];
+}
+
 /** The place of the first text field of a body holding a control character, or undefined. */
 function controlCharacterAt(body: IngestBody): string | undefined {
   for (const [list, records] of [
@@ -92,9 +97,8 @@ function controlCharacterAt(body: IngestBody): string | undefined {
     ['secrets', body.secrets ?? []],
   ] as const) {
     for (const [i, record] of records.entries()) {
-      for (const [field, value] of Object.entries(record)) {
-        if (typeof value === 'string' && CONTROL_CHARACTER.test(value)) return `${list}.${i}.${field}`;
-      }
+      const field = controlCharacterField(record);
+      if (field !== undefined) return `${list}.${i}.${field}`;
     }
   }
   return undefined;

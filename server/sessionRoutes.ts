@@ -9,7 +9,7 @@
  *   GET  /api/studies/<id>/coverage   anyone: stories per clause of a paraphrase study
  *
  * and, before `POST /api/rows` stores anything: the limits on bytes per address and per study,
- * then the issued-session checks (`StudyAccess.checkIngest`).
+ * then the issued-session checks (`StudyAccess.admitRows`).
  */
 import type { Context, Hono } from 'hono';
 import { readLimited } from './body';
@@ -44,12 +44,20 @@ const LIMIT_WORDS: Record<LimitHit['limit'], string> = {
 /** The header that carries an issued session's secret on a GET (a URL would leave it in proxies' logs). */
 export const SESSION_SECRET_HEADER = 'x-session-secret';
 
+const limitMessage = (hit: LimitHit) =>
+  `${LIMIT_WORDS[hit.limit]} at the moment; please try again in ${hit.retryAfterS} s`;
+
+/** A limit's refusal as the session issuing returns it (sent as 429 with Retry-After). */
+const rateRefusal = (hit: LimitHit, message = limitMessage(hit)): Refusal => ({
+  status: 429,
+  reason: 'rate',
+  message,
+  retryAfterS: hit.retryAfterS,
+});
+
 const tooMany = (c: Context, hit: LimitHit) => {
   c.header('Retry-After', String(hit.retryAfterS));
-  return c.json(
-    { error: `${LIMIT_WORDS[hit.limit]} at the moment; please try again in ${hit.retryAfterS} s`, reason: 'rate' },
-    429,
-  );
+  return c.json({ error: limitMessage(hit), reason: 'rate' }, 429);
 };
 
 export function installSessionRoutes(app: Hono, d: SessionRouteDeps): void {
@@ -70,25 +78,11 @@ export function installSessionRoutes(app: Hono, d: SessionRouteDeps): void {
       address,
       gate: (studyId, room): Refusal | undefined => {
         const hit = room ? d.limiter.newRoomSession(studyId) : d.limiter.newSession(address, studyId);
-        return (
-          hit && {
-            status: 429,
-            reason: 'rate',
-            message: `${LIMIT_WORDS[hit.limit]} at the moment; please try again in ${hit.retryAfterS} s`,
-            retryAfterS: hit.retryAfterS,
-          }
-        );
+        return hit && rateRefusal(hit);
       },
       wrongCode: (): Refusal | undefined => {
         const hit = d.limiter.wrongResumeCode(address);
-        return (
-          hit && {
-            status: 429,
-            reason: 'rate',
-            message: `${LIMIT_WORDS[hit.limit]}; please try again in ${hit.retryAfterS} s`,
-            retryAfterS: hit.retryAfterS,
-          }
-        );
+        return hit && rateRefusal(hit, `${LIMIT_WORDS[hit.limit]}; please try again in ${hit.retryAfterS} s`);
       },
     });
     if (outcome.ok) return c.json(outcome.grant, outcome.status);
@@ -143,12 +137,12 @@ export function rowsGuard(d: SessionRouteDeps) {
   return (c: Context, body: IngestBody, bytes: number): Response | undefined => {
     const address = clientAddress(c, d.trustProxy);
     // Issued-session checks first: a refused request is not charged to the study's byte budget.
-    const refusal = d.access.checkIngest(body);
+    const { refusal, shared } = d.access.admitRows(body);
     if (refusal) {
       d.log({ event: 'refused-rows', reason: refusal.reason, address, message: refusal.message });
       return c.json({ error: refusal.message, reason: refusal.reason }, refusal.status);
     }
-    for (const session of d.access.reclaimReleased(body)) {
+    for (const session of shared) {
       d.log({ event: 'reclaimed-shares-cell', session_id: session, address });
     }
     const studies = [...new Set(body.rows.map((r) => r.study_id))].filter((s) => d.access.link(s) !== undefined);

@@ -306,6 +306,9 @@ describe('facts recomputed, not believed', () => {
     }
     expect(t.store.rows('rules')).toEqual([]);
     expect(t.store.sessionInfos('rules')).toEqual([]);
+    // A session request's ids are held to the same rule.
+    const badId = await t.start({ study_id: 'rules', participant_id: 'p\u0007' }, '192.0.2.61');
+    expect(badId).toMatchObject({ status: 400, json: { error: 'participant_id: control characters are not allowed' } });
     const ok = await t.rows({ sessions: [device(g, {})], rows: [good], secrets: secretsOf(g) });
     expect(ok.status).toBe(200);
   });

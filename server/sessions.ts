@@ -31,7 +31,7 @@ import {
 } from '../src/study/serverSession';
 import { IngestChecks } from './ingestChecks';
 import { collectSettings, liveReviewProblem, ReviewQueue, type ItemsOutcome, type QueueRefusal } from './reviewQueue';
-import { CONTROL_CHARACTER, type IngestBody } from './schema';
+import { controlCharacterField, type IngestBody } from './schema';
 import {
   CLOSED_MESSAGE,
   FULL_MESSAGE,
@@ -321,8 +321,8 @@ export class StudyAccess {
       return refuse(400, 'invalid', `${where}: ${issue.message}`);
     }
     const request = parsed.data;
-    const control = controlProblem(request);
-    if (control) return refuse(400, 'invalid', control);
+    const control = controlCharacterField(request);
+    if (control !== undefined) return refuse(400, 'invalid', `${control}: control characters are not allowed`);
     if ((request.study_id === undefined) === (request.token === undefined)) {
       return refuse(400, 'invalid', 'name the study by "study_id" or by its link "token" (one of the two)');
     }
@@ -548,24 +548,20 @@ export class StudyAccess {
     return this.reviews.itemsFor(issued);
   }
 
-  /** Checks a participant's request before it is stored (ingestChecks.ts): the first refusal, or undefined. */
-  checkIngest(body: IngestBody): Refusal | undefined {
-    return this.checks.check(body);
-  }
-
   /**
-   * Sessions among a request's rows that had given their places back (no answer within the
-   * study's claimMinutes) hold one again: their rows are stored like any other. Returns those
-   * whose counter value another session took meanwhile (they share its cell), for the log.
+   * Checks a participant's request before it is stored (ingestChecks.ts): the first refusal; or
+   * none, and then the sessions among its rows that had given their places back (no answer
+   * within the study's claimMinutes) hold one again, their rows stored like any other. `shared`:
+   * those whose counter value another session took meanwhile (they share its cell), for the log.
    */
-  reclaimReleased(body: IngestBody): string[] {
+  admitRows(body: IngestBody): { readonly refusal?: Refusal; readonly shared: readonly string[] } {
+    const checked = this.checks.check(body);
+    if ('refusal' in checked) return { refusal: checked.refusal, shared: [] };
     const shared: string[] = [];
-    for (const id of new Set(body.rows.map((r) => r.session_id))) {
-      const issued = this.q.issued.get(id);
-      if (issued?.released_at == null) continue;
-      if (!this.store.db.transaction(() => this.reclaim(issued)).immediate()) shared.push(id);
+    for (const issued of checked.released) {
+      if (!this.store.db.transaction(() => this.reclaim(issued)).immediate()) shared.push(issued.session_id);
     }
-    return shared;
+    return { shared };
   }
 }
 
@@ -595,16 +591,6 @@ const grantOf = (r: IssuedRow, answered: readonly number[] | null, now: Date): S
 });
 
 const HOUR_MS = 3_600_000;
-
-/** The first string field of a session request holding a control character, as a message; or undefined. */
-function controlProblem(request: Record<string, unknown>): string | undefined {
-  for (const [field, value] of Object.entries(request)) {
-    if (typeof value === 'string' && CONTROL_CHARACTER.test(value)) {
-      return `${field}: control characters are not allowed`;
-    }
-  }
-  return undefined;
-}
 
 /**
  * The session mode a registration asks for (`"sessions"` in `POST api/studies`), or undefined
