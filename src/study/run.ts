@@ -420,6 +420,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The wait before try `attempt + 1` of a request to the results server: backoff from 1 s, or its Retry-After, at most CONNECT_MAX_DELAY_MS. */
+const retryDelay = (attempt: number, retryAfterS: number | undefined) =>
+  Math.min(CONNECT_MAX_DELAY_MS, retryAfterS === undefined ? 1000 * 2 ** (attempt - 1) : retryAfterS * 1000);
+
 export class StudyRun {
   state: RunScreen = { kind: 'loading' };
   sessionId = '';
@@ -885,9 +889,7 @@ export class StudyRun {
         problem: attempt >= CONNECT_PATIENCE || !waiting ? answer.message : null,
         waiting,
       });
-      const backoff = Math.min(CONNECT_MAX_DELAY_MS, 1000 * 2 ** (attempt - 1));
-      const delay =
-        answer.retryAfterS === undefined ? backoff : Math.min(CONNECT_MAX_DELAY_MS, answer.retryAfterS * 1000);
+      const delay = retryDelay(attempt, answer.retryAfterS);
       await this.waitForRetry(waiting ? delay : null);
       if (!waiting) attempt = 0;
       this.set({ kind: 'fetching', attempt, problem: null, waiting: true });
@@ -952,9 +954,7 @@ export class StudyRun {
         problem: attempt >= CONNECT_PATIENCE || !waiting || limited ? answer.message : null,
         waiting,
       });
-      const backoff = Math.min(CONNECT_MAX_DELAY_MS, 1000 * 2 ** (attempt - 1));
-      const delay =
-        answer.retryAfterS === undefined ? backoff : Math.min(CONNECT_MAX_DELAY_MS, answer.retryAfterS * 1000);
+      const delay = retryDelay(attempt, answer.retryAfterS);
       if (!this.codeWanted) await this.waitForRetry(waiting ? delay : null);
       if (this.codeWanted) {
         this.codeWanted = false;
