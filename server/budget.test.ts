@@ -9,7 +9,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withDefaults } from '../src/study/definition';
 import { encodeStudyLink } from '../src/study/link';
-import { createApp } from './app';
 import {
   budgetRefusal,
   databaseBytes,
@@ -19,7 +18,7 @@ import {
   StorageBudget,
 } from './budget';
 import { ResultStore } from './store';
-import { makeRow, makeSession } from './testServer';
+import { makeRow, makeSession, testApp } from './testServer';
 
 const TOKEN = 'researcher-token-0123456789abcdef';
 const MB = 1024 * 1024;
@@ -99,16 +98,7 @@ describe('a used-up budget, in-process', () => {
     let size = 0;
     const budget = new StorageBudget(1 * MB, () => size);
     const events: Record<string, unknown>[] = [];
-    const app = createApp({
-      store,
-      token: TOKEN,
-      distDir: null,
-      allowedOrigins: [],
-      maxBodyBytes: 512 * 1024,
-      rate: { perSecond: 1000, burst: 1000 },
-      log: (e) => events.push(e),
-      budget,
-    });
+    const app = testApp(store, TOKEN, (e) => events.push(e), { budget });
     const post = (p: string, body: unknown, researcher = false) =>
       app.request(p, {
         method: 'POST',

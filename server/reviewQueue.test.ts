@@ -10,12 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { withDefaults, type StudyDefinition } from '../src/study/definition';
 import type { ResultRow } from '../src/study/results';
 import type { SessionGrant } from '../src/study/serverSession';
-import { createApp } from './app';
+import type { createApp } from './app';
 import { DEFAULT_ACCESS_LIMITS } from './limits';
 import { reviewResponseProblem, type ReviewItem } from './reviewQueue';
 import { StudyAccess } from './sessions';
 import { ResultStore, SCHEMA_VERSION } from './store';
-import { downgradeDatabase, makeRow, scheduledRow, startServer, tempDirs } from './testServer';
+import { downgradeDatabase, makeRow, scheduledRow, startServer, tempDirs, testApp } from './testServer';
 import { scheduleParticipant } from '../src/study/schedule';
 import { clauseFromId, clauseQuery, factSentences } from '../src/study/collect/clause';
 
@@ -50,14 +50,7 @@ function setup(options: { limits?: typeof DEFAULT_ACCESS_LIMITS } = {}): Setup {
   const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));
   const logs: Record<string, unknown>[] = [];
   const clock = { now: new Date() };
-  const app = createApp({
-    store,
-    token: RESEARCHER,
-    distDir: null,
-    allowedOrigins: [],
-    maxBodyBytes: 512 * 1024,
-    rate: { perSecond: 1000, burst: 1000 },
-    log: (e) => logs.push(e),
+  const app = testApp(store, RESEARCHER, (e) => logs.push(e), {
     trustProxy: true,
     ...(options.limits ? { limits: options.limits } : {}),
   });

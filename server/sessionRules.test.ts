@@ -10,9 +10,8 @@ import { encodeStudyLink } from '../src/study/link';
 import { rowsToCsv, type ResultRow, type SessionInfo } from '../src/study/results';
 import { scheduleParticipant } from '../src/study/schedule';
 import type { SessionGrant } from '../src/study/serverSession';
-import { createApp } from './app';
 import { ResultStore } from './store';
-import { crossedStudy, scheduledRow, tempDirs } from './testServer';
+import { crossedStudy, scheduledRow, tempDirs, testApp } from './testServer';
 
 const tempDir = tempDirs('clutrr-session-rules-');
 const RESEARCHER = 'researcher-token-for-tests-0123456789';
@@ -24,16 +23,7 @@ function setup() {
   const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));
   const logs: Record<string, unknown>[] = [];
   const clock = { now: new Date() };
-  const app = createApp({
-    store,
-    token: RESEARCHER,
-    distDir: null,
-    allowedOrigins: [],
-    maxBodyBytes: 512 * 1024,
-    rate: { perSecond: 1000, burst: 1000 },
-    log: (e) => logs.push(e),
-    now: () => clock.now,
-  });
+  const app = testApp(store, RESEARCHER, (e) => logs.push(e), { now: () => clock.now });
   /** A request from the TCP peer `address` (as @hono/node-server passes the socket). */
   const send = (p: string, init: RequestInit, address: string) =>
     app.request(p, init, { incoming: { socket: { remoteAddress: address } } });

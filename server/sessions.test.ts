@@ -10,11 +10,10 @@ import { encodeStudyLink } from '../src/study/link';
 import type { ResultRow, SessionInfo } from '../src/study/results';
 import { scheduleParticipant } from '../src/study/schedule';
 import type { SessionGrant } from '../src/study/serverSession';
-import { createApp } from './app';
 import { DEFAULT_ACCESS_LIMITS, type AccessLimits } from './limits';
 import { CLOSED_MESSAGE, FULL_MESSAGE, StudyAccess } from './sessions';
 import { ResultStore } from './store';
-import { crossedStudy, downgradeDatabase, makeRow, scheduledRow, tempDirs } from './testServer';
+import { crossedStudy, downgradeDatabase, makeRow, scheduledRow, tempDirs, testApp } from './testServer';
 
 const tempDir = tempDirs('clutrr-sessions-');
 
@@ -26,14 +25,7 @@ const CROSSED: StudyDefinition = crossedStudy('crossed', 7);
 function setup(options: { limits?: AccessLimits; logs?: Record<string, unknown>[] } = {}) {
   const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));
   const logs = options.logs ?? [];
-  const app = createApp({
-    store,
-    token: RESEARCHER,
-    distDir: null,
-    allowedOrigins: [],
-    maxBodyBytes: 512 * 1024,
-    rate: { perSecond: 1000, burst: 1000 },
-    log: (e) => logs.push(e),
+  const app = testApp(store, RESEARCHER, (e) => logs.push(e), {
     trustProxy: true,
     ...(options.limits ? { limits: options.limits } : {}),
   });

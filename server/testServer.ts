@@ -12,6 +12,8 @@ import type { ResultRow, SessionInfo } from '../src/study/results';
 import { scheduleParticipant } from '../src/study/schedule';
 import type { SessionGrant } from '../src/study/serverSession';
 import { studyTrialContent } from '../src/study/trialFacts';
+import { createApp, type AppOptions } from './app';
+import type { ResultStore } from './store';
 import { ROOT, spawnServer, type SpawnedServer } from './spawnServer';
 
 export { ROOT };
@@ -202,5 +204,27 @@ export function crossedStudy(studyId: string, seed: number): StudyDefinition {
       { id: 'untimed', perPuzzleLimitS: null, overallLimitS: null, display: 'text', scratchpad: false },
       { id: 'timed', perPuzzleLimitS: 30, overallLimitS: null, display: 'text', scratchpad: false },
     ],
+  });
+}
+
+/**
+ * The app in-process on `store` as the server tests use it: no build, the researcher `token`, a
+ * session limit no test reaches, events into `log`; `over` for the rest (limits, proxies, clock…).
+ */
+export function testApp(
+  store: ResultStore,
+  token: string,
+  log: (event: Record<string, unknown>) => void,
+  over: Partial<AppOptions> = {},
+) {
+  return createApp({
+    store,
+    token,
+    distDir: null,
+    allowedOrigins: [],
+    maxBodyBytes: 512 * 1024,
+    rate: { perSecond: 1000, burst: 1000 },
+    log,
+    ...over,
   });
 }
