@@ -116,13 +116,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const data = mkdtempSync(path.join(tmpdir(), 'clutrr-load-'));
 // The schedule (which item each trial shows), to send rows an issued session's checks accept.
 const { scheduleParticipant } = await importBundled({
-  entry: 'src/study/schedule.ts',
+  entry: 'src/study/schedule/schedule.ts',
   outfile: 'dist-server/schedule.mjs',
   sources: ['src/core', 'src/study'],
 });
 // Each trial's story, names and gold word, as the page's generator makes them (the server checks them).
 const { studyTrialContent } = await importBundled({
-  entry: 'src/study/trialFacts.ts',
+  entry: 'src/study/schedule/trialFacts.ts',
   outfile: 'dist-server/trialFacts.mjs',
   sources: ['src/core', 'src/study'],
 });

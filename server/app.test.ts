@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { withDefaults } from '../src/study/definition';
-import { encodeStudyLink } from '../src/study/link';
-import { rowsToCsv, rowsToJson, type ResultRow, type SessionInfo } from '../src/study/results';
+import { withDefaults } from '../src/study/definition/definition';
+import { encodeStudyLink } from '../src/study/definition/link';
+import { rowsToCsv, rowsToJson, type ResultRow, type SessionInfo } from '../src/study/results/results';
 import { createApp, DEFAULT_MAX_BODY_BYTES, type AppOptions } from './app';
 import { GroupCommit } from './groupCommit';
 import { CONTENT_SECURITY_POLICY, dataInsideDist } from './static';

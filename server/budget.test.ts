@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withDefaults } from '../src/study/definition';
-import { encodeStudyLink } from '../src/study/link';
+import { withDefaults } from '../src/study/definition/definition';
+import { encodeStudyLink } from '../src/study/definition/link';
 import {
   budgetRefusal,
   databaseBytes,

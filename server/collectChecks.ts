@@ -13,10 +13,10 @@
  *   story that fails them should not cost reviewers' time. Results are kept per story (rows never
  *   change), bounded.
  */
-import type { StudyDefinition } from '../src/study/definition';
+import type { StudyDefinition } from '../src/study/definition/definition';
 import { checkParaphrase } from '../src/study/collect/checks';
 import { clauseFromId, clauseQuery } from '../src/study/collect/clause';
-import type { ResultRow } from '../src/study/results';
+import type { ResultRow } from '../src/study/results/results';
 
 /** `<field>: <problem>` for a paraphrase row whose clause fields are wrong, or undefined. */
 export function paraphraseRowProblem(def: StudyDefinition, row: ResultRow): string | undefined {

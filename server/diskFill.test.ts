@@ -16,12 +16,12 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withDefaults } from '../src/study/definition';
-import { encodeStudyLink } from '../src/study/link';
-import type { ResultRow } from '../src/study/results';
-import { scheduleParticipant } from '../src/study/schedule';
-import type { SessionGrant } from '../src/study/serverSession';
-import { ONLINE_SESSIONS_PER_ADDRESS } from '../src/study/studyOptions';
+import { withDefaults } from '../src/study/definition/definition';
+import { encodeStudyLink } from '../src/study/definition/link';
+import type { ResultRow } from '../src/study/results/results';
+import { scheduleParticipant } from '../src/study/schedule/schedule';
+import type { SessionGrant } from '../src/study/delivery/serverSession';
+import { ONLINE_SESSIONS_PER_ADDRESS } from '../src/study/definition/studyOptions';
 import { makeRow, ROOT, scheduledRow, startServer, type RunningServer } from './testServer';
 
 const STUDY = withDefaults({ studyId: 'fill' });

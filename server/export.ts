@@ -1,7 +1,7 @@
 /**
  * The exports, streamed: the rows come from a SQLite cursor (better-sqlite3's `iterate()`) and
  * go out in chunks of about 64 KB, so memory stays bounded whatever the size of the database.
- * The bytes are exactly those of `rowsToCsv` / `rowsToJson` (src/study/results.ts) over the same
+ * The bytes are exactly those of `rowsToCsv` / `rowsToJson` (src/study/results/results.ts) over the same
  * rows and sessions: the CSV record by record through the same cell escaping and quoting, the
  * JSON as `JSON.stringify(doc, null, 2)` lays it out, one element at a time.
  *
@@ -12,14 +12,14 @@
  */
 import Database from 'better-sqlite3';
 import { csvField } from '../src/core/formats/csv';
-import { storedAs } from '../src/study/resultFields';
+import { storedAs } from '../src/study/results/resultFields';
 import {
   RESULT_COLUMNS,
   SESSION_COLUMNS,
   spreadsheetSafe,
   type ResultRow,
   type SessionInfo,
-} from '../src/study/results';
+} from '../src/study/results/results';
 import { SESSION_FIELDS, type ResultStore } from './store';
 
 export type ExportFormat = 'csv' | 'json';

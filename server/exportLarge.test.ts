@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withDefaults } from '../src/study/definition';
-import { encodeStudyLink } from '../src/study/link';
-import { RESULT_COLUMNS } from '../src/study/results';
+import { withDefaults } from '../src/study/definition/definition';
+import { encodeStudyLink } from '../src/study/definition/link';
+import { RESULT_COLUMNS } from '../src/study/results/results';
 import { ResultStore } from './store';
 import { makeRow, makeSession, ROOT, startServer } from './testServer';
 

@@ -6,9 +6,9 @@
  * no new browser-made session; rows of browser-made sessions are checked against what the
  * definition alone fixes.
  */
-import type { StudyDefinition } from '../src/study/definition';
-import type { ResultRow, SessionInfo } from '../src/study/results';
-import { isLiveReview, scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule';
+import type { StudyDefinition } from '../src/study/definition/definition';
+import type { ResultRow, SessionInfo } from '../src/study/results/results';
+import { isLiveReview, scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule/schedule';
 import { paraphraseRowProblem } from './collectChecks';
 import type { ReviewQueue } from './reviewQueue';
 import { solveRowProblem, storyLengthProblem, timeProblem, TrialFacts } from './rowChecks';

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../src/core/formats/csv';
-import { withDefaults } from '../src/study/definition';
-import { encodeStudyLink } from '../src/study/link';
-import { rowsToCsv } from '../src/study/results';
+import { withDefaults } from '../src/study/definition/definition';
+import { encodeStudyLink } from '../src/study/definition/link';
+import { rowsToCsv } from '../src/study/results/results';
 import { OutputExistsError } from './files';
 import {
   DATAFILE_NAME,
@@ -15,7 +15,7 @@ import {
   psychDsZip,
   studyKey,
   type DatasetDescription,
-} from '../src/study/psychDs';
+} from '../src/study/results/psychDs';
 import { writePsychDs } from './psychDs';
 import { ResultStore } from './store';
 import { makeRow, makeSession, runCli, tempDirs } from './testServer';

@@ -17,8 +17,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { StudyDefinition } from '../src/study/definition';
-import { definitionJson, descriptionJson, studyKeys } from '../src/study/psychDs';
+import type { StudyDefinition } from '../src/study/definition/definition';
+import { definitionJson, descriptionJson, studyKeys } from '../src/study/results/psychDs';
 import { ExportReader } from './export';
 import { OutputExistsError, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './files';
 import type { ResultStore } from './store';

@@ -7,16 +7,16 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withDefaults, type StudyDefinition } from '../src/study/definition';
-import type { ResultRow } from '../src/study/results';
-import type { SessionGrant } from '../src/study/serverSession';
+import { withDefaults, type StudyDefinition } from '../src/study/definition/definition';
+import type { ResultRow } from '../src/study/results/results';
+import type { SessionGrant } from '../src/study/delivery/serverSession';
 import type { createApp } from './app';
 import { DEFAULT_ACCESS_LIMITS } from './limits';
 import { reviewResponseProblem, type ReviewItem } from './reviewQueue';
 import { StudyAccess } from './sessions';
 import { ResultStore, SCHEMA_VERSION } from './store';
 import { downgradeDatabase, makeRow, scheduledRow, startServer, tempDirs, testApp } from './testServer';
-import { scheduleParticipant } from '../src/study/schedule';
+import { scheduleParticipant } from '../src/study/schedule/schedule';
 import { clauseFromId, clauseQuery, factSentences } from '../src/study/collect/clause';
 
 const tempDir = tempDirs('clutrr-review-queue-');

@@ -22,11 +22,11 @@
  * (`reviewRowProblem`, called by sessions.ts's row checks).
  */
 import { hashSeed } from '../src/core/random/rng';
-import type { StudyDefinition } from '../src/study/definition';
-import type { ResultRow } from '../src/study/results';
-import type { ReviewItem } from '../src/study/reviewQueue';
+import type { StudyDefinition } from '../src/study/definition/definition';
+import type { ResultRow } from '../src/study/results/results';
+import type { ReviewItem } from '../src/study/collect/reviewStories';
 import { parseReviewResponse } from '../src/study/collect/rows';
-import { STUDY_KINDS, type StudyKind } from '../src/study/studyOptions';
+import { STUDY_KINDS, type StudyKind } from '../src/study/definition/studyOptions';
 import { liveCheckFilter } from './collectChecks';
 import type { ResultStore } from './store';
 

@@ -6,11 +6,11 @@
  * the time between first showing and answer).
  */
 import { RELATION_WORDS } from '../src/core/kinship/relations';
-import type { StudyDefinition } from '../src/study/definition';
-import type { ResultRow } from '../src/study/results';
-import type { StudyItem } from '../src/study/schedule';
-import type { TrialContent } from '../src/study/trialContent';
-import { studyTrialContent } from '../src/study/trialFacts';
+import type { StudyDefinition } from '../src/study/definition/definition';
+import type { ResultRow } from '../src/study/results/results';
+import type { StudyItem } from '../src/study/schedule/schedule';
+import type { TrialContent } from '../src/study/schedule/trialContent';
+import { studyTrialContent } from '../src/study/schedule/trialFacts';
 
 /**
  * How far a row's times may lie outside the session's life: the page corrects its clock by the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RESULT_COLUMNS } from '../src/study/results';
+import { RESULT_COLUMNS } from '../src/study/results/results';
 import { parseIngestBody, resultRowSchema, sessionInfoSchema } from './schema';
 import { makeRow, makeSession } from './testServer';
 

@@ -6,8 +6,8 @@
  * it would lose data without anyone noticing.
  */
 import { z } from 'zod';
-import { RESULT_FIELDS, type FieldValue, type ResultColumn, type ResultField } from '../src/study/resultFields';
-import { RESULT_COLUMNS, type ResultRow, type SessionInfo } from '../src/study/results';
+import { RESULT_FIELDS, type FieldValue, type ResultColumn, type ResultField } from '../src/study/results/resultFields';
+import { RESULT_COLUMNS, type ResultRow, type SessionInfo } from '../src/study/results/results';
 import { parseClientJson } from './json';
 
 /** Rows one request may carry: the outbox sends batches of 50, beacons fewer. */
@@ -59,7 +59,7 @@ export const sessionInfoSchema = z.strictObject({
 export const ingestBodySchema = z.strictObject({
   sessions: z.array(sessionInfoSchema).max(MAX_SESSIONS_PER_REQUEST),
   rows: z.array(resultRowSchema).min(1).max(MAX_ROWS_PER_REQUEST),
-  // The secrets of the issued sessions among the rows (src/study/serverSession.ts, rowsBody).
+  // The secrets of the issued sessions among the rows (src/study/delivery/serverSession.ts, rowsBody).
   secrets: z
     .array(z.strictObject({ session_id: id, secret: text(200) }))
     .max(MAX_SESSIONS_PER_REQUEST)

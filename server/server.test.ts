@@ -8,9 +8,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withDefaults } from '../src/study/definition';
-import { encodeStudyLink } from '../src/study/link';
-import { rowsToCsv, sortRows, type ResultRow, type SessionInfo } from '../src/study/results';
+import { withDefaults } from '../src/study/definition/definition';
+import { encodeStudyLink } from '../src/study/definition/link';
+import { rowsToCsv, sortRows, type ResultRow, type SessionInfo } from '../src/study/results/results';
 import { makeRow, makeSession, postRows, ROOT, startServer, type RunningServer } from './testServer';
 
 const STUDY = 'lab-a';

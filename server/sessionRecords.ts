@@ -4,14 +4,14 @@
  * them, what participants read when a study takes no one new, and an issued session's row.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { SessionGrant, SessionRefusalReason } from '../src/study/serverSession';
+import type { SessionGrant, SessionRefusalReason } from '../src/study/delivery/serverSession';
 
 export type SessionMode = 'issued' | 'browser';
 export const SESSION_MODES: readonly SessionMode[] = ['issued', 'browser'];
 
 /**
  * The mode of a study registered without one: `issued`, since the participant's page asks for a
- * session after consent (src/study/run.ts, `issueSession`). Studies registered before keep their
+ * session after consent (src/study/run/run.ts, `issueSession`). Studies registered before keep their
  * mode (`browser` for those of schema step 2); `--new-study-sessions browser` or `study open
  * --browser-sessions` opts out.
  */

@@ -5,11 +5,11 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StudyDefinition } from '../src/study/definition';
-import { encodeStudyLink } from '../src/study/link';
-import { rowsToCsv, type ResultRow, type SessionInfo } from '../src/study/results';
-import { scheduleParticipant } from '../src/study/schedule';
-import type { SessionGrant } from '../src/study/serverSession';
+import type { StudyDefinition } from '../src/study/definition/definition';
+import { encodeStudyLink } from '../src/study/definition/link';
+import { rowsToCsv, type ResultRow, type SessionInfo } from '../src/study/results/results';
+import { scheduleParticipant } from '../src/study/schedule/schedule';
+import type { SessionGrant } from '../src/study/delivery/serverSession';
 import { ResultStore } from './store';
 import { crossedStudy, scheduledRow, tempDirs, testApp } from './testServer';
 

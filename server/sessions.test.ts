@@ -5,11 +5,11 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withDefaults, type StudyDefinition } from '../src/study/definition';
-import { encodeStudyLink } from '../src/study/link';
-import type { ResultRow, SessionInfo } from '../src/study/results';
-import { scheduleParticipant } from '../src/study/schedule';
-import type { SessionGrant } from '../src/study/serverSession';
+import { withDefaults, type StudyDefinition } from '../src/study/definition/definition';
+import { encodeStudyLink } from '../src/study/definition/link';
+import type { ResultRow, SessionInfo } from '../src/study/results/results';
+import { scheduleParticipant } from '../src/study/schedule/schedule';
+import type { SessionGrant } from '../src/study/delivery/serverSession';
 import { DEFAULT_ACCESS_LIMITS, type AccessLimits } from './limits';
 import { CLOSED_MESSAGE, FULL_MESSAGE, StudyAccess } from './sessions';
 import { ResultStore } from './store';

@@ -3,7 +3,7 @@
  * accepts only issued sessions, closed or open, its quota.
  *
  * A participant's page asks for a session after consent (`POST api/sessions`, the request and
- * answer shapes in src/study/serverSession.ts). The server answers with a random session id, a
+ * answer shapes in src/study/delivery/serverSession.ts). The server answers with a random session id, a
  * random secret the session's rows must carry, a resume code, and the participant number from a
  * counter per study (or a number an idle session gave back): `scheduleParticipant` turns
  * consecutive numbers into balanced blocks of (conditions × lists) cells, so every block of that
@@ -18,9 +18,9 @@
  */
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { withDefaults, type StudyDefinition } from '../src/study/definition';
-import { decodeStudyLink, encodeStudyLink } from '../src/study/link';
-import { ONLINE_SESSIONS_PER_ADDRESS } from '../src/study/studyOptions';
+import { withDefaults, type StudyDefinition } from '../src/study/definition/definition';
+import { decodeStudyLink, encodeStudyLink } from '../src/study/definition/link';
+import { ONLINE_SESSIONS_PER_ADDRESS } from '../src/study/definition/studyOptions';
 import {
   MAX_ID_LENGTH,
   normalResumeCode,
@@ -28,7 +28,7 @@ import {
   RESUME_CODE_LENGTH,
   type SessionGrant,
   type StudyLinkAnswer,
-} from '../src/study/serverSession';
+} from '../src/study/delivery/serverSession';
 import { IngestChecks } from './ingestChecks';
 import { collectSettings, liveReviewProblem, ReviewQueue, type ItemsOutcome, type QueueRefusal } from './reviewQueue';
 import { controlCharacterField, type IngestBody } from './schema';

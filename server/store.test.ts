@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withDefaults } from '../src/study/definition';
-import { encodeStudyLink } from '../src/study/link';
-import { RESULT_COLUMNS } from '../src/study/results';
+import { withDefaults } from '../src/study/definition/definition';
+import { encodeStudyLink } from '../src/study/definition/link';
+import { RESULT_COLUMNS } from '../src/study/results/results';
 import { RateLimiter } from './rateLimit';
 import { parseIngestBody } from './schema';
 import { MIGRATIONS, ResultStore, SCHEMA_VERSION, StoreError, tokenFrom } from './store';
@@ -110,7 +110,7 @@ describe('RateLimiter', () => {
   });
 });
 
-// The first step builds the trials table from the result columns' kinds (src/study/resultFields.ts);
+// The first step builds the trials table from the result columns' kinds (src/study/results/resultFields.ts);
 // databases in the field have run it, so its text must never change, whatever the table becomes.
 const RELEASED_FIRST_STEP = `CREATE TABLE studies (
      study_id TEXT PRIMARY KEY,

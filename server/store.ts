@@ -13,18 +13,18 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { encodeStudyLink, decodeStudyLink } from '../src/study/link';
-import { checkStudyDefinition, type StudyDefinition } from '../src/study/definition';
-import { readParticipantParams } from '../src/study/route';
-import { storedAs, type StoredAs } from '../src/study/resultFields';
-import { RESULT_COLUMNS, sortRows, type ResultRow, type SessionInfo } from '../src/study/results';
-import { MAX_DEVICES_PER_SESSION, sameDevice, sameSessionFacts } from '../src/study/sessionModel';
+import { encodeStudyLink, decodeStudyLink } from '../src/study/definition/link';
+import { checkStudyDefinition, type StudyDefinition } from '../src/study/definition/definition';
+import { readParticipantParams } from '../src/study/delivery/route';
+import { storedAs, type StoredAs } from '../src/study/results/resultFields';
+import { RESULT_COLUMNS, sortRows, type ResultRow, type SessionInfo } from '../src/study/results/results';
+import { MAX_DEVICES_PER_SESSION, sameDevice, sameSessionFacts } from '../src/study/delivery/sessionModel';
 import { prepareDatabaseFile, tightenDatabaseFiles } from './files';
 import type { IngestBody } from './schema';
 
 export const DATABASE_FILE = 'results.sqlite';
 
-/** How a result column is stored, from its kind in src/study/resultFields.ts (SQLite has no booleans). */
+/** How a result column is stored, from its kind in src/study/results/resultFields.ts (SQLite has no booleans). */
 type ColumnKind = StoredAs;
 
 const ROW_COLUMNS = Object.fromEntries(RESULT_COLUMNS.map((c) => [c, storedAs(c)])) as Record<
@@ -130,7 +130,7 @@ export const MIGRATIONS: readonly string[] = [
      UNIQUE (session_id, story_id)
    ) STRICT;
    CREATE INDEX review_by_story ON review_assignments (study_id, story_id);`,
-  // Sessions that hold across devices and against one client (src/study/sessionModel.ts): a
+  // Sessions that hold across devices and against one client (src/study/delivery/sessionModel.ts): a
   // session's later devices, the device that sent each row (0: the first, in \`sessions\`), the
   // issued sessions' resume codes, the (keyed hash of the) address that asked, slots given back by
   // idle sessions, and the limits' buckets kept across restarts. Existing rows keep their meaning:
@@ -486,7 +486,7 @@ export class ResultStore {
       const old = this.statements.session.get(s.session_id);
       const studyOfRows = this.statements.sessionStudyFromRows.get(s.session_id)?.study_id;
       if (old && sameSessionFacts(old, s)) {
-        // The same session from the same or another device (src/study/sessionModel.ts).
+        // The same session from the same or another device (src/study/delivery/sessionModel.ts).
         const device = this.deviceFor(old, s, receivedAt);
         if (device === undefined) {
           conflicts.push({

@@ -1,7 +1,7 @@
 import { installTestHook } from './app/testHook';
 import { appStore } from './state/store';
 import { startUrlSync } from './state/urlSync';
-import { isParticipantUrl } from './study/route';
+import { isParticipantUrl } from './study/delivery/route';
 
 const failed = (e: unknown) => {
   const root = document.getElementById('root');

@@ -6,11 +6,11 @@ import {
   mainItemCount,
   type StudyDefinition,
   withDefaults,
-} from '../../src/study/definition';
-import { participantsNeeded, readStoriesFile } from '../../src/study/reviewQueue';
-import { decodeStudyLink, encodeStudyLink } from '../../src/study/link';
-import { participantPath } from '../../src/study/route';
-import { SINK_KINDS, SINK_WORDS, SINKS, sinksFromCli, sinkSummary } from '../../src/study/sinks';
+} from '../../src/study/definition/definition';
+import { participantsNeeded, readStoriesFile } from '../../src/study/collect/reviewStories';
+import { decodeStudyLink, encodeStudyLink } from '../../src/study/definition/link';
+import { participantPath } from '../../src/study/delivery/route';
+import { SINK_KINDS, SINK_WORDS, SINKS, sinksFromCli, sinkSummary } from '../../src/study/definition/sinks';
 import {
   CONDITION_FLAGS,
   KIND_NAMES,
@@ -20,7 +20,7 @@ import {
   STUDY_OPTION_FIELDS,
   STUDY_OPTIONS,
   type StudyOptionField,
-} from '../../src/study/studyOptions';
+} from '../../src/study/definition/studyOptions';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
 import { registerStudyIn, studyRegister } from './studyRegister';
@@ -28,8 +28,8 @@ import { linkLines, studyStateCommand } from './studyState';
 
 /**
  * `study link`: the participant URL path of a study, made from flags over DEFAULT_STUDY. The
- * flags of the settings come from the study options table (src/study/studyOptions.ts), those of
- * the sinks from the sink table (src/study/sinks.ts). Every value is handed to
+ * flags of the settings come from the study options table (src/study/definition/studyOptions.ts), those of
+ * the sinks from the sink table (src/study/definition/sinks.ts). Every value is handed to
  * checkStudyDefinition as read (a number that does not parse becomes NaN), so the CLI and the
  * designer refuse the same studies with the same words.
  */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { StudyDefinition } from '../../src/study/definition';
-import { decodeStudyLink } from '../../src/study/link';
-import { participantPath } from '../../src/study/route';
+import type { StudyDefinition } from '../../src/study/definition/definition';
+import { decodeStudyLink } from '../../src/study/definition/link';
+import { participantPath } from '../../src/study/delivery/route';
 import { StudyAccess } from '../../server/sessions';
 import { DATABASE_FILE, StoreError, type RegisterOutcome } from '../../server/store';
 import { openDataStore } from '../dataStore';

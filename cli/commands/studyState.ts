@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { StudyDefinition } from '../../src/study/definition';
-import { shortParticipantPath } from '../../src/study/route';
-import { linkLengthProblem, MAX_LINK_LENGTH } from '../../src/study/serverSession';
+import type { StudyDefinition } from '../../src/study/definition/definition';
+import { shortParticipantPath } from '../../src/study/delivery/route';
+import { linkLengthProblem, MAX_LINK_LENGTH } from '../../src/study/delivery/serverSession';
 import { StudyAccess, type AccessState, type SessionMode } from '../../server/sessions';
 import { DATABASE_FILE, StoreError } from '../../server/store';
 import { openDataStore } from '../dataStore';

@@ -7,9 +7,9 @@ import { parseClutrrCsv } from '../../src/core/formats/clutrrCsv';
 import { parseTemplateJson } from '../../src/core/text/templateFile';
 import { clauseCells, clauseFromId, factSentences } from '../../src/study/collect/clause';
 import { bad, GOOD, reviewRow, storyRow } from '../../src/study/collect/testRows';
-import { withDefaults } from '../../src/study/definition';
-import { encodeStudyLink } from '../../src/study/link';
-import { rowsToCsv, rowsToJson, type ResultRow } from '../../src/study/results';
+import { withDefaults } from '../../src/study/definition/definition';
+import { encodeStudyLink } from '../../src/study/definition/link';
+import { rowsToCsv, rowsToJson, type ResultRow } from '../../src/study/results/results';
 import { main } from '../main';
 import { captureOutput } from '../testOutput';
 

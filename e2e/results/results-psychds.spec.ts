@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
-import { withDefaults } from '../../src/study/definition';
-import { encodeStudyLink } from '../../src/study/link';
+import { withDefaults } from '../../src/study/definition/definition';
+import { encodeStudyLink } from '../../src/study/definition/link';
 
 /**
  * Issue 25: the results dashboard's "Download psych-DS dataset (.zip)" builds the CLI's psych-DS

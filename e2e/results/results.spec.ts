@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { parseCsv } from '../../src/core/formats/csv';
-import { rowsToCsv, type ResultRow } from '../../src/study/results';
+import { rowsToCsv, type ResultRow } from '../../src/study/results/results';
 
 /**
  * The results dashboard at #/results, on the production build, fed the generated study of 50

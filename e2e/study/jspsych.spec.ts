@@ -6,8 +6,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { RELATION_WORDS } from '../../src/core/kinship/relations';
-import { withDefaults } from '../../src/study/definition';
-import { encodeStudyLink } from '../../src/study/link';
+import { withDefaults } from '../../src/study/definition/definition';
+import { encodeStudyLink } from '../../src/study/definition/link';
 
 /**
  * Issue 25: the worked example (examples/jspsych/index.html) runs jsPsych from node_modules with
@@ -66,8 +66,8 @@ function engineTrials(): EngineTrial[] {
     import { generatePuzzle } from './src/core/puzzle/puzzle.ts';
     import { createRng } from './src/core/random/rng.ts';
     import { datasetRenderer } from './src/core/text/datasetText.ts';
-    import { withDefaults } from './src/study/definition.ts';
-    import { storyRequest, trialContent } from './src/study/trialContent.ts';
+    import { withDefaults } from './src/study/definition/definition.ts';
+    import { storyRequest, trialContent } from './src/study/schedule/trialContent.ts';
     const def = withDefaults({ strict: true, templateSplit: 'all' });
     const out = ${JSON.stringify(TRIALS)}.map((t) => {
       const item = { puzzleId: 'x', phase: 'main', seed: t.seed, k: t.k, task: t.task };
@@ -90,9 +90,9 @@ function studyTrials(token: string): (EngineTrial & { phase: string })[] {
     import { generatePuzzle } from './src/core/puzzle/puzzle.ts';
     import { createRng } from './src/core/random/rng.ts';
     import { datasetRenderer } from './src/core/text/datasetText.ts';
-    import { decodeStudyLink } from './src/study/link.ts';
-    import { scheduleParticipant } from './src/study/schedule.ts';
-    import { storyRequest, trialContent } from './src/study/trialContent.ts';
+    import { decodeStudyLink } from './src/study/definition/link.ts';
+    import { scheduleParticipant } from './src/study/schedule/schedule.ts';
+    import { storyRequest, trialContent } from './src/study/schedule/trialContent.ts';
     const def = decodeStudyLink(${JSON.stringify(token)}).definition;
     const out = scheduleParticipant(def, { participantNumber: 0, sessionSeed: 'jspsych' }).trials.map(({ item }) => {
       const body = storyRequest(def, item);

@@ -14,9 +14,9 @@ function nodeTrials(token: string): Map<string, { story: string; gold: string; q
     import { generatePuzzle } from './src/core/puzzle/puzzle.ts';
     import { createRng } from './src/core/random/rng.ts';
     import { datasetRenderer } from './src/core/text/datasetText.ts';
-    import { decodeStudyLink } from './src/study/link.ts';
-    import { studyItems } from './src/study/schedule.ts';
-    import { storyRequest, trialContent } from './src/study/trialContent.ts';
+    import { decodeStudyLink } from './src/study/definition/link.ts';
+    import { studyItems } from './src/study/schedule/schedule.ts';
+    import { storyRequest, trialContent } from './src/study/schedule/trialContent.ts';
     const decoded = decodeStudyLink(${JSON.stringify(token)});
     const def = decoded.definition;
     const items = studyItems(def);

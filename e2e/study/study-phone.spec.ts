@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
-import type { StudyCondition, StudyDefinition } from '../../src/study/definition';
+import type { StudyCondition, StudyDefinition } from '../../src/study/definition/definition';
 import { encodedLink, normalise, Participant, PHONE } from '../fixtures/study';
 
 /**

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { deflateSync, strToU8 } from 'fflate';
-import { crc32, decodeStudyLink } from '../../src/study/link';
+import { crc32, decodeStudyLink } from '../../src/study/definition/link';
 import {
   cliLink,
   CONTRACT_COLUMNS,

@@ -6,9 +6,9 @@
  */
 import type { Puzzle } from '../core/puzzle/puzzle';
 import type { TaskId } from '../core/puzzle/tasks';
-import { withDefaults, type StudyDefinition } from '../study/definition';
-import type { StudyItem } from '../study/schedule';
-import { storyRequest, trialContent, type TrialContent } from '../study/trialContent';
+import { withDefaults, type StudyDefinition } from '../study/definition/definition';
+import type { StudyItem } from '../study/schedule/schedule';
+import { storyRequest, trialContent, type TrialContent } from '../study/schedule/trialContent';
 import { handlers } from '../worker/handlers';
 
 export type StoryOrder = 'shuffled' | 'path';

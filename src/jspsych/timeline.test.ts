@@ -8,10 +8,10 @@ vi.hoisted(() => {
 import { generatePuzzle } from '../core/puzzle/puzzle';
 import { createRng } from '../core/random/rng';
 import { datasetRenderer } from '../core/text/datasetText';
-import { withDefaults } from '../study/definition';
-import { encodeStudyLink } from '../study/link';
-import { scheduleParticipant } from '../study/schedule';
-import { storyRequest, trialContent } from '../study/trialContent';
+import { withDefaults } from '../study/definition/definition';
+import { encodeStudyLink } from '../study/definition/link';
+import { scheduleParticipant } from '../study/schedule/schedule';
+import { storyRequest, trialContent } from '../study/schedule/trialContent';
 import ClutrrPlugin, { checkTrial } from './plugin';
 import { makeClutrrPuzzle } from './puzzle';
 import { clutrrTimeline } from './timeline';

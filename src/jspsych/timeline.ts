@@ -9,9 +9,9 @@
  * Not carried over: breaks, the overall time limit, the scratchpad, consent and completion
  * texts, and the study's sinks (jsPsych keeps the data; send it where your experiment does).
  */
-import { checkStudyDefinition, type StudyDefinition } from '../study/definition';
-import { decodeStudyLink } from '../study/link';
-import { scheduleParticipant } from '../study/schedule';
+import { checkStudyDefinition, type StudyDefinition } from '../study/definition/definition';
+import { decodeStudyLink } from '../study/definition/link';
+import { scheduleParticipant } from '../study/schedule/schedule';
 
 /** The parameters of one plugin-clutrr trial (plus `type`, the plugin class you pass in). */
 export interface ClutrrTrialParameters {

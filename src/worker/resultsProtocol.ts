@@ -1,11 +1,11 @@
 import type { CollectionSummary, JudgeOptions } from '../study/collect/collect';
-import type { AnsweredItem, GroupBy, GroupRow, ItemRow, ParticipantRow } from '../study/figures';
-import type { RowConflict } from '../study/resultsFile';
+import type { AnsweredItem, GroupBy, GroupRow, ItemRow, ParticipantRow } from '../study/results/figures';
+import type { RowConflict } from '../study/results/resultsFile';
 
 /**
  * Messages of the results worker (`results.worker.ts`), served through `rpc.ts`: one command,
  * `read`, that reads result files (CSV or JSON, streamed from their Blobs), merges them and
- * computes the dashboard's figures (`src/study/figures.ts`: the bootstraps, the participants,
+ * computes the dashboard's figures (`src/study/results/figures.ts`: the bootstraps, the participants,
  * the items), so the page receives results to show, not work to do. The merged rows stay in the
  * worker: the page gets their counts, and the items people answered for asking the models.
  *

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { aggregate, answeredItems, items, mainRows, participants } from '../study/figures';
+import { aggregate, answeredItems, items, mainRows, participants } from '../study/results/figures';
 import { clauseFromId, factSentences } from '../study/collect/clause';
 import { collectionSummary } from '../study/collect/collect';
 import { bad, GOOD, reviewRow, storyRow } from '../study/collect/testRows';
-import { rowsToJson } from '../study/results';
-import { mergeResults, readResultsFile } from '../study/resultsFile';
+import { rowsToJson } from '../study/results/results';
+import { mergeResults, readResultsFile } from '../study/results/resultsFile';
 import type { DashboardView, ReadResultsResult, ResultsCommands, ResultsSource } from './resultsProtocol';
 import { createResultsReader } from './resultsReader';
 import { type RpcResponse, serve } from './rpc';

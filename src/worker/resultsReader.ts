@@ -1,13 +1,13 @@
 import { collectionSummary, DEFAULT_COLLECT, type CollectionSummary } from '../study/collect/collect';
 import { readCollectedRows } from '../study/collect/rows';
-import { aggregate, answeredItems, items, mainRows, participants, type ParticipantRow } from '../study/figures';
+import { aggregate, answeredItems, items, mainRows, participants, type ParticipantRow } from '../study/results/figures';
 import {
   mergeResults,
   ResultsFileError,
   ResultsFileReader,
   type MergedResults,
   type ResultsFile,
-} from '../study/resultsFile';
+} from '../study/results/resultsFile';
 import type {
   DashboardFigures,
   DashboardView,
@@ -23,7 +23,7 @@ import type { ServeContext } from './rpc';
  * What the results worker does, as plain functions (the worker file only installs them; the
  * tests run them in Node): each file streamed from its Blob through `ResultsFileReader` (so a
  * CSV is never one string, and no file's text is held whole but a JSON file's), the good files
- * merged, and the dashboard's figures computed from the merged rows (`src/study/figures.ts`).
+ * merged, and the dashboard's figures computed from the merged rows (`src/study/results/figures.ts`).
  */
 
 type Read = { readonly ok: true; readonly file: ResultsFile } | { readonly ok: false; readonly problem: FileProblem };

@@ -1,11 +1,11 @@
 import { saveFile } from '../../ui/saveFile';
 import { useEffect, useReducer, useRef, useState } from 'react';
-import type { ResultRow, SessionInfo } from '../../study/results';
-import { rowsToCsv, rowsToJson } from '../../study/results';
-import { jatosEnder } from '../../study/jatosRuntime';
-import type { StudyRun } from '../../study/run';
-import { downloadInstructions, sinkName } from '../../study/sinks';
-import type { Outbox } from '../../study/outbox';
+import type { ResultRow, SessionInfo } from '../../study/results/results';
+import { rowsToCsv, rowsToJson } from '../../study/results/results';
+import { jatosEnder } from '../../study/delivery/jatosRuntime';
+import type { StudyRun } from '../../study/run/run';
+import { downloadInstructions, sinkName } from '../../study/definition/sinks';
+import type { Outbox } from '../../study/delivery/outbox';
 import type { RunEnv } from './boot';
 import { Markdown } from './Markdown';
 import { TimeUpNotice } from './Notices';

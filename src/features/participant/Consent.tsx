@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { jatosAborter } from '../../study/jatosRuntime';
-import { consentDestinations } from '../../study/sinks';
-import type { StudyRun } from '../../study/run';
+import { jatosAborter } from '../../study/delivery/jatosRuntime';
+import { consentDestinations } from '../../study/definition/sinks';
+import type { StudyRun } from '../../study/run/run';
 import type { RunEnv } from './boot';
 import { REDIRECT_DELAY_MS } from './Completion';
 import { Heading } from './Heading';

@@ -1,7 +1,7 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { factSentences, impliedSentence } from '../../study/collect/clause';
 import { wordCount } from '../../study/collect/checks';
-import type { ParaphraseScreen, StudyRun } from '../../study/run';
+import type { ParaphraseScreen, StudyRun } from '../../study/run/run';
 import { CollectExamples } from './CollectExamples';
 import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';
 

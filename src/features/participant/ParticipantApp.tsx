@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
-import { SUBMIT_MARK, type StudyRun } from '../../study/run';
+import { SUBMIT_MARK, type StudyRun } from '../../study/run/run';
 import { bootOnce, type Boot, type RunEnv } from './boot';
 import { CollectExamples } from './CollectExamples';
 import { Completion } from './Completion';

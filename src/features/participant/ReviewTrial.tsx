@@ -1,7 +1,7 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { factSentences, impliedSentence } from '../../study/collect/clause';
-import { REVIEW_REASONS, type ReviewReason } from '../../study/definition';
-import type { ReviewScreen, StudyRun } from '../../study/run';
+import { REVIEW_REASONS, type ReviewReason } from '../../study/definition/definition';
+import type { ReviewScreen, StudyRun } from '../../study/run/run';
 import { CollectExamples } from './CollectExamples';
 import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode, type RefObject } from 'react';
-import { SUBMIT_MARK, type StudyRun } from '../../study/run';
+import { SUBMIT_MARK, type StudyRun } from '../../study/run/run';
 import { Progress, type ProgressUnit } from './Progress';
 
 /** The warning shows for the last this many seconds of a per-puzzle or overall limit. */

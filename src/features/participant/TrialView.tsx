@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Puzzle } from '../../core/puzzle/puzzle';
-import type { TrialScreen } from '../../study/run';
-import type { StudyRun } from '../../study/run';
+import type { TrialScreen } from '../../study/run/run';
+import type { StudyRun } from '../../study/run/run';
 import { AnswerGrid } from '../../ui/puzzle/AnswerGrid';
 import { FactsDrawing } from './FactsDrawing';
 import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';

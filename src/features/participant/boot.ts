@@ -2,25 +2,25 @@
  * Starting a participant's run in the browser: where the study comes from (the URL, or JATOS),
  * the storage (IndexedDB; a separate database for previews), the single-writer lock (Web Locks,
  * or a lease where the browser lacks them), the sinks, and the generator worker that makes the
- * puzzles. Everything the run decides lives in `src/study/run.ts`; this file only wires the
+ * puzzles. Everything the run decides lives in `src/study/run/run.ts`; this file only wires the
  * browser to it.
  */
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import { createGeneratorClient } from '../../worker/generatorClient';
-import type { StudyDefinition, StudySink } from '../../study/definition';
-import { jatosInputs, loadJatos, type JatosApi } from '../../study/jatosRuntime';
-import { decodeStudyLink } from '../../study/link';
-import { leaseLock, webLocksLock, type WebLocks } from '../../study/lock';
-import { Outbox } from '../../study/outbox';
-import { IndexedDbStorage, MemoryStorage, type OutboxStorage } from '../../study/storage';
-import { hasShortParam, isJatosPath, readParticipantParams } from '../../study/route';
-import { StudyRun, type DeclineMemo, type SessionIssuer } from '../../study/run';
-import { fetchCoverage, fetchReviewItems } from '../../study/reviewQueue';
-import { isLiveReview } from '../../study/schedule';
-import { requestSession, resolveShortLink, type JsonFetch } from '../../study/serverSession';
-import { needsIssuedSession, transportsFor } from '../../study/sinks';
-import type { FetchLike } from '../../study/transports';
-import { storyRequest, trialContent } from '../../study/trialContent';
+import type { StudyDefinition, StudySink } from '../../study/definition/definition';
+import { jatosInputs, loadJatos, type JatosApi } from '../../study/delivery/jatosRuntime';
+import { decodeStudyLink } from '../../study/definition/link';
+import { leaseLock, webLocksLock, type WebLocks } from '../../study/delivery/lock';
+import { Outbox } from '../../study/delivery/outbox';
+import { IndexedDbStorage, MemoryStorage, type OutboxStorage } from '../../study/delivery/storage';
+import { hasShortParam, isJatosPath, readParticipantParams } from '../../study/delivery/route';
+import { StudyRun, type DeclineMemo, type SessionIssuer } from '../../study/run/run';
+import { fetchCoverage, fetchReviewItems } from '../../study/collect/reviewStories';
+import { isLiveReview } from '../../study/schedule/schedule';
+import { requestSession, resolveShortLink, type JsonFetch } from '../../study/delivery/serverSession';
+import { needsIssuedSession, transportsFor } from '../../study/definition/sinks';
+import type { FetchLike } from '../../study/delivery/transports';
+import { storyRequest, trialContent } from '../../study/schedule/trialContent';
 import { warmDrawing } from './drawingLayout';
 
 /** The IndexedDB databases: real runs and previews never share rows, locks or sessions. */

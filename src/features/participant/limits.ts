@@ -2,8 +2,8 @@
  * The sentences that tell a participant a condition's time limits before the first trial (the
  * instructions screen adds them to the researcher's text, whose default says nothing of time).
  */
-import type { StudyCondition } from '../../study/definition';
-import type { StudyKind } from '../../study/studyOptions';
+import type { StudyCondition } from '../../study/definition/definition';
+import type { StudyKind } from '../../study/definition/studyOptions';
 
 /** What one trial is called in each kind of study: [one, many]. */
 const ITEM_WORDS: Record<StudyKind, readonly [string, string]> = {

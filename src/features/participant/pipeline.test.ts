@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { generatePuzzle } from '../../core/puzzle/puzzle';
 import { createRng } from '../../core/random/rng';
 import { datasetRenderer } from '../../core/text/datasetText';
-import { withDefaults } from '../../study/definition';
-import { studyItems } from '../../study/schedule';
-import { storyRequest, trialContent } from '../../study/trialContent';
-import { studyTrialContent } from '../../study/trialFacts';
+import { withDefaults } from '../../study/definition/definition';
+import { studyItems } from '../../study/schedule/schedule';
+import { storyRequest, trialContent } from '../../study/schedule/trialContent';
+import { studyTrialContent } from '../../study/schedule/trialFacts';
 import { handlers } from '../../worker/handlers';
 
 /**

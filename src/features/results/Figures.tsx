@@ -10,7 +10,7 @@ import {
   type Figure,
   type GroupBy,
   type GroupRow,
-} from '../../study/figures';
+} from '../../study/results/figures';
 import {
   isResumedMode,
   RESUMED_MODE_LABEL,
@@ -18,11 +18,11 @@ import {
   resumedNote,
   resumedTally,
   type ResumedMode,
-} from '../../study/resumed';
+} from '../../study/results/resumed';
 import { fixed, range } from './format';
 import { IntervalChart, SERIES_STYLES, type ChartPoint } from './IntervalChart';
 import { useResults } from './store';
-import { CLUSTER_NOTE_RATIO } from '../../study/stats';
+import { CLUSTER_NOTE_RATIO } from '../../study/results/stats';
 
 const GROUPINGS: readonly GroupBy[] = ['k', 'task', 'condition', 'condition-k'];
 

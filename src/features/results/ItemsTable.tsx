@@ -5,7 +5,7 @@ import { useHashTable } from '../../ui/useHashTable';
 import { fixed, range } from './format';
 import { useResults } from './store';
 import { TableSearch } from '../../ui/TableSearch';
-import { itemsShown } from '../../study/figures';
+import { itemsShown } from '../../study/results/figures';
 
 type Item = ReturnType<typeof useResults.getState>['figures']['items'][number];
 const n = (v: number | null | undefined) => v ?? -1;

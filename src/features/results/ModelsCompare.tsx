@@ -1,6 +1,6 @@
 import { useId, useMemo } from 'react';
 import { modelFactsText } from '../../worker/modelsClient';
-import { answeredShown } from '../../study/figures';
+import { answeredShown } from '../../study/results/figures';
 import { fixed } from './format';
 import { compareByK, type ModelItemAnswer } from './modelItems';
 import { useResults } from './store';

@@ -3,7 +3,7 @@ import { SortHeader } from '../../ui/SortHeader';
 import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
 import { useHashTable } from '../../ui/useHashTable';
 import { formatCount } from '../../core/util/format';
-import { FLAG_RULES, FLAG_TEXT, participantsShown } from '../../study/figures';
+import { FLAG_RULES, FLAG_TEXT, participantsShown } from '../../study/results/figures';
 import { fixed } from './format';
 import { Pager, pageWindow } from '../../ui/Pager';
 import { useResults } from './store';

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../core/random/rng';
 import { unbracket } from '../../core/text/render';
 import { CLASSES, NUM_CLASSES } from '../../ml/encoding';
-import { rowsToCsv, type ResultRow } from '../../study/results';
+import { rowsToCsv, type ResultRow } from '../../study/results/results';
 import { handlers } from '../../worker/handlers';
-import { answeredItems, type AnsweredItem } from '../../study/figures';
+import { answeredItems, type AnsweredItem } from '../../study/results/figures';
 import {
   bracketNames,
   compareByK,

@@ -17,9 +17,9 @@ import type { PuzzleRecord } from '../../core/puzzle/puzzle';
 import { unbracket, type RenderedStory } from '../../core/text/render';
 import { classIndex, CLASSES, questionFromPuzzle } from '../../ml/encoding';
 import { bestClass, type ModelQuestion } from '../../ml/model';
-import type { AnsweredItem } from '../../study/figures';
-import type { StudyDefinition } from '../../study/definition';
-import { studyText, type StudyStoryRequest } from '../../study/trialContent';
+import type { AnsweredItem } from '../../study/results/figures';
+import type { StudyDefinition } from '../../study/definition/definition';
+import { studyText, type StudyStoryRequest } from '../../study/schedule/trialContent';
 
 /** A study's possible text settings, the default (`all`) first. */
 export const STUDY_TEXT_SPLITS: readonly StudyDefinition['templateSplit'][] = ['all', 'train', 'test'];

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { CLASSES, classIndex, NUM_CLASSES } from '../../ml/encoding';
 import type { ModelQuestion } from '../../ml/model';
 import { indexEntry } from '../../ml/modelKinds';
-import { readResultsFile } from '../../study/resultsFile';
+import { readResultsFile } from '../../study/results/resultsFile';
 import { handlers } from '../../worker/handlers';
-import { answeredItems } from '../../study/figures';
+import { answeredItems } from '../../study/results/figures';
 import { createCompareStore, type CompareClient, type StoryMaker } from './modelsStore';
 import { readFileSync } from 'node:fs';
 

@@ -3,7 +3,7 @@ import type { ModelIndexEntry } from '../../ml/model';
 import { createGeneratorClient } from '../../worker/generatorClient';
 import type { ModelsClient } from '../../worker/modelsClient';
 import { isCancelled } from '../../worker/rpc';
-import type { AnsweredItem } from '../../study/figures';
+import type { AnsweredItem } from '../../study/results/figures';
 import {
   modelItemAnswer,
   rebuildItem,

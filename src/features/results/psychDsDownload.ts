@@ -3,10 +3,10 @@
  * export --format psych-ds`, as a ZIP of one folder. The results server gives the registered
  * studies (`GET api/studies`: each study's link token, hence its definition) and each study's
  * CSV export (`GET api/results.csv?study=<id>`), with the researcher token; the dataset is built
- * on the page by `src/study/psychDs.ts`, loaded only when asked for (the ZIP writer stays out of
+ * on the page by `src/study/results/psychDs.ts`, loaded only when asked for (the ZIP writer stays out of
  * the app's main bundle).
  */
-import { decodeStudyLink } from '../../study/link';
+import { decodeStudyLink } from '../../study/definition/link';
 
 export interface PsychDsOutcome {
   readonly ok: boolean;
@@ -71,7 +71,7 @@ export async function buildPsychDsDownload(
     if (typeof res === 'string') return { ok: false, message: res };
     parts.push({ definition: decoded.definition, csv: await res.text() });
   }
-  const { psychDsFiles, psychDsZip } = await import('../../study/psychDs');
+  const { psychDsFiles, psychDsZip } = await import('../../study/results/psychDs');
   const folder = `clutrr-psychds-${study.trim() === '' ? 'all' : study.trim()}`;
   const zip = psychDsZip(folder, psychDsFiles(parts, now));
   return {

@@ -10,9 +10,9 @@ import type {
 } from '../../worker/resultsProtocol';
 import { isCancelled } from '../../worker/rpc';
 import { formatBytes } from '../../core/util/format';
-import type { GroupBy, ParticipantRow } from '../../study/figures';
+import type { GroupBy, ParticipantRow } from '../../study/results/figures';
 import { DEFAULT_COLLECT, type CollectionSummary, type JudgeOptions } from '../../study/collect/collect';
-import type { ResumedMode } from '../../study/resumed';
+import type { ResumedMode } from '../../study/results/resumed';
 
 export type { FileProblem };
 

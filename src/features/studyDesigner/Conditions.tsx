@@ -1,4 +1,4 @@
-import { DISPLAYS, STUDY_LIMITS, type StudyKind } from '../../study/studyOptions';
+import { DISPLAYS, STUDY_LIMITS, type StudyKind } from '../../study/definition/studyOptions';
 import { Field, GroupProblem, TextBox } from './fields';
 import { useStudyDesigner } from './store';
 

@@ -1,5 +1,5 @@
-import { MAX_SEND_INSTRUCTIONS, SINKS } from '../../study/sinks';
-import { STUDY_LIMITS } from '../../study/studyOptions';
+import { MAX_SEND_INSTRUCTIONS, SINKS } from '../../study/definition/sinks';
+import { STUDY_LIMITS } from '../../study/definition/studyOptions';
 import { Check, Field, GroupProblem } from './fields';
 import { useStudyDesigner } from './store';
 

@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { readStoriesFile } from '../../study/reviewQueue';
-import { KIND_NAMES, STUDY_KINDS, STUDY_OPTIONS, storiesFileName, type StudyKind } from '../../study/studyOptions';
+import { readStoriesFile } from '../../study/collect/reviewStories';
+import { KIND_NAMES, STUDY_KINDS, STUDY_OPTIONS, storiesFileName, type StudyKind } from '../../study/definition/studyOptions';
 import { saveFile } from '../../ui/saveFile';
 import { Check, GroupProblem, OptionInput } from './fields';
 import { useStudyDesigner } from './store';

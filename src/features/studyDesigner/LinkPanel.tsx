@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
-import type { StudyDefinition, StudyProblem } from '../../study/definition';
-import { JzipError } from '../../study/jzip';
-import { participantPath } from '../../study/route';
-import { shortParticipantPath } from '../../study/route';
-import { linkLengthProblem } from '../../study/serverSession';
+import type { StudyDefinition, StudyProblem } from '../../study/definition/definition';
+import { JzipError } from '../../study/delivery/jzip';
+import { participantPath } from '../../study/delivery/route';
+import { shortParticipantPath } from '../../study/delivery/route';
+import { linkLengthProblem } from '../../study/delivery/serverSession';
 import { saveFile } from '../../ui/saveFile';
 import { ArchiveError, DEV_SERVER_MESSAGE, makeJzip } from './archive';
 import { inputForProblem, type StudyForm } from './form';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { kindOf, STUDY_OPTIONS } from '../../study/studyOptions';
+import { kindOf, STUDY_OPTIONS } from '../../study/definition/studyOptions';
 import { Conditions } from './Conditions';
 import { Destinations } from './Destinations';
 import { Check, Field, OptionInput, TextBox } from './fields';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { encodeStudyLink } from '../../study/link';
+import { encodeStudyLink } from '../../study/definition/link';
 import { Problems } from './fields';
 import { definitionFromForm, problemsByInput } from './form';
 import { LinkPanel } from './LinkPanel';

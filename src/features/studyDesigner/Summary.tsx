@@ -1,5 +1,5 @@
-import type { StudyDefinition } from '../../study/definition';
-import { storiesFileName } from '../../study/studyOptions';
+import type { StudyDefinition } from '../../study/definition/definition';
+import { storiesFileName } from '../../study/definition/studyOptions';
 import { cliCommand, studySummary, whatParticipantsDo } from './form';
 
 /** The items per k and task, the counts and the time it takes; for a collection study, what each participant does. */

@@ -1,5 +1,5 @@
-import { buildJzip, type BuildFile } from '../../study/jzip';
-import type { StudyDefinition } from '../../study/definition';
+import { buildJzip, type BuildFile } from '../../study/delivery/jzip';
+import type { StudyDefinition } from '../../study/definition/definition';
 
 /**
  * The app's own build files, fetched from where the page is served, for the JATOS archive. The

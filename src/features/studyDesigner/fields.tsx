@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useContext, useId } from 'react';
-import type { SinkKind } from '../../study/sinks';
-import { STUDY_LIMITS, STUDY_OPTIONS } from '../../study/studyOptions';
+import type { SinkKind } from '../../study/definition/sinks';
+import { STUDY_LIMITS, STUDY_OPTIONS } from '../../study/definition/studyOptions';
 import type { SwitchField, TextOptionField } from './form';
 import { useStudyDesigner } from './store';
 

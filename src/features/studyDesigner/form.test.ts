@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STUDY, defaultsFor, type StudyDefinition, withDefaults } from '../../study/definition';
+import { DEFAULT_STUDY, defaultsFor, type StudyDefinition, withDefaults } from '../../study/definition/definition';
 import {
   cliCommand,
   DEFAULT_FORM,

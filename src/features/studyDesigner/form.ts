@@ -3,7 +3,7 @@
  * study definition they describe, where each of checkStudyDefinition's problems is shown, the
  * summary, and the `study link` command line that makes the same link. The settings, their
  * labels, hints, defaults and readings come from the study options table
- * (src/study/studyOptions.ts), the destinations from the sink table (src/study/sinks.ts): the CLI
+ * (src/study/definition/studyOptions.ts), the destinations from the sink table (src/study/definition/sinks.ts): the CLI
  * reads its flags from the same tables. Pure; no React.
  */
 import {
@@ -16,9 +16,9 @@ import {
   type StudyDefinition,
   type StudyProblem,
   type StudySink,
-} from '../../study/definition';
-import { sinkCliArgs, type SinkKind, SINKS } from '../../study/sinks';
-import { participantsNeeded } from '../../study/reviewQueue';
+} from '../../study/definition/definition';
+import { sinkCliArgs, type SinkKind, SINKS } from '../../study/definition/sinks';
+import { participantsNeeded } from '../../study/collect/reviewStories';
 import {
   conditionArgs,
   type EmbeddedStory,
@@ -32,7 +32,7 @@ import {
   STUDY_OPTIONS,
   type StudyKind,
   type StudyOptionField,
-} from '../../study/studyOptions';
+} from '../../study/definition/studyOptions';
 
 export { readNumber };
 

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { DEFAULT_CONDITION } from '../../study/definition';
+import { DEFAULT_CONDITION } from '../../study/definition/definition';
 import { type ConditionForm, conditionForm, DEFAULT_FORM, type StudyForm, withKind } from './form';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OUR_BANK } from '../../core/text/bank';
 import { bankSize, fillTemplate, validateTemplateData } from '../../core/text/templates';
-import type { ResultRow } from '../results';
+import type { ResultRow } from '../results/results';
 import { type Clause, clauseFromId, factSentences } from './clause';
 import { collectionSummary, collectTemplates, DEFAULT_COLLECT } from './collect';
 import { bad, GOOD, reviewRow, storyRow } from './testRows';

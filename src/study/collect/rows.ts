@@ -10,9 +10,9 @@
  *   of its paraphrase row, `seed`/`k`/`query_*`/`gold`/`story` copied from it, `response` `good`
  *   or `bad:<reason>[,<reason>…]` (reasons in REVIEW_REASONS order), `correct` = good.
  */
-import type { EndedOn, ResultRow } from '../results';
-import { REVIEW_REASONS, type ReviewReason } from '../studyOptions';
-import type { ReviewItem } from '../reviewQueue';
+import type { EndedOn, ResultRow } from '../results/results';
+import { REVIEW_REASONS, type ReviewReason } from '../definition/studyOptions';
+import type { ReviewItem } from './reviewStories';
 import { type Clause, CLAUSE_ID_PREFIX, clauseFromId, clauseQuery } from './clause';
 
 /** The columns a collection trial fills; the run adds the session's and the timing columns. */

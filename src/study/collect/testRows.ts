@@ -2,7 +2,7 @@
  * Test support (unit tests and the CLI's tests, not the app): whole result rows of collection
  * studies, as a participant's run would record them.
  */
-import type { ResultRow } from '../results';
+import type { ResultRow } from '../results/results';
 import type { Clause } from './clause';
 import { checkParaphrase } from './checks';
 import { paraphraseFields, type ReviewVerdict, reviewFields, storyIdOf } from './rows';
