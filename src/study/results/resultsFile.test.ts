@@ -239,8 +239,8 @@ describe('the e2e fixture', () => {
   const files = resultsFixtureFiles();
 
   it('is what the generator makes (regenerate: npx vitest run src/study/results/resultsFile.test.ts --update)', async () => {
-    await expect(files.csv).toMatchFileSnapshot('../../e2e/fixtures/results-a.csv');
-    await expect(files.json).toMatchFileSnapshot('../../e2e/fixtures/results-b.json');
+    await expect(files.csv).toMatchFileSnapshot('../../../e2e/fixtures/results-a.csv');
+    await expect(files.json).toMatchFileSnapshot('../../../e2e/fixtures/results-b.json');
   });
 
   it('reads as 50 participants, 5 sessions in both files', () => {
