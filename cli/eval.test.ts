@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseClutrrCsv, writeClutrrCsv } from '../src/core/formats/clutrrCsv';
 import { useBackend } from '../src/ml/backend';
-import { questionFromRow } from '../src/ml/encoding';
+import { CLASSES, questionFromRow } from '../src/ml/encoding';
 import { GraphNet, saveGat } from '../src/ml/graph/graphNet';
 import { GAT_IMPROVED } from '../src/ml/graph/relationComposer';
 import { loadModel } from '../src/ml/load';
@@ -78,6 +78,86 @@ describe('cli eval', () => {
       `1 row(s) have a target outside the 18 classes, counted as wrong: ${rows[1]!.id} (husband)`,
     );
     expect(io.out.trimEnd().split('\n').at(-1)).toMatch(/^rows=4 correct=[0-3] accuracy=0\.\d{3}$/);
+  });
+
+  it('says a file with untyped noise edges cannot measure robustness to its noise', async () => {
+    const file = path.join(FIXTURES, 'mini-clutrr.csv');
+    expect(await run(file)).toBe(0);
+    // Rows 2 and 3 type only their path edges; one and two people are reached by those alone.
+    expect(io.out).toContain(
+      '  the file does not type its noise edges: they and the 3 people only they reached were left out, so this file cannot measure robustness to its noise',
+    );
+  });
+
+  it('says nothing of noise for a file that types every edge', async () => {
+    expect(await run(path.join(FIXTURES, 'stats-generated.csv'))).toBe(0);
+    expect(io.out).toContain('rows=60 correct=');
+    expect(io.out).not.toContain('does not type its noise edges');
+  });
+
+  it('--rows writes every answer with the audit verdict; the breakdown counts them by verdict and by answer', async () => {
+    // Rows whose verdicts the rule base fixes (audit.test.ts works the first three out).
+    const base = parseClutrrCsv(readFileSync(path.join(FIXTURES, 'mini-clutrr.csv'), 'utf8'))[1]!;
+    const as = (id: string, types: string[], genders: string[], target: string) => ({
+      ...base,
+      id,
+      edgeTypes: types,
+      genders: base.genders.map((g, j) => ({ ...g, gender: genders[j]! })),
+      target,
+    });
+    const rows = [
+      as('impossible', ['son', 'mother', 'father'], ['male', 'male', 'female', 'male'], 'father'),
+      as('sound', ['brother', 'brother', 'son'], ['female', 'male', 'male', 'male'], 'nephew'),
+      as('assumed', ['daughter', 'brother', 'uncle'], ['male', 'female', 'male', 'male'], 'brother'),
+      as('ambiguous', ['husband', 'son', 'grandmother'], ['female', 'male', 'male', 'female'], 'mother'),
+      as('sound-2', ['brother', 'brother', 'son'], ['female', 'male', 'male', 'male'], 'nephew'),
+    ];
+    const file = path.join(dir, 'verdicts.csv');
+    writeFileSync(file, writeClutrrCsv(rows));
+    const out = path.join(dir, 'answers.jsonl');
+    expect(await run('--rows', out, file)).toBe(0);
+    const answered = readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(answered.map((a) => [a.id, a.k, a.task, a.gold, a.verdict])).toEqual([
+      ['impossible', 3, base.taskName, 'father', 'true in no family'],
+      ['sound', 3, base.taskName, 'nephew', 'entailed'],
+      ['assumed', 3, base.taskName, 'brother', 'assumed, possible'],
+      ['ambiguous', 3, base.taskName, 'mother', 'ambiguous'],
+      ['sound-2', 3, base.taskName, 'nephew', 'entailed'],
+    ]);
+    // The model's own answers, computed without the CLI, are the file's.
+    const bin = readFileSync(path.join(modelDir, 'weights.bin'));
+    const model = loadModel(
+      JSON.parse(readFileSync(path.join(modelDir, 'model.json'), 'utf8')),
+      bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength),
+    );
+    const probs = (await model.answer(rows.map((r) => questionFromRow(r).question))).map((a) => a.probs);
+    model.dispose();
+    answered.forEach((a, i) => {
+      const top = a.top5 as { answer: string; p: number }[];
+      expect(top).toHaveLength(5);
+      expect(a.predicted).toBe(CLASSES[bestClass(probs[i]!)]);
+      expect(top[0]!.answer).toBe(a.predicted);
+      expect(top[0]!.p).toBeCloseTo(Math.max(...probs[i]!), 4);
+      expect(a.correct).toBe(a.predicted === a.gold);
+    });
+    const right = (ids: string[]) => answered.filter((a) => ids.includes(a.id as string) && a.correct).length;
+    const lines = io.out.trimEnd().split('\n');
+    const entailed = right(['sound', 'sound-2']);
+    expect(lines).toContain(
+      `  entailed: rows=2 correct=${entailed} accuracy=${(entailed / 2).toFixed(3)} majority=1.000 (nephew)`,
+    );
+    expect(lines).toContain(
+      `  true in no family: rows=1 correct=${right(['impossible'])} accuracy=${right(['impossible']).toFixed(3)} majority=1.000 (father)`,
+    );
+    expect(lines).toContain('majority baseline: always "nephew" accuracy=0.400');
+    const given = answered.filter((a) => a.predicted === 'nephew').length;
+    const nephewRight = answered.filter((a) => a.predicted === 'nephew' && a.correct).length;
+    expect(lines).toContain(`  nephew: given=${given} right=${nephewRight} gold=2`);
+    const all = answered.filter((a) => a.correct).length;
+    expect(lines.at(-1)).toBe(`rows=5 correct=${all} accuracy=${(all / 5).toFixed(3)}`);
   });
 
   it('--model and --version pick a shipped folder: the paper GAT on CLUTRR’s labels', async () => {

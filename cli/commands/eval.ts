@@ -1,10 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClutrrRowReader } from '../../src/core/formats/clutrrCsv';
+import type { ClutrrRow } from '../../src/core/formats/clutrrRow';
 import { useBackend } from '../../src/ml/backend';
 import { CLASSES, questionFromRow } from '../../src/ml/encoding';
+import { answeredRow, EvalBreakdown } from '../../src/ml/evalReport';
 import { loadModel } from '../../src/ml/load';
 import { bestClass, type ClutrrModel, type ModelMetadata, type ModelQuestion, trainedOn } from '../../src/ml/model';
 import {
@@ -34,10 +36,14 @@ const FLAGS: Record<string, FlagSpec> = {
   },
   backend: { type: 'string', default: 'wasm', help: 'tfjs backend: wasm or cpu' },
   list: { type: 'boolean', help: 'print the ids of rows answered wrong, with both answers' },
+  rows: {
+    type: 'string',
+    help: "write one JSON line per row to this file: id, file, k, task, gold, predicted, correct, top5, the audit's verdict",
+  },
 };
 
 const HELP = helpText(
-  `usage: npm run cli -- eval --model ${MODEL_IDS.join('|')} [--version V] FILE.csv...`,
+  `usage: npm run cli -- eval --model ${MODEL_IDS.join('|')} [--version V] [--rows OUT.jsonl] FILE.csv...`,
   `Answers every row of CLUTRR CSV files (ours or the released ones) with a trained model and
 counts correct answers (the model's most probable class equals the row's target). The models
 (src/ml/modelKinds.ts):
@@ -47,8 +53,13 @@ ${Object.entries(MODEL_KINDS)
 A graph model reads the symbolic columns (story_edges, edge_types, query_edge): edges without a
 type are left out of its graph, and the rows that had one are counted and named. A text model
 reads story and query. A target outside the 18 answer classes can never be answered; such rows
-are counted as wrong and named. The first line says what the model is and what it was trained
-on; one line per file follows, then as the very last line
+are counted as wrong and named. When a file's noise edges carry no type (the released noisy
+files type only the path's edges), the people those edges alone reached are left out too and a
+note says that the file cannot measure the model's robustness to that noise. The first line says
+what the model is and what it was trained on; one line per file follows, then the answers broken
+down by the audit's verdict on each row (entailed; assumed, possible; true in no family;
+ambiguous; unsupported) and by predicted class, each with its majority baseline, then as the
+very last line
   rows=<n> correct=<n> accuracy=<x.xxx>`,
   FLAGS,
 );
@@ -91,6 +102,8 @@ interface FileTally {
   rows: number;
   correct: number;
   untyped: string[];
+  /** People left out with the untyped edges that alone reached them. */
+  dropped: number;
   notAClass: string[];
   wrong: string[];
 }
@@ -134,29 +147,45 @@ function shippedVersions(root: string, model: string): string[] {
     : [];
 }
 
-async function evalFile(file: string, model: ClutrrModel, list: boolean): Promise<FileTally> {
-  const tally: FileTally = { rows: 0, correct: 0, untyped: [], notAClass: [], wrong: [] };
+/** Where each answered row goes besides the file's tally: the breakdown and `--rows`. */
+interface RowSinks {
+  readonly list: boolean;
+  readonly breakdown: EvalBreakdown;
+  /** An open file descriptor for `--rows`, or null. */
+  readonly rowsFd: number | null;
+}
+
+async function evalFile(file: string, model: ClutrrModel, sinks: RowSinks): Promise<FileTally> {
+  const tally: FileTally = { rows: 0, correct: 0, untyped: [], dropped: 0, notAClass: [], wrong: [] };
   const graph = readsGraph(model);
-  let pending: { id: string; question: ModelQuestion; target: string }[] = [];
+  let pending: { id: string; question: ModelQuestion; row: ClutrrRow }[] = [];
   const flush = async () => {
     const part = pending;
     pending = [];
     if (part.length === 0) return;
     const answers = await model.answer(part.map((p) => p.question));
+    let lines = '';
     answers.forEach((a, i) => {
-      const { id, question, target } = part[i]!;
+      const { id, question, row } = part[i]!;
       const best = bestClass(a.probs);
       if (best === question.graph.label) tally.correct++;
-      else if (list) tally.wrong.push(`${id} answered ${CLASSES[best]}, target ${target}`);
+      else if (sinks.list) tally.wrong.push(`${id} answered ${CLASSES[best]}, target ${row.target}`);
+      const answered = answeredRow(file, id, row, a.probs);
+      sinks.breakdown.add(answered);
+      if (sinks.rowsFd !== null) lines += `${JSON.stringify(answered)}\n`;
     });
+    if (sinks.rowsFd !== null) writeSync(sinks.rowsFd, lines);
   };
   const reader = new ClutrrRowReader((row, n) => {
-    const { question, untypedEdges } = questionFromRow(row);
+    const { question, untypedEdges, droppedPeople } = questionFromRow(row);
     const id = row.id || `row ${n}`;
     tally.rows++;
-    if (graph && untypedEdges.length > 0) tally.untyped.push(id);
+    if (graph && untypedEdges.length > 0) {
+      tally.untyped.push(id);
+      tally.dropped += droppedPeople.length;
+    }
     if (question.graph.label < 0) tally.notAClass.push(`${id} (${row.target})`);
-    pending.push({ id, question, target: row.target });
+    pending.push({ id, question, row });
   }, file);
   for await (const chunk of readText(file)) {
     reader.push(chunk);
@@ -197,14 +226,27 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const label = name ? `${name}/${version}` : folder;
   const model = readModel(folder, label);
   const total = { rows: 0, correct: 0 };
+  const rowsOut = flags.rows as string | undefined;
+  let rowsFd: number | null = null;
   try {
+    if (rowsOut !== undefined) {
+      try {
+        rowsFd = openSync(rowsOut, 'w');
+      } catch (e) {
+        throw new CliError(`--rows ${rowsOut}: cannot write it (${(e as Error).message})`);
+      }
+    }
+    const sinks: RowSinks = { list: flags.list === true, breakdown: new EvalBreakdown(), rowsFd };
     process.stdout.write(`${describeLine(label, modelKind(name ?? model.name), folder)}\n`);
     for (const file of positional) {
-      const t = await evalFile(file, model, flags.list === true);
+      const t = await evalFile(file, model, sinks);
       process.stdout.write(`${file}: rows=${t.rows} correct=${t.correct} accuracy=${accuracy(t.correct, t.rows)}\n`);
       if (t.untyped.length > 0) {
         process.stdout.write(
           `  ${t.untyped.length} row(s) had edges without a type, left out of the graph: ${named(t.untyped)}\n`,
+        );
+        process.stdout.write(
+          `  the file does not type its noise edges: they and the ${t.dropped} people only they reached were left out, so this file cannot measure robustness to its noise (its figure is the clean graph's)\n`,
         );
       }
       if (t.notAClass.length > 0) {
@@ -216,8 +258,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
       total.rows += t.rows;
       total.correct += t.correct;
     }
+    for (const line of sinks.breakdown.lines()) process.stdout.write(`${line}\n`);
   } finally {
     model.dispose();
+    if (rowsFd !== null) closeSync(rowsFd);
   }
   process.stdout.write(`rows=${total.rows} correct=${total.correct} accuracy=${accuracy(total.correct, total.rows)}\n`);
   return 0;

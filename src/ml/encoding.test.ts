@@ -93,7 +93,23 @@ describe('graphs', () => {
     const encoded = rows.map(graphFromRow);
     expect(encoded.map((e) => e.untypedEdges)).toEqual([[], [], [3], [2]]);
     expect(encoded.map((e) => CLASSES[e.graph.label])).toEqual(rows.map((r) => r.target));
-    expect(encoded.map((e) => e.graph.numNodes)).toEqual(rows.map((r) => r.genders.length));
+    // The people only an untyped edge reached are left out; everyone else keeps a place.
+    expect(encoded.map((e) => e.graph.numNodes + e.droppedPeople.length)).toEqual(rows.map((r) => r.genders.length));
+    expect(encoded.map((e) => e.droppedPeople)).toEqual([[], [], [4], [3, 4]]);
+  });
+  it('leaves out the people only untyped edges reached, renumbering the rest in order', () => {
+    const p = puzzle(5, 3, 3);
+    const row = rowOf(p);
+    const typed = 3;
+    const { graph, droppedPeople } = graphFromRow({ ...row, edgeTypes: row.edgeTypes.slice(0, typed) });
+    const linked = new Set([...row.storyEdges.slice(0, typed).flat(), ...row.queryEdge]);
+    const expected = row.genders.map((_, i) => i).filter((i) => !linked.has(i));
+    expect(droppedPeople).toEqual(expected);
+    expect(graph.numNodes).toBe(row.genders.length - expected.length);
+    const renumber = (i: number) => i - expected.filter((d) => d < i).length;
+    expect([...graph.from]).toEqual(row.storyEdges.slice(0, typed).map(([a]) => renumber(a)));
+    expect([...graph.to]).toEqual(row.storyEdges.slice(0, typed).map(([, b]) => renumber(b)));
+    expect(graph.query).toEqual(row.queryEdge.map(renumber));
   });
   it('the same puzzle encodes identically in repeated calls', () => {
     const p = puzzle(6);

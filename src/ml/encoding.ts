@@ -98,12 +98,18 @@ export interface RowGraph {
   readonly graph: StoryGraph;
   /** Positions in story_edges left out: no type given (released noisy files) or an unknown word. */
   readonly untypedEdges: readonly number[];
+  /**
+   * People (row entity numbers) left out because only untyped edges reached them: kept, they
+   * would sit in the graph without an edge and shift a graph model's readout.
+   */
+  readonly droppedPeople: readonly number[];
 }
 
 /**
  * The graph of a CLUTRR CSV row from its symbolic columns (story_edges, edge_types, query_edge,
  * genders, target). Edges without a type, or with a word that is not a relation, are left out
- * and listed; the row's text is not read.
+ * and listed, and so are the people those edges alone connected (the others keep their order,
+ * renumbered from 0); the row's text is not read.
  */
 export function graphFromRow(row: ClutrrRow): RowGraph {
   const kept: [number, number, number][] = [];
@@ -118,16 +124,32 @@ export function graphFromRow(row: ClutrrRow): RowGraph {
   });
   const [qa, qb] = row.queryEdge;
   numNodes = Math.max(numNodes, qa + 1, qb + 1);
+  // Renumber only when an untyped edge left someone without an edge: a fully typed row keeps
+  // every person (and its numbering), as the graphs of our own puzzles do.
+  const index = Int32Array.from({ length: numNodes }, (_, i) => i);
+  const droppedPeople: number[] = [];
+  if (untypedEdges.length > 0) {
+    const linked = new Uint8Array(numNodes);
+    for (const [a, b] of kept) linked[a] = linked[b] = 1;
+    linked[qa] = linked[qb] = 1;
+    let next = 0;
+    for (let i = 0; i < numNodes; i++) {
+      if (linked[i]) index[i] = next++;
+      else droppedPeople.push(i);
+    }
+    numNodes = next;
+  }
   return {
     graph: {
       numNodes,
-      from: Int32Array.from(kept, (e) => e[0]),
-      to: Int32Array.from(kept, (e) => e[1]),
+      from: Int32Array.from(kept, (e) => index[e[0]]!),
+      to: Int32Array.from(kept, (e) => index[e[1]]!),
       type: Int32Array.from(kept, (e) => e[2]),
-      query: [qa, qb],
+      query: [index[qa]!, index[qb]!],
       label: classIndex(row.target),
     },
     untypedEdges,
+    droppedPeople,
   };
 }
 
@@ -293,7 +315,15 @@ export function questionFromPuzzle(puzzle: PuzzleRecord, story: string): ModelQu
 }
 
 /** A CLUTRR CSV row: its symbolic columns for the graph (untyped edges listed), `story` and `query`. */
-export function questionFromRow(row: ClutrrRow): { question: ModelQuestion; untypedEdges: readonly number[] } {
-  const { graph, untypedEdges } = graphFromRow(row);
-  return { question: { graph, story: row.story, queryNames: [row.query[0], row.query[1]] }, untypedEdges };
+export function questionFromRow(row: ClutrrRow): {
+  question: ModelQuestion;
+  untypedEdges: readonly number[];
+  droppedPeople: readonly number[];
+} {
+  const { graph, untypedEdges, droppedPeople } = graphFromRow(row);
+  return {
+    question: { graph, story: row.story, queryNames: [row.query[0], row.query[1]] },
+    untypedEdges,
+    droppedPeople,
+  };
 }
