@@ -24,8 +24,11 @@ import {
 export { type Example, NOISE_KINDS, NOISE_TASK, TEST_KS, TRAIN_KS };
 
 export interface TrainData {
-  readonly spec: DatasetSpec;
+  /** The generated rows' spec; absent for data read from files (csvData.ts). */
+  readonly spec?: DatasetSpec;
   readonly train: readonly Example[];
+  /** The held-out rows of the per-epoch figure: k = 2, 3 test sets, or a slice of the training files. */
+  readonly dev: readonly Example[];
   /** Test sets of the training noise kind, by k (2..10). */
   readonly tests: ReadonlyMap<number, readonly Example[]>;
   /** k = 2, 3 test sets of each noise kind (the robustness row). */
@@ -50,7 +53,7 @@ export interface DataOptions {
 }
 
 /** Generates everything a training run needs; the same options give the same examples. */
-export function makeTrainData(options: DataOptions): TrainData {
+export function makeTrainData(options: DataOptions): TrainData & { readonly spec: DatasetSpec } {
   const { seed, noise, trainRows, testRows } = options;
   const dataOptions = dataOptionsFor(options);
   const log = options.log ?? (() => {});
@@ -82,6 +85,7 @@ export function makeTrainData(options: DataOptions): TrainData {
   return {
     spec: { ...modelDataSpec(seed, trainTasks, testTasks, 0, dataOptions), trainRows, testRows },
     train,
+    dev: TRAIN_KS.flatMap((k) => tests.get(k)!),
     tests,
     robustness,
   };

@@ -6,6 +6,8 @@ import {
   evaluate,
   GraphNet,
   type GatConfig,
+  type GatModelJson,
+  loadGat,
   isPairs,
   type PairTargets,
   saveGat,
@@ -38,8 +40,11 @@ export async function trainGat(ctx: TrainContext): Promise<Trained> {
   const { config } = GAT_MODELS[options.model]!;
   const { seed } = options;
   const train = data.train.map((e) => e.question.graph);
-  const dev = [2, 3].flatMap((k) => data.tests.get(k)!.map((e) => e.question.graph));
-  const model = new GraphNet(config, `${seed}/init`);
+  const dev = data.dev.map((e) => e.question.graph);
+  // A resumed run goes on from the folder's weights (Adam's moments start afresh).
+  const model = ctx.resume
+    ? loadGat(ctx.resume.modelJson as GatModelJson, ctx.resume.weights)
+    : new GraphNet(config, `${seed}/init`);
   const optimizer = tf.train.adam(options.learningRate);
   const rng = createRng(seed, 'train');
   const t0 = performance.now();

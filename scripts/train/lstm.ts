@@ -6,7 +6,15 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng, type Rng } from '../../src/core/random/rng';
 import type { TextItem } from '../../src/ml/encoding';
-import { Lstm, LSTM_MEAN, LSTM_PAPER, type LstmConfig, saveLstm } from '../../src/ml/text/lstm';
+import {
+  loadLstm,
+  Lstm,
+  LSTM_MEAN,
+  LSTM_PAPER,
+  type LstmConfig,
+  type LstmModelJson,
+  saveLstm,
+} from '../../src/ml/text/lstm';
 import { evaluate, type TextNet, trainStep } from '../../src/ml/text/textNet';
 import type { ModelKind } from '../../src/ml/model';
 import { learnTokenizer, MAX_ENTITIES, type TextTokenizer } from '../../src/ml/text/tokens';
@@ -50,15 +58,22 @@ export async function trainLstm(ctx: TrainContext): Promise<Trained> {
     kind: 'lstm',
     config,
     make: (tokens, seed) => new Lstm(config, tokens, seed),
+    load: (json, weights) => loadLstm(json as LstmModelJson, weights),
     save: saveLstm,
   });
 }
 
 /** A text model kind for trainText: its config (the dropouts it trains with), how to make and save one. */
-export interface TextModelSpec<M extends TextNet<{ readonly size: number; readonly labels: Int32Array }, unknown>> {
+export interface TextModelSpec<
+  M extends TextNet<{ readonly size: number; readonly labels: Int32Array }, unknown> & {
+    readonly tokens: TextTokenizer;
+  },
+> {
   readonly kind: ModelKind;
   readonly config: { readonly wordDropout: number; readonly pieceDropout?: number };
   make(tokens: TextTokenizer, seed: string): M;
+  /** The model of a folder's model.json and weights.bin (for `--resume`). */
+  load(modelJson: unknown, weights: ArrayBuffer): M;
   save(model: M, name: string): Promise<{ readonly modelJson: object; readonly weights: ArrayBuffer }>;
 }
 
@@ -67,23 +82,28 @@ export interface TextModelSpec<M extends TextNet<{ readonly size: number; readon
  * clipping over epochs of length-sorted batches (fresh anonymisation per story and epoch, word
  * and piece dropout), the k = 2, 3 test accuracy after each epoch; returns the saved model.
  */
-export async function trainText<M extends TextNet<{ readonly size: number; readonly labels: Int32Array }, unknown>>(
-  ctx: TrainContext,
-  spec: TextModelSpec<M>,
-): Promise<Trained> {
+export async function trainText<
+  M extends TextNet<{ readonly size: number; readonly labels: Int32Array }, unknown> & {
+    readonly tokens: TextTokenizer;
+  },
+>(ctx: TrainContext, spec: TextModelSpec<M>): Promise<Trained> {
   const { options, data, log } = ctx;
   const { config } = spec;
   const { seed } = options;
+  // A resumed run goes on from the folder's weights and tokeniser (Adam's moments start afresh).
+  const resumed = ctx.resume ? spec.load(ctx.resume.modelJson, ctx.resume.weights) : undefined;
   // The tokens of the training stories only: test stories' unseen words become word pieces.
-  const tokens = learnTokenizer(
-    data.train.map((e) => e.story),
-    { minWordCount: MIN_WORD_COUNT, maxMerges: MAX_MERGES },
-  );
+  const tokens =
+    resumed?.tokens ??
+    learnTokenizer(
+      data.train.map((e) => e.story),
+      { minWordCount: MIN_WORD_COUNT, maxMerges: MAX_MERGES },
+    );
   const json = tokens.toJson();
   const stats = json.kind === 'pieces' ? json.stats : undefined;
   log(`  tokens: ${tokens.size} (${MAX_ENTITIES} entity tokens; ${JSON.stringify(stats)})\n`);
-  const dev = [2, 3].flatMap((k) => data.tests.get(k)!.map((e) => e.question));
-  const model = spec.make(tokens, `${seed}/init`);
+  const dev = data.dev.map((e) => e.question);
+  const model = resumed ?? spec.make(tokens, `${seed}/init`);
   const optimizer = tf.train.adam(options.learningRate);
   const rng = createRng(seed, 'train');
   const t0 = performance.now();

@@ -1,5 +1,5 @@
 /** `npm run train -- --model mac`: the MAC network behind a BiLSTM over the story text (src/ml/text/mac.ts), trained by trainText. */
-import { Mac, MAC_PAPER, type MacConfig, saveMac } from '../../src/ml/text/mac';
+import { loadMac, Mac, MAC_PAPER, type MacConfig, type MacModelJson, saveMac } from '../../src/ml/text/mac';
 import { trainText } from './lstm';
 import type { Trained, TrainContext } from './trainer';
 
@@ -14,6 +14,7 @@ export async function trainMac(ctx: TrainContext): Promise<Trained> {
     kind: 'mac',
     config,
     make: (tokens, seed) => new Mac(config, tokens, seed),
+    load: (json, weights) => loadMac(json as MacModelJson, weights),
     save: saveMac,
   });
 }

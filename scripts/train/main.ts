@@ -11,9 +11,15 @@
  * for the robustness row), and writes model.json, weights.bin and metadata.json to the output
  * folder (default public/models/<model>/<version>/), then refreshes public/models/index.json.
  * Progress on stderr; one `k=<k> rows=<n> correct=<n> accuracy=<x>` line per test k on stdout.
+ *
+ * `--train-csv FILE… [--test-csv FILE…]` trains on CLUTRR CSV files (ours or the released ones)
+ * instead (csvData.ts): a seeded tenth of the training rows is the per-epoch validation, the
+ * test files give the k lines. `--max-seconds N` stops training between two steps after N
+ * seconds and saves what it has; `--resume DIR` goes on from a folder this script wrote (its
+ * weights, tokeniser and history; the optimiser's moments start afresh).
  */
 import * as tf from '@tensorflow/tfjs';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,13 +30,14 @@ import { bestClass, type ClutrrModel, type ModelMetadata, type NoiseKind } from 
 import { modelFacts, modelKind } from '../../src/ml/modelKinds';
 import { DATASET_PRESETS, PRESET_NAMES, type PresetName, unknownPreset } from '../../src/core/puzzle/datasetOptions';
 import { parseTaskList } from '../../src/core/puzzle/tasks';
-import { type Example, makeTrainData, NOISE_KINDS, NOISE_TASK } from './data';
+import { type CsvSource, makeCsvData } from './csvData';
+import { type Example, makeTrainData, NOISE_KINDS, NOISE_TASK, type TrainData } from './data';
 import { GAT_MODELS, trainGat } from './gat';
 import { LSTM_MODELS, trainLstm } from './lstm';
 import { MAC_MODELS, trainMac } from './mac';
 import { describeFolders, writeModelIndex } from './modelIndex';
 import { RN_MODELS, trainRn } from './rn';
-import type { Trainer, TrainOptions } from './trainer';
+import type { EpochRecord, ResumeFrom, Trainer, TrainOptions } from './trainer';
 
 const TRAINERS: Record<string, Trainer> = {
   ...Object.fromEntries(Object.keys(GAT_MODELS).map((m) => [m, trainGat])),
@@ -43,6 +50,7 @@ const USAGE = `usage: npm run train -- --model ${Object.keys(TRAINERS).join('|')
        [--noise ${NOISE_KINDS.join('|')}] [--preset ${PRESET_NAMES.join('|')}|none]
        [--labels family|clutrr] [--epochs N] [--train-rows N] [--test-rows N]
        [--batch N] [--lr X] [--version V] [--out DIR] [--backend wasm|cpu]
+       [--train-csv FILE... [--test-csv FILE...]] [--max-seconds N] [--resume DIR]
    or: npm run train -- --describe [--out DIR]   (refresh the folders' descriptive facts)`;
 
 const log = (s: string) => process.stderr.write(s);
@@ -64,6 +72,20 @@ export async function score(model: ClutrrModel, examples: readonly Example[], ba
     });
   }
   return correct;
+}
+
+/** The noise kind of training rows read from files: their tasks' one kind, else clean (the files say more). */
+function filesNoise(train: readonly Example[]): NoiseKind {
+  const tasks = new Set(train.map((e) => e.puzzle.task));
+  const only = tasks.size === 1 ? [...tasks][0] : undefined;
+  return NOISE_KINDS.find((n) => NOISE_TASK[n] === only) ?? 'clean';
+}
+
+/** The (task, k) pairs of training rows read from files, in order. */
+function taskList(train: readonly Example[]): { task: number; k: number }[] {
+  const seen = new Map<string, { task: number; k: number }>();
+  for (const e of train) seen.set(`${e.puzzle.task}.${e.puzzle.k}`, { task: e.puzzle.task, k: e.puzzle.k });
+  return [...seen.values()].sort((a, b) => a.k - b.k || a.task - b.task);
 }
 
 /** The preset a noise kind's models are trained on by default: the release's shape for that kind. */
@@ -93,23 +115,59 @@ export function readData(
   return { noise: presetNoise, preset };
 }
 
-function readOptions(argv: string[]): TrainOptions | { describe: true; out?: string } | string {
+/** What the command line asks for beyond the trainer's options. */
+interface CliOptions extends TrainOptions {
+  readonly out?: string;
+  /** `--train-csv`: train on these CLUTRR files instead of generated data. */
+  readonly trainCsv?: readonly string[];
+  readonly testCsv?: readonly string[];
+  readonly resume?: string;
+}
+
+/** The flags that take every following word up to the next flag (FILE…). */
+const FILE_LISTS = ['--train-csv', '--test-csv'] as const;
+
+/** Takes `--train-csv A B --test-csv C` out of argv as lists; the rest is parseArgs's. */
+function fileLists(argv: readonly string[]): { rest: string[]; lists: Map<string, string[]> } {
+  const rest: string[] = [];
+  const lists = new Map<string, string[]>();
+  let into: string[] | null = null;
+  for (const arg of argv) {
+    if ((FILE_LISTS as readonly string[]).includes(arg)) {
+      into = lists.get(arg) ?? [];
+      lists.set(arg, into);
+    } else if (into && !arg.startsWith('--')) into.push(arg);
+    else {
+      into = null;
+      rest.push(arg);
+    }
+  }
+  return { rest, lists };
+}
+
+/** Flags that shape generated data, refused beside --train-csv (the files decide those). */
+const GENERATION_FLAGS = ['noise', 'preset', 'train-rows', 'test-rows'] as const;
+
+function readOptions(argv: string[]): CliOptions | { describe: true; out?: string } | string {
+  const { rest, lists } = fileLists(argv);
   const { values } = parseArgs({
-    args: argv,
+    args: rest,
     options: {
       model: { type: 'string' },
       seed: { type: 'string', default: '1' },
       noise: { type: 'string' },
       preset: { type: 'string' },
-      labels: { type: 'string', default: 'family' },
+      labels: { type: 'string' },
       epochs: { type: 'string', default: '30' },
-      'train-rows': { type: 'string', default: '5000' },
-      'test-rows': { type: 'string', default: '500' },
+      'train-rows': { type: 'string' },
+      'test-rows': { type: 'string' },
       batch: { type: 'string', default: '100' },
       lr: { type: 'string', default: '0.001' },
       version: { type: 'string', default: '1' },
       out: { type: 'string' },
       backend: { type: 'string', default: 'wasm' },
+      'max-seconds': { type: 'string' },
+      resume: { type: 'string' },
       describe: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -119,11 +177,21 @@ function readOptions(argv: string[]): TrainOptions | { describe: true; out?: str
   const model = values.model ?? '';
   if (!TRAINERS[model]) return `--model must be one of ${Object.keys(TRAINERS).join(', ')} (got ${model || 'nothing'})`;
   if (!modelKind(model)) return `--model ${model} has no descriptor in src/ml/modelKinds.ts (MODEL_KINDS)`;
+  const trainCsv = lists.get('--train-csv');
+  const testCsv = lists.get('--test-csv');
+  if (trainCsv?.length === 0) return '--train-csv needs at least one CLUTRR CSV file';
+  if (testCsv?.length === 0) return '--test-csv needs at least one CLUTRR CSV file';
+  if (testCsv && !trainCsv) return '--test-csv goes with --train-csv (generated data makes its own test sets)';
+  if (trainCsv) {
+    const given = GENERATION_FLAGS.find((f) => values[f] !== undefined);
+    if (given) return `--${given} shapes generated data; with --train-csv every row of the files is used as it is`;
+  }
   const read = readData(values.noise, values.preset);
   if (typeof read === 'string') return read;
   const { noise, preset } = read;
-  if (values.labels !== 'family' && values.labels !== 'clutrr')
-    return `--labels must be family or clutrr (got ${values.labels})`;
+  // The files' own labels: CLUTRR's, unless the files were made with our family labels.
+  const labels = values.labels ?? (trainCsv ? 'clutrr' : 'family');
+  if (labels !== 'family' && labels !== 'clutrr') return `--labels must be family or clutrr (got ${labels})`;
   const int = (name: string, v: string): number => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1 (got ${v})`);
@@ -133,21 +201,47 @@ function readOptions(argv: string[]): TrainOptions | { describe: true; out?: str
   if (!(learningRate > 0)) return `--lr must be a positive number (got ${values.lr})`;
   if (!/^[\w.-]+$/.test(values.version))
     return `--version may hold letters, digits, '.', '_' and '-' only (got ${values.version})`;
+  const maxSeconds = values['max-seconds'];
+  if (maxSeconds !== undefined && !(Number(maxSeconds) > 0))
+    return `--max-seconds must be a positive number of seconds (got ${maxSeconds})`;
   return {
     model,
     seed: values.seed,
     noise,
     preset,
-    ...(values.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
+    ...(labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
     epochs: int('epochs', values.epochs),
-    trainRows: int('train-rows', values['train-rows']),
-    testRows: int('test-rows', values['test-rows']),
+    trainRows: int('train-rows', values['train-rows'] ?? '5000'),
+    testRows: int('test-rows', values['test-rows'] ?? '500'),
     batchSize: int('batch', values.batch),
     learningRate,
     version: values.version,
     backend: values.backend,
-    out: values.out,
-  } as TrainOptions & { out?: string };
+    ...(maxSeconds !== undefined ? { maxSeconds: Number(maxSeconds) } : {}),
+    ...(values.out !== undefined ? { out: values.out } : {}),
+    ...(trainCsv ? { trainCsv } : {}),
+    ...(testCsv ? { testCsv } : {}),
+    ...(values.resume !== undefined ? { resume: values.resume } : {}),
+  };
+}
+
+/** The folder `--resume` goes on from: its model must be the one asked for. */
+function readResume(dir: string, model: string): ResumeFrom {
+  const file = (name: string) => path.join(dir, name);
+  if (!existsSync(file('model.json')) || !existsSync(file('weights.bin')))
+    throw new Error(`--resume ${dir}: no model.json and weights.bin there`);
+  const modelJson = JSON.parse(readFileSync(file('model.json'), 'utf8')) as { name?: unknown };
+  if (modelJson.name !== model)
+    throw new Error(`--resume ${dir}: its model is ${String(modelJson.name)}, not --model ${model}`);
+  const bin = readFileSync(file('weights.bin'));
+  const meta = existsSync(file('metadata.json'))
+    ? (JSON.parse(readFileSync(file('metadata.json'), 'utf8')) as { training?: { history?: EpochRecord[] } })
+    : {};
+  return {
+    modelJson,
+    weights: bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength),
+    history: meta.training?.history ?? [],
+  };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -173,16 +267,24 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const options = read;
-  const outArg = (options as { out?: string }).out;
-  const out = path.resolve(outArg ?? path.join(modelsRoot, options.model, options.version));
-
-  await useBackend(options.backend);
-  log(
-    `backend ${tf.getBackend()}; model ${options.model}; noise ${options.noise}; preset ${options.preset}; labels ${options.labels ?? 'family'}; seed ${options.seed}\n`,
-  );
-  log('generating data\n');
-  const data = makeTrainData({ ...options, log });
-  const trained = await TRAINERS[options.model]!({ options, data, log });
+  const out = path.resolve(options.out ?? path.join(modelsRoot, options.model, options.version));
+  let resume: ResumeFrom | undefined;
+  let data: TrainData & { readonly csv?: CsvSource };
+  try {
+    resume = options.resume === undefined ? undefined : readResume(options.resume, options.model);
+    await useBackend(options.backend);
+    log(
+      `backend ${tf.getBackend()}; model ${options.model}; ${options.trainCsv ? `files ${options.trainCsv.join(', ')}` : `noise ${options.noise}; preset ${options.preset}`}; labels ${options.labels ?? 'family'}; seed ${options.seed}${resume ? `; resuming ${options.resume} after ${resume.history.length} epochs` : ''}\n`,
+    );
+    log(options.trainCsv ? 'reading data\n' : 'generating data\n');
+    data = options.trainCsv
+      ? makeCsvData(options.trainCsv, options.testCsv ?? [], options.seed, log)
+      : makeTrainData({ ...options, log });
+  } catch (e) {
+    console.error((e as Error).message);
+    return 1;
+  }
+  const trained = await TRAINERS[options.model]!({ options, data, log, ...(resume ? { resume } : {}) });
 
   // Evaluate the weights as written, loaded back the way every user of them loads them.
   const model = loadModel(trained.modelJson, trained.weights.slice(0), options.model);
@@ -200,6 +302,47 @@ export async function main(argv: string[]): Promise<number> {
   }
   model.dispose();
 
+  const labels = options.labels ?? 'family';
+  const common = {
+    rows: data.train.length,
+    epochs: (trained.training.history as readonly unknown[] | undefined)?.length ?? options.epochs,
+    batchSize: options.batchSize,
+    learningRate: options.learningRate,
+    backend: tf.getBackend(),
+    seconds: 0,
+    ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
+    ...(resume ? { resumedFrom: { epochs: resume.history.length } } : {}),
+    ...trained.training,
+  };
+  const spec = data.spec;
+  const csv = data.csv;
+  const training: ModelMetadata['training'] = csv
+    ? {
+        source: 'files',
+        noise: filesNoise(data.train),
+        preset: 'none',
+        labels,
+        files: csv.trainFiles,
+        validationRows: csv.validationRows,
+        tasks: taskList(data.train),
+        ...common,
+        rows: data.train.length,
+      }
+    : {
+        noise: options.noise,
+        preset: options.preset,
+        labels,
+        balancedPatterns: spec!.equal,
+        tasks: spec!.trainTasks,
+        ks: [...new Set(spec!.trainTasks.map((t) => t.k))],
+        data: {
+          engine: 'src/core/puzzle/dataset.ts',
+          family: spec!.family,
+          text: 'scripts/train/data.ts TEXT_SETTINGS',
+        },
+        ...common,
+        rows: options.trainRows,
+      };
   const metadata: ModelMetadata = {
     model: options.model,
     kind: trained.kind,
@@ -210,33 +353,16 @@ export async function main(argv: string[]): Promise<number> {
     classes: CLASSES,
     encoding: trained.encoding,
     config: trained.config,
-    training: {
-      noise: options.noise,
-      preset: options.preset,
-      labels: options.labels ?? 'family',
-      balancedPatterns: data.spec.equal,
-      tasks: data.spec.trainTasks,
-      ks: [...new Set(data.spec.trainTasks.map((t) => t.k))],
-      rows: options.trainRows,
-      epochs: options.epochs,
-      batchSize: options.batchSize,
-      learningRate: options.learningRate,
-      backend: tf.getBackend(),
-      data: {
-        engine: 'src/core/puzzle/dataset.ts',
-        family: data.spec.family,
-        text: 'scripts/train/data.ts TEXT_SETTINGS',
-      },
-      seconds: 0,
-      ...trained.training,
-    },
-    test: {
-      tasks: data.spec.testTasks,
-      rows: options.testRows,
-      balancedPatterns: data.spec.equal,
-      labels: options.labels ?? 'family',
-      accuracy,
-    },
+    training,
+    test: csv
+      ? { files: csv.testFiles, rows: csv.testFiles.reduce((n, f) => n + f.used, 0), labels, accuracy }
+      : {
+          tasks: spec!.testTasks,
+          rows: options.testRows,
+          balancedPatterns: spec!.equal,
+          labels,
+          accuracy,
+        },
     robustness,
   };
   mkdirSync(out, { recursive: true });

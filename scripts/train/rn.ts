@@ -1,5 +1,5 @@
 /** `npm run train -- --model rn`: the Relation Network over the story text (src/ml/text/rn.ts), trained by trainText. */
-import { Rn, RN_PAPER, type RnConfig, saveRn } from '../../src/ml/text/rn';
+import { loadRn, Rn, RN_PAPER, type RnConfig, type RnModelJson, saveRn } from '../../src/ml/text/rn';
 import { trainText } from './lstm';
 import type { Trained, TrainContext } from './trainer';
 
@@ -14,6 +14,7 @@ export async function trainRn(ctx: TrainContext): Promise<Trained> {
     kind: 'rn',
     config,
     make: (tokens, seed) => new Rn(config, tokens, seed),
+    load: (json, weights) => loadRn(json as RnModelJson, weights),
     save: saveRn,
   });
 }

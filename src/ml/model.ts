@@ -38,9 +38,11 @@ export interface TrainedOn {
   /** The dataset preset of its rows; `none`: the unbalanced rows of the models trained before presets. */
   readonly preset: string;
   readonly labels: 'family' | 'clutrr';
-  /** Training rows per task (per k). */
+  /** Training rows per task (per k); for a model trained on files, all the rows trained on. */
   readonly rows: number;
   readonly ks: readonly number[];
+  /** The CLUTRR CSV files it was trained on (`npm run train -- --train-csv`): names and rows used. */
+  readonly files?: readonly { readonly name: string; readonly used: number }[];
 }
 
 /**
@@ -147,7 +149,10 @@ export function trainedOn(meta: Pick<ModelMetadata, 'training'>): TrainedOn {
     preset: t.preset ?? 'none',
     labels: t.labels === 'clutrr' ? 'clutrr' : 'family',
     rows: t.rows,
-    ks: [...new Set(t.tasks.map((x) => x.k))],
+    ks: [...new Set(t.tasks.map((x) => x.k))].sort((a, b) => a - b),
+    ...(Array.isArray(t.files)
+      ? { files: (t.files as { name: string; used: number }[]).map((f) => ({ name: f.name, used: f.used })) }
+      : {}),
   };
 }
 

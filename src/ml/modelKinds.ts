@@ -234,6 +234,10 @@ const NOISE_WORD: Readonly<Record<NoiseKind, string>> = {
  * (emnlp-systematic), our labels". Folders trained before presets say "unbalanced rows".
  */
 export function trainedOnText(t: TrainedOn): string {
+  if (t.files) {
+    const labels = t.labels === 'clutrr' ? "CLUTRR's labels" : 'our labels';
+    return `${t.rows.toLocaleString('en')} rows of ${t.files.map((f) => f.name).join(', ')} (validation rows held out), k = ${t.ks.join(', ')}; ${labels}`;
+  }
   const data = t.preset === 'none' ? 'unbalanced rows (before presets)' : `balanced patterns (--preset ${t.preset})`;
   const labels = t.labels === 'clutrr' ? "CLUTRR's labels" : 'our labels';
   return `${t.rows.toLocaleString('en')} ${NOISE_WORD[t.noise] ?? t.noise} puzzles per k, k = ${t.ks.join(', ')}; ${data}; ${labels}`;
