@@ -151,6 +151,8 @@ export interface FolderReport {
   readonly heldOut: readonly SetResult[];
   readonly templateFile: readonly SetResult[];
   readonly sample: readonly SetResult[] | null;
+  /** Rows of the sample with edges the file gives no type (its noise, in the released files). */
+  readonly untypedSampleRows: number;
   readonly msByK: ReadonlyMap<number, number>;
 }
 
@@ -203,7 +205,8 @@ export async function reportFolder(
         );
       }
     }
-    return { id, metadata, heldOut, templateFile, sample, msByK };
+    const untypedSampleRows = (sampleRows ?? []).filter((r) => questionFromRow(r).untypedEdges.length > 0).length;
+    return { id, metadata, heldOut, templateFile, sample, untypedSampleRows, msByK };
   } finally {
     model.dispose();
   }
@@ -240,6 +243,12 @@ export function folderMarkdown(r: FolderReport, options: ReportOptions): string 
     lines.push(
       `### (c) AMT-format rows of ${options.sample} (measured only, never trained on)`,
       '',
+      ...(m.reads === 'graph' && r.untypedSampleRows > 0
+        ? [
+            `${r.untypedSampleRows} of these rows type only their path edges (as the released noisy files do): the graph model reads them without their noise edges and without the people only those reached, so these rows cannot measure its robustness to noise.`,
+            '',
+          ]
+        : []),
       ...resultTable(r.sample.slice(0, 1)),
       '',
       'By task (5 to 10 rows each: too few to be test sets of their own; for reading only):',

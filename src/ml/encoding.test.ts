@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseClutrrCsv } from '../core/formats/clutrrCsv';
 import { puzzleToRow } from '../core/formats/fromPuzzle';
+import { rowToPuzzle } from '../core/formats/toPuzzle';
 import { RELATION_WORDS } from '../core/kinship/relations';
 import { generatePuzzle, toRecord } from '../core/puzzle/puzzle';
 import { createRng } from '../core/random/rng';
@@ -96,6 +97,12 @@ describe('graphs', () => {
     // The people only an untyped edge reached are left out; everyone else keeps a place.
     expect(encoded.map((e) => e.graph.numNodes + e.droppedPeople.length)).toEqual(rows.map((r) => r.genders.length));
     expect(encoded.map((e) => e.droppedPeople)).toEqual([[], [], [4], [3, 4]]);
+  });
+  it('an imported row with untyped edges gives the graph its row gives (the bare people left out too)', () => {
+    const url = new URL('../core/formats/fixtures/mini-clutrr.csv', import.meta.url);
+    for (const row of parseClutrrCsv(readFileSync(url, 'utf8'), 'mini-clutrr.csv')) {
+      expect(plain(graphFromPuzzle(rowToPuzzle(row)))).toEqual(plain(graphFromRow(row).graph));
+    }
   });
   it('leaves out the people only untyped edges reached, renumbering the rest in order', () => {
     const p = puzzle(5, 3, 3);

@@ -73,24 +73,57 @@ export function edgeTypeOf(word: string): number | undefined {
   return WORD_ID.get(WORD_ALIASES[word] ?? word);
 }
 
-/** The graph of a generated (or imported) puzzle: every fact, path first, then noise. */
+/**
+ * The graph of a generated (or imported) puzzle: every fact, path first, then noise. An imported
+ * row's untyped edges are not facts, so the people only they reached would stand without an
+ * edge: they are left out, as graphFromRow leaves them out.
+ */
 export function graphFromPuzzle(puzzle: PuzzleRecord): StoryGraph {
-  const n = puzzle.facts.length;
-  const from = new Int32Array(n);
-  const to = new Int32Array(n);
-  const type = new Int32Array(n);
-  puzzle.facts.forEach((f, i) => {
-    from[i] = f.from;
-    to[i] = f.to;
-    type[i] = WORD_ID.get(f.word)!;
-  });
+  const untyped = 'untypedEdges' in puzzle && (puzzle as { untypedEdges: readonly unknown[] }).untypedEdges.length > 0;
+  return compactGraph(
+    puzzle.entities.length,
+    puzzle.facts.map((f) => [f.from, f.to, WORD_ID.get(f.word)!] as const),
+    puzzle.query,
+    classIndex(puzzle.target.word),
+    untyped,
+  ).graph;
+}
+
+/**
+ * A graph of `numNodes` people and these typed edges; with `leaveOutBare`, the people with no
+ * edge who are not asked about are left out and the rest renumbered in order (the edges keep
+ * their order, so per-fact attention still lines up with the facts).
+ */
+function compactGraph(
+  numNodes: number,
+  edges: readonly (readonly [number, number, number])[],
+  [qa, qb]: readonly [number, number],
+  label: number,
+  leaveOutBare: boolean,
+): { graph: StoryGraph; droppedPeople: number[] } {
+  const index = Int32Array.from({ length: numNodes }, (_, i) => i);
+  const droppedPeople: number[] = [];
+  let nodes = numNodes;
+  if (leaveOutBare) {
+    const linked = new Uint8Array(numNodes);
+    for (const [a, b] of edges) linked[a] = linked[b] = 1;
+    linked[qa] = linked[qb] = 1;
+    nodes = 0;
+    for (let i = 0; i < numNodes; i++) {
+      if (linked[i]) index[i] = nodes++;
+      else droppedPeople.push(i);
+    }
+  }
   return {
-    numNodes: puzzle.entities.length,
-    from,
-    to,
-    type,
-    query: [puzzle.query[0], puzzle.query[1]],
-    label: classIndex(puzzle.target.word),
+    graph: {
+      numNodes: nodes,
+      from: Int32Array.from(edges, (e) => index[e[0]]!),
+      to: Int32Array.from(edges, (e) => index[e[1]]!),
+      type: Int32Array.from(edges, (e) => e[2]),
+      query: [index[qa]!, index[qb]!],
+      label,
+    },
+    droppedPeople,
   };
 }
 
@@ -124,33 +157,16 @@ export function graphFromRow(row: ClutrrRow): RowGraph {
   });
   const [qa, qb] = row.queryEdge;
   numNodes = Math.max(numNodes, qa + 1, qb + 1);
-  // Renumber only when an untyped edge left someone without an edge: a fully typed row keeps
-  // every person (and its numbering), as the graphs of our own puzzles do.
-  const index = Int32Array.from({ length: numNodes }, (_, i) => i);
-  const droppedPeople: number[] = [];
-  if (untypedEdges.length > 0) {
-    const linked = new Uint8Array(numNodes);
-    for (const [a, b] of kept) linked[a] = linked[b] = 1;
-    linked[qa] = linked[qb] = 1;
-    let next = 0;
-    for (let i = 0; i < numNodes; i++) {
-      if (linked[i]) index[i] = next++;
-      else droppedPeople.push(i);
-    }
-    numNodes = next;
-  }
-  return {
-    graph: {
-      numNodes,
-      from: Int32Array.from(kept, (e) => index[e[0]]!),
-      to: Int32Array.from(kept, (e) => index[e[1]]!),
-      type: Int32Array.from(kept, (e) => e[2]),
-      query: [index[qa]!, index[qb]!],
-      label: classIndex(row.target),
-    },
-    untypedEdges,
-    droppedPeople,
-  };
+  // Renumber only when an untyped edge may have left someone without an edge: a fully typed row
+  // keeps every person (and its numbering), as the graphs of our own puzzles do.
+  const { graph, droppedPeople } = compactGraph(
+    numNodes,
+    kept,
+    [qa, qb],
+    classIndex(row.target),
+    untypedEdges.length > 0,
+  );
+  return { graph, untypedEdges, droppedPeople };
 }
 
 /**
