@@ -301,8 +301,8 @@ describe('failures said truly', () => {
     await t.register(tokenA);
     expect((await t.rows({ sessions: [], rows: [makeRow(STUDY, 'before', 0)] })).status).toBe(200);
     // An honest "full": SQLite refuses to grow the file past max_page_count (SQLITE_FULL).
-    const pages = t.store.db.pragma('page_count', { simple: true }) as number;
-    t.store.db.pragma(`max_page_count = ${pages + 8}`);
+    const pages = t.store.handleForTests().pragma('page_count', { simple: true }) as number;
+    t.store.handleForTests().pragma(`max_page_count = ${pages + 8}`);
     const big = {
       sessions: [],
       rows: Array.from({ length: 20 }, (_, i) => makeRow(STUDY, 'big', i, { story: 'x'.repeat(19_000) })),
@@ -324,8 +324,8 @@ describe('failures said truly', () => {
   it('one request failing in a group commit does not fail the others committed beside it', async () => {
     const t = setup();
     t.store.registerStudy({ token: tokenA });
-    const pages = t.store.db.pragma('page_count', { simple: true }) as number;
-    t.store.db.pragma(`max_page_count = ${pages + 8}`);
+    const pages = t.store.handleForTests().pragma('page_count', { simple: true }) as number;
+    t.store.handleForTests().pragma(`max_page_count = ${pages + 8}`);
     const committer = new GroupCommit(t.store);
     const big = {
       sessions: [],

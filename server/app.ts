@@ -24,7 +24,8 @@ import { RateLimiter, type RateLimitOptions } from './rateLimit';
 import { AccessLimiter, TrustedProxies, type AccessLimits } from './limits';
 import { parseIngestBody } from './schema';
 import { installSessionRoutes, rowsGuard } from './sessionRoutes';
-import { sessionModeOf, StudyAccess, type SessionMode } from './sessions';
+import { StudyAccess, type SessionMode } from './sessions';
+import { sessionModeOf } from './studySwitches';
 import { securityHeaders, serveDist } from './static';
 import { SCHEMA_VERSION, StoreError, type ResultStore } from './store';
 import { bearerMatches } from './token';
@@ -118,12 +119,8 @@ export function createApp(o: AppOptions): Hono {
   });
 
   // Ok only while writes work: the last commit and a probe file in the data folder (health.ts).
-  const health = new WriteHealth(
-    o.store.db.memory ? null : path.dirname(o.store.db.name),
-    undefined,
-    undefined,
-    o.budget,
-  );
+  const file = o.store.file;
+  const health = new WriteHealth(file === null ? null : path.dirname(file), undefined, undefined, o.budget);
   const overBudget = budgetGate(o.budget, o.log);
   app.get('/api/health', (c) => {
     const r = health.report();

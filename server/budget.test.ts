@@ -9,14 +9,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withDefaults } from '../src/study/definition/definition';
 import { encodeStudyLink } from '../src/study/definition/link';
-import {
-  budgetRefusal,
-  databaseBytes,
-  defaultBudgetMb,
-  MAX_DEFAULT_BUDGET_MB,
-  parseBudgetMb,
-  StorageBudget,
-} from './budget';
+import { budgetRefusal, defaultBudgetMb, MAX_DEFAULT_BUDGET_MB, parseBudgetMb, StorageBudget } from './budget';
+import { databaseBytes } from './db/connection';
 import { ResultStore } from './store';
 import { makeRow, makeSession, testApp } from './testServer';
 
@@ -70,12 +64,12 @@ describe('StorageBudget', () => {
   it('measures a database as its pages and its WAL file, which grow with what is stored', () => {
     const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));
     stores.push(store);
-    const before = databaseBytes(store.db);
+    const before = databaseBytes(store.handleForTests());
     expect(before).toBeGreaterThan(0);
     store.registerStudy({ token: encodeStudyLink(withDefaults({ studyId: 'lab' })) });
     const rows = Array.from({ length: 20 }, (_, i) => makeRow('lab', 's', i, { story: 'x'.repeat(19_000) }));
     store.ingestBatch([{ sessions: [makeSession('lab', 's')], rows }]);
-    expect(databaseBytes(store.db)).toBeGreaterThan(before + 20 * 19_000);
+    expect(databaseBytes(store.handleForTests())).toBeGreaterThan(before + 20 * 19_000);
   });
 
   it('defaults to what is used plus 90% of the free space, at most 10 GB; the flag takes megabytes above 0', () => {

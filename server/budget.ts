@@ -4,8 +4,7 @@
  * on it) lives on; exports keep working. The size is the database's pages plus its WAL file,
  * measured at most once a second (or again after a commit), which costs two pragmas and a stat.
  */
-import type Database from 'better-sqlite3';
-import { statfsSync, statSync } from 'node:fs';
+import { statfsSync } from 'node:fs';
 import path from 'node:path';
 
 const MB = 1024 * 1024;
@@ -34,11 +33,6 @@ export class StorageBudget {
     private readonly now: () => number = () => performance.now(),
     private readonly everyMs = 1000,
   ) {}
-
-  /** The budget of the database behind `db`: its pages (`page_count * page_size`) and its `-wal` file. */
-  static forDatabase(db: Database.Database, limitBytes: number): StorageBudget {
-    return new StorageBudget(limitBytes, () => databaseBytes(db));
-  }
 
   /** The budget in MB, as the flag says it. */
   get limitMb(): number {
@@ -69,21 +63,6 @@ export class StorageBudget {
       `${this.limitMb} MB: new sessions and rows are refused until --max-db-mb is raised or space is freed`
     );
   }
-}
-
-/** The database's size as SQLite sees it (including pages still in the WAL) plus the WAL file's own size. */
-export function databaseBytes(db: Database.Database): number {
-  const pages = db.pragma('page_count', { simple: true }) as number;
-  const pageSize = db.pragma('page_size', { simple: true }) as number;
-  let wal = 0;
-  if (!db.memory) {
-    try {
-      wal = statSync(`${db.name}-wal`).size;
-    } catch {
-      // no WAL file (yet)
-    }
-  }
-  return pages * pageSize + wal;
 }
 
 /**

@@ -20,8 +20,8 @@ import { withDefaults } from '../src/study/definition/definition';
 import { encodeStudyLink } from '../src/study/definition/link';
 import type { ResultRow } from '../src/study/results/results';
 import { scheduleParticipant } from '../src/study/schedule/schedule';
-import type { SessionGrant } from '../src/study/delivery/serverSession';
-import { ONLINE_SESSIONS_PER_ADDRESS } from '../src/study/definition/studyOptions';
+import type { SessionGrant } from '../src/study/delivery/serverApi';
+import { ONLINE_SESSIONS_PER_ADDRESS } from '../src/study/definition/vocabulary';
 import { makeRow, ROOT, scheduledRow, startServer, type RunningServer } from './testServer';
 
 const STUDY = withDefaults({ studyId: 'fill' });

@@ -123,8 +123,9 @@ describe('an export over HTTP', () => {
       const { port } = server.address() as AddressInfo;
       // A checkpoint that must wait for a reader says whether an export's snapshot is still open
       // (without waiting: no busy timeout on the store's connection here).
-      store.db.pragma('busy_timeout = 0');
-      const checkpointBusy = () => (store.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]!.busy;
+      store.handleForTests().pragma('busy_timeout = 0');
+      const checkpointBusy = () =>
+        (store.handleForTests().pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[])[0]!.busy;
       for (let i = 0; i < 3; i++) {
         const abort = new AbortController();
         const res = await fetch(`http://127.0.0.1:${port}/api/results.csv`, {

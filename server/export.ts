@@ -10,17 +10,11 @@
  * connection stays free for ingest while a cursor is open (a better-sqlite3 connection cannot run
  * other statements while one of its iterators is open).
  */
-import Database from 'better-sqlite3';
 import { csvField } from '../src/core/formats/csv';
 import { storedAs } from '../src/study/results/resultFields';
-import {
-  RESULT_COLUMNS,
-  SESSION_COLUMNS,
-  spreadsheetSafe,
-  type ResultRow,
-  type SessionInfo,
-} from '../src/study/results/results';
-import { SESSION_FIELDS, type ResultStore } from './store';
+import { RESULT_COLUMNS, SESSION_COLUMNS, spreadsheetSafe, type ResultRow } from '../src/study/results/results';
+import type { Snapshot } from './db/snapshot';
+import type { ResultStore } from './store';
 
 export type ExportFormat = 'csv' | 'json';
 
@@ -30,38 +24,18 @@ const CHUNK_CHARS = 64 * 1024;
 /** The columns stored as 0/1 that the row type holds as booleans. */
 const BOOLEAN_COLUMNS = new Set<string>(RESULT_COLUMNS.filter((c) => storedAs(c) === 'boolean'));
 
-type SqlValue = string | number | null;
-
 /** A read-only snapshot of the results database, for one export; close it when done. */
 export class ExportReader {
-  private closed = false;
-  private constructor(
-    private readonly db: Database.Database,
-    private readonly own: boolean,
-  ) {
-    db.exec('BEGIN');
-    // The snapshot starts at the first read, not at BEGIN: read now so every later query sees it.
-    db.prepare('SELECT COUNT(*) FROM studies').get();
-  }
+  private constructor(private readonly snapshot: Snapshot) {}
 
   /** A second, read-only connection to the store's file (the store's own connection for an in-memory database). */
   static open(store: ResultStore): ExportReader {
-    const file = store.db.name;
-    if (store.db.memory || file === '' || file === ':memory:') return new ExportReader(store.db, false);
-    const db = new Database(file, { readonly: true, fileMustExist: true });
-    db.pragma('busy_timeout = 5000');
-    return new ExportReader(db, true);
+    return new ExportReader(store.snapshot());
   }
 
   /** Sessions as `results.ts`' sessions listing counts them: ids from sessions and from rows. */
   sessionCount(studyId?: string): number {
-    const where = studyId === undefined ? '' : ' WHERE study_id = @studyId';
-    const r = this.db
-      .prepare<{ studyId?: string }, { n: number }>(
-        `SELECT COUNT(*) AS n FROM (SELECT session_id FROM sessions${where} UNION SELECT session_id FROM trials${where})`,
-      )
-      .get(studyId === undefined ? {} : { studyId });
-    return r?.n ?? 0;
+    return this.snapshot.sessionCount(studyId);
   }
 
   /** The export's text in chunks of about 64 KB; `counted.rows` grows as rows go out. */
@@ -79,37 +53,12 @@ export class ExportReader {
   }
 
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.db.inTransaction) this.db.exec('COMMIT');
-    if (this.own) this.db.close();
-  }
-
-  /** Rows by session, then trial (the primary key's order), each with its session's user agent and screen. */
-  private rowCursor(studyId: string | undefined, withSession: boolean): IterableIterator<Record<string, SqlValue>> {
-    const columns = RESULT_COLUMNS.map((c) => `t.${c}`);
-    // Each row's browser and screen are those of the device that sent it (sessionModel.ts): the
-    // session's first device, or a later one from session_devices.
-    const session = withSession
-      ? `, COALESCE(d.user_agent, s.user_agent) AS s_user_agent, COALESCE(d.screen, s.screen) AS s_screen,
-         s.session_id IS NOT NULL AS s_found`
-      : '';
-    // The CSV takes user agent and screen from the sessions of the exported study only (as rowsToCsv's map does).
-    const join = withSession
-      ? ` LEFT JOIN sessions s ON s.session_id = t.session_id${studyId === undefined ? '' : ' AND s.study_id = @studyId'}
-          LEFT JOIN session_devices d ON t.device > 0 AND d.session_id = s.session_id AND d.device = t.device`
-      : '';
-    const where = studyId === undefined ? '' : ' WHERE t.study_id = @studyId';
-    return this.db
-      .prepare<{ studyId?: string }, Record<string, SqlValue>>(
-        `SELECT ${columns.join(', ')}${session} FROM trials t${join}${where} ORDER BY t.session_id, t.trial_index`,
-      )
-      .iterate(studyId === undefined ? {} : { studyId });
+    this.snapshot.close();
   }
 
   private *csvPieces(studyId: string | undefined, counted: { rows: number }): Generator<string> {
     yield csvLine([...RESULT_COLUMNS, ...SESSION_COLUMNS]);
-    for (const r of this.rowCursor(studyId, true)) {
+    for (const r of this.snapshot.rowCursor(studyId, true)) {
       const cells: string[] = RESULT_COLUMNS.map((c) => {
         const v = r[c]!;
         if (v === null) return '';
@@ -125,15 +74,10 @@ export class ExportReader {
 
   private *jsonPieces(studyId: string | undefined, counted: { rows: number }): Generator<string> {
     yield '{\n  "format": "clutrr-lab-study-results/1",\n  "sessions": [';
-    const where = studyId === undefined ? '' : ' WHERE study_id = @studyId';
-    const sessions = this.db
-      .prepare<{ studyId?: string }, SessionInfo>(
-        `SELECT ${SESSION_FIELDS.join(', ')} FROM sessions${where} ORDER BY session_id`,
-      )
-      .iterate(studyId === undefined ? {} : { studyId });
+    const sessions = this.snapshot.sessionCursor(studyId);
     yield* arrayElements(sessions);
     yield ',\n  "rows": [';
-    const rows = this.rowCursor(studyId, false);
+    const rows = this.snapshot.rowCursor(studyId, false);
     yield* arrayElements(
       (function* () {
         for (const r of rows) {

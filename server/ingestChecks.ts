@@ -8,10 +8,10 @@
  */
 import type { StudyDefinition } from '../src/study/definition/definition';
 import type { ResultRow, SessionInfo } from '../src/study/results/results';
-import { isLiveReview, scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule/schedule';
-import { paraphraseRowProblem } from './collectChecks';
+import { isLiveReview, kindSpec } from '../src/study/kinds';
+import { scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule/schedule';
 import type { ReviewQueue } from './reviewQueue';
-import { solveRowProblem, storyLengthProblem, timeProblem, TrialFacts } from './rowChecks';
+import { timeProblem, TrialFacts } from './rowChecks';
 import type { IngestBody } from './schema';
 import {
   CLOSED_MESSAGE,
@@ -181,13 +181,13 @@ export class IngestChecks {
     // A live review study's main trials review the stories the queue handed this session: their
     // puzzle id, seed, k and the rest are the story's (checked below), not the schedule's.
     const reviewTrial = item.phase === 'main' && isLiveReview(def);
-    // A paraphrase study that favours uncovered clauses: the page picked them with the coverage it
-    // read, which cannot be replayed here; the clause is checked on its own (collectChecks.ts).
-    const ownClause = def.kind === 'paraphrase' && def.favourUncovered;
+    const kind = kindSpec(def.kind);
     const expected: Partial<Record<keyof ResultRow, string | number | boolean | null>> = {
       condition: schedule.condition.id,
       time_limit_s: schedule.condition.perPuzzleLimitS,
-      ...(reviewTrial || ownClause ? {} : { puzzle_id: item.puzzleId, seed: item.seed, k: item.k }),
+      // Items the page picked (clauses by the coverage it read, stories the queue handed out)
+      // cannot be replayed here: the kind checks those rows on their own below.
+      ...(kind.fixesItem(def, item) ? { puzzle_id: item.puzzleId, seed: item.seed, k: item.k } : {}),
       phase: item.phase,
       task: item.task,
       strict: def.strict,
@@ -203,8 +203,7 @@ export class IngestChecks {
     const timing = timeProblem(row, issued.issued_at, this.look.now());
     if (timing) return timing;
     if (reviewTrial) return this.look.reviews.reviewRowProblem(issued.session_id, row);
-    if (def.kind === 'paraphrase') return storyLengthProblem(def, row) ?? paraphraseRowProblem(def, row);
-    return def.kind === 'solve' ? solveRowProblem(this.facts.of(def, item), row) : undefined;
+    return kind.rowProblem(def, item, row, this.facts);
   }
 }
 

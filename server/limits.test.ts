@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { LimitBucketTable } from './db/limitBuckets';
 import {
   AccessLimiter,
   accessOptionsFrom,
@@ -174,9 +175,9 @@ describe('saved limit buckets', () => {
     expect(first.newSession('203.0.113.9', 'lab')).toMatchObject({ limit: 'addressSessions', retryAfterS: 10 });
     expect(first.newSession('198.51.100.1', 'lab')).toBeUndefined();
     // Two address buckets and the study's; full buckets (none here) are not written.
-    expect(first.save(db)).toBe(3);
+    expect(first.save(new LimitBucketTable(db))).toBe(3);
     // Nothing taken since: nothing written again.
-    expect(first.save(db)).toBe(0);
+    expect(first.save(new LimitBucketTable(db))).toBe(0);
 
     // A restart 5 s later (a new process: its monotonic clock starts again).
     clock.wall += 5_000;
@@ -186,7 +187,7 @@ describe('saved limit buckets', () => {
       () => clock.mono,
       () => clock.wall,
     );
-    expect(second.load(db)).toBe(3);
+    expect(second.load(new LimitBucketTable(db))).toBe(3);
     expect(second.newSession('203.0.113.9', 'lab')).toMatchObject({ limit: 'addressSessions', retryAfterS: 5 });
     // 5 s more: one session's worth has come back, and only one.
     clock.mono += 5_000;
@@ -212,7 +213,7 @@ describe('saved limit buckets', () => {
     clock.wall += 60_000;
     limiter.newSession('b', 'lab');
     // `a` and the study's first token have refilled: only `b` and the study are written.
-    expect(limiter.save(db)).toBe(2);
+    expect(limiter.save(new LimitBucketTable(db))).toBe(2);
     expect(db.prepare('SELECT name, key FROM limit_buckets ORDER BY name, key').all()).toEqual([
       { name: 'addressSessions', key: 'b' },
       { name: 'studySessions', key: 'lab' },
@@ -225,7 +226,7 @@ describe('saved limit buckets', () => {
       () => 0,
       () => clock.wall,
     );
-    expect(loaded.load(db)).toBe(3);
+    expect(loaded.load(new LimitBucketTable(db))).toBe(3);
     // Empty now and 10 s from one token, not an hour and 10 s.
     expect(loaded.newSession('b', 'lab')).toMatchObject({ limit: 'addressSessions', retryAfterS: 10 });
     expect(loaded.newSession('a', 'lab')).toBeUndefined();
@@ -236,8 +237,8 @@ describe('saved limit buckets', () => {
     const db = new Database(':memory:');
     const limiter = new AccessLimiter(limits);
     limiter.newSession('a', 'lab');
-    expect(limiter.save(db)).toBeUndefined();
-    expect(limiter.load(db)).toBeUndefined();
+    expect(limiter.save(new LimitBucketTable(db))).toBeUndefined();
+    expect(limiter.load(new LimitBucketTable(db))).toBeUndefined();
     db.close();
   });
 });

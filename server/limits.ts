@@ -10,9 +10,9 @@
  * are not full are saved in the database (`limit_buckets`) and read back at start, so a restart
  * does not hand everyone a full bucket.
  */
-import type Database from 'better-sqlite3';
 import type { Context } from 'hono';
 import { BlockList, isIP } from 'node:net';
+import type { BucketRow, LimitBucketTable } from './db/limitBuckets';
 
 export interface BucketOptions {
   readonly perSecond: number;
@@ -178,25 +178,27 @@ export class AccessLimiter {
   }
 
   /**
-   * Writes the buckets that are not full to `db`'s `limit_buckets` in one transaction (the rows
-   * there before are replaced). The number of buckets written; 0 without writing when nothing was
-   * taken since the last save; undefined when the database has no such table.
+   * Writes the buckets that are not full to the database's `limit_buckets` in one transaction
+   * (the rows there before are replaced). The number of buckets written; 0 without writing when
+   * nothing was taken since the last save; undefined when the database has no such table.
    */
-  save(db: Database.Database): number | undefined {
-    if (!hasBucketTable(db)) return undefined;
+  save(table: LimitBucketTable): number | undefined {
+    if (!table.exists()) return undefined;
     const names = Object.keys(this.buckets) as (keyof AccessLimits)[];
     if (!names.some((n) => this.buckets[n].changed)) return 0;
-    const insert = db.prepare('INSERT INTO limit_buckets (name, key, tokens, at_ms) VALUES (?, ?, ?, ?)');
+    const buckets = this.buckets;
     let written = 0;
-    db.transaction(() => {
-      db.prepare('DELETE FROM limit_buckets').run();
-      for (const name of names) {
-        for (const e of this.buckets[name].snapshot()) {
-          insert.run(name, e.key, e.tokens, Math.round(e.at));
-          written++;
+    // Read lazily, inside the table's transaction, as the buckets are marked saved one by one.
+    table.replace(
+      (function* (): Generator<BucketRow> {
+        for (const name of names) {
+          for (const e of buckets[name].snapshot()) {
+            written++;
+            yield { name, key: e.key, tokens: e.tokens, at_ms: Math.round(e.at) };
+          }
         }
-      }
-    })();
+      })(),
+    );
     return written;
   }
 
@@ -204,14 +206,9 @@ export class AccessLimiter {
    * Reads the buckets `save` wrote (of this limiter's bucket names; others are ignored). The
    * number of rows read; undefined when the database has no such table.
    */
-  load(db: Database.Database): number | undefined {
-    if (!hasBucketTable(db)) return undefined;
-    const rows = db.prepare('SELECT name, key, tokens, at_ms FROM limit_buckets').all() as {
-      name: string;
-      key: string;
-      tokens: number;
-      at_ms: number;
-    }[];
+  load(table: LimitBucketTable): number | undefined {
+    if (!table.exists()) return undefined;
+    const rows = table.all();
     const byName = new Map<string, BucketEntry[]>();
     for (const r of rows) {
       if (!Object.hasOwn(this.buckets, r.name)) continue;
@@ -284,9 +281,6 @@ export class AccessLimiter {
     return undefined;
   }
 }
-
-const hasBucketTable = (db: Database.Database): boolean =>
-  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'limit_buckets'").get() !== undefined;
 
 const TRUST_PROXY_EXAMPLE = '--trust-proxy 127.0.0.1 (or loopback, or a list like 10.0.0.5,10.0.0.6)';
 /** What to write instead of a bare or empty `--trust-proxy`. */

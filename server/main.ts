@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, DEFAULT_MAX_BODY_BYTES } from './app';
-import { defaultBudgetMb, MAX_DEFAULT_BUDGET_MB, parseBudgetMb, StorageBudget, databaseBytes } from './budget';
+import { defaultBudgetMb, MAX_DEFAULT_BUDGET_MB, parseBudgetMb, StorageBudget } from './budget';
 import { ACCESS_FLAGS, ACCESS_USAGE, accessOptionsFrom, AccessLimiter, bareTrustProxy } from './limits';
 import { makePrivateDir } from './files';
 import { dataInsideDist } from './static';
@@ -127,14 +127,15 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
       t.created ? `researcher token created in ${tokenFile} (mode 600)\n` : `researcher token: ${tokenFile}\n`,
     );
     store = ResultStore.open(path.join(dataDir, DATABASE_FILE));
-    const used = databaseBytes(store.db);
+    const used = store.bytes();
     let said = `--max-db-mb`;
     if (budgetMb === undefined) {
       const d = defaultBudgetMb(dataDir, used);
       budgetMb = d.mb;
       said = `the database's ${(used / 2 ** 20).toFixed(1)} MB + 90% of ${d.freeMb} MB free, at most ${MAX_DEFAULT_BUDGET_MB}`;
     }
-    budget = StorageBudget.forDatabase(store.db, budgetMb * 2 ** 20);
+    const measured = store;
+    budget = new StorageBudget(budgetMb * 2 ** 20, () => measured.bytes());
     process.stdout.write(`storage budget: ${budget.limitMb} MB (${said})\n`);
   } catch (e) {
     process.stderr.write(
@@ -150,14 +151,14 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
   const limiter = new AccessLimiter(access.limits);
   const saveBuckets = () => {
     try {
-      return limiter.save(store.db);
+      return limiter.save(store.limitBuckets());
     } catch (e) {
       log({ event: 'error', message: `saving the limit buckets: ${(e as Error).message}` });
       return 0;
     }
   };
   try {
-    if (limiter.load(store.db) === undefined) {
+    if (limiter.load(store.limitBuckets()) === undefined) {
       log({ event: 'warning', message: 'the database has no limit_buckets table: limits start full at every start' });
     }
   } catch (e) {

@@ -17,7 +17,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { StudyDefinition } from '../src/study/definition/definition';
 import { definitionJson, descriptionJson, studyKeys } from '../src/study/results/psychDs';
 import { ExportReader } from './export';
 import { OutputExistsError, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './files';
@@ -28,16 +27,6 @@ export interface PsychDsResult {
   readonly rows: number;
   /** Paths inside the folder, in the order written. */
   readonly files: readonly string[];
-}
-
-/** The registered study definitions (one study, or all), sorted by id. */
-export function studyDefinitions(store: ResultStore, studyId?: string): StudyDefinition[] {
-  const rows = store.db
-    .prepare<{ studyId?: string }, { definition: string }>(
-      `SELECT definition FROM studies${studyId === undefined ? '' : ' WHERE study_id = @studyId'} ORDER BY study_id`,
-    )
-    .all(studyId === undefined ? {} : { studyId });
-  return rows.map((r) => JSON.parse(r.definition) as StudyDefinition);
 }
 
 /**
@@ -65,7 +54,7 @@ export function writePsychDs(
     mkdirSync(temp, { mode: PRIVATE_DIR_MODE });
     mkdirSync(path.join(temp, 'data'), { mode: PRIVATE_DIR_MODE });
     mkdirSync(path.join(temp, 'materials'), { mode: PRIVATE_DIR_MODE });
-    const definitions = studyDefinitions(store, options.studyId);
+    const definitions = store.registry.asRegistered(options.studyId);
     const files: string[] = [];
     const counted = { rows: 0 };
     const keys = studyKeys(definitions);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withDefaults, type StudyDefinition } from '../src/study/definition/definition';
 import type { ResultRow } from '../src/study/results/results';
-import type { SessionGrant } from '../src/study/delivery/serverSession';
+import type { SessionGrant } from '../src/study/delivery/serverApi';
 import type { createApp } from './app';
 import { DEFAULT_ACCESS_LIMITS } from './limits';
 import { reviewResponseProblem, type ReviewItem } from './reviewQueue';
@@ -182,7 +182,7 @@ describe('GET api/studies/<id>/review-items', () => {
     });
     // Asking again: the same items in the same order, nothing new stored.
     expect(ids((await ask(t, r1)).json.items)).toEqual(ids(a1.json.items));
-    expect(t.store.db.prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 3 });
+    expect(t.store.handleForTests().prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 3 });
 
     // The second reviewer gets the two stories nobody has yet first, then one of the others.
     const r2 = await startReviewer(t, 'R2');
@@ -317,7 +317,8 @@ describe('GET api/studies/<id>/review-items', () => {
     );
     // …and if its source goes missing all the same (a database edited by hand), each request says so.
     register(t, study({ studyId: 'orphan', kind: 'review', sourceStudy: 'para' }));
-    t.store.db
+    t.store
+      .handleForTests()
       .prepare('UPDATE studies SET definition = ? WHERE study_id = ?')
       .run(JSON.stringify(study({ studyId: 'orphan', kind: 'review', sourceStudy: 'missing' })), 'orphan');
     const r = await startReviewer(t, 'R');
@@ -369,7 +370,7 @@ describe('GET api/studies/<id>/review-items', () => {
       json: { reason: 'no-source', error: expect.stringMatching(/"missing".*must register it here/) },
     });
     expect(t.logs.filter((l) => l.event === 'refused-review-items').length).toBeGreaterThanOrEqual(4);
-    expect(t.store.db.prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 0 });
+    expect(t.store.handleForTests().prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 0 });
   });
 
   it('limits requests per client address (429 with Retry-After)', async () => {
@@ -709,17 +710,17 @@ describe('the schema step of the review queue', () => {
       const old = ResultStore.open(file);
       old.registerStudy({ definition: withDefaults({ studyId: 'kept' }) });
       old.ingest({ sessions: [], rows: [makeRow('kept', 's1', 0), makeRow('kept', 's1', 1)] });
-      downgradeDatabase(old.db, 2);
+      downgradeDatabase(old.handleForTests(), 2);
       old.close();
       const db = new Database(file);
       expect(db.pragma('user_version', { simple: true })).toBe(2);
       db.close();
     }
     const store = ResultStore.open(file);
-    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.handleForTests().pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(store.rows('kept')).toHaveLength(2);
     expect(store.studies().map((s) => s.study_id)).toEqual(['kept']);
-    expect(store.db.prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 0 });
+    expect(store.handleForTests().prepare('SELECT COUNT(*) AS n FROM review_assignments').get()).toEqual({ n: 0 });
     store.close();
   });
 });

@@ -14,20 +14,23 @@
  * come first (reviews returned, plus items handed out whose session has not expired and whose row
  * has not come back), ties in an order seeded by the study and the session; a story that has
  * `reviewsPerStory` reviews is not handed out again. What a session was handed is stored
- * (`review_assignments`, store.ts), so asking again gives the same items in the same order; when
+ * (`review_assignments`, db/reviewTables.ts), so asking again gives the same items in the same order; when
  * fewer than `reviewsPerParticipant` were available before, the list is topped up with stories
  * collected since (never changing the items already handed out).
  *
  * Review rows that come back (`POST api/rows`) must match an item handed to their session
- * (`reviewRowProblem`, called by sessions.ts's row checks).
+ * (`reviewRowProblem`, called by ingestChecks.ts).
  */
 import { hashSeed } from '../src/core/random/rng';
 import type { StudyDefinition } from '../src/study/definition/definition';
 import type { ResultRow } from '../src/study/results/results';
-import type { ReviewItem } from '../src/study/collect/reviewStories';
+import type { ReviewItem } from '../src/study/delivery/serverApi';
 import { parseReviewResponse } from '../src/study/collect/rows';
-import { STUDY_KINDS, type StudyKind } from '../src/study/definition/studyOptions';
+import { KIND_WORDS, type StudyKind } from '../src/study/definition/vocabulary';
+import { STUDY_KINDS } from '../src/study/kinds';
 import { liveCheckFilter } from './collectChecks';
+import type { ReviewTables, StoryRow } from './db/reviewTables';
+import { sameSecret, SESSION_ID, STUDY_ID } from './sessionRecords';
 import type { ResultStore } from './store';
 
 /** The collection settings the server reads from a registered definition, with their defaults. */
@@ -52,7 +55,7 @@ export function collectSettings(def: StudyDefinition): CollectSettings {
   const whole = (v: unknown, fallback: number) =>
     typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : fallback;
   return {
-    kind: (STUDY_KINDS as readonly unknown[]).includes(d.kind) ? (d.kind as StudyKind) : 'solve',
+    kind: (KIND_WORDS as readonly unknown[]).includes(d.kind) ? (d.kind as StudyKind) : 'solve',
     sourceStudy: typeof d.sourceStudy === 'string' ? d.sourceStudy : '',
     reviewsPerStory: whole(d.reviewsPerStory, 3),
     reviewsPerParticipant: whole(d.reviewsPerParticipant, 3),
@@ -80,20 +83,6 @@ export interface Reviewer {
   readonly study_id: string;
   readonly participant_id: string;
   readonly issued_at: string;
-}
-
-/** A story as the queue reads it from the source study's rows. */
-interface StoryRow {
-  session_id: string;
-  trial_index: number;
-  participant_id: string;
-  puzzle_id: string;
-  seed: number;
-  k: number;
-  query_a: string;
-  query_b: string;
-  gold: string;
-  story: string;
 }
 
 /**
@@ -128,7 +117,7 @@ export interface ReviewQueueOptions {
 }
 
 export class ReviewQueue {
-  private readonly q;
+  private readonly q: ReviewTables;
   private readonly now: () => Date;
   private readonly storyFilter: StoryFilter;
 
@@ -138,59 +127,53 @@ export class ReviewQueue {
     private readonly definition: (studyId: string) => StudyDefinition | undefined,
     options: ReviewQueueOptions = {},
   ) {
-    const db = store.db;
+    this.q = store.reviewTables();
     this.now = options.now ?? (() => new Date());
     this.storyFilter = options.storyFilter ?? liveCheckFilter();
-    const storyColumns = 'session_id, trial_index, participant_id, puzzle_id, seed, k, query_a, query_b, gold, story';
-    this.q = {
-      stories: db.prepare<[string], StoryRow>(
-        `SELECT ${storyColumns} FROM trials
-         WHERE study_id = ? AND phase = 'main' AND correct = 1 AND story <> ''`,
-      ),
-      story: db.prepare<[string, number], StoryRow>(
-        `SELECT ${storyColumns} FROM trials WHERE session_id = ? AND trial_index = ?`,
-      ),
-      // Reviews returned: rows of the review study with a verdict.
-      returned: db.prepare<[string], { story_id: string; n: number }>(
-        `SELECT puzzle_id AS story_id, COUNT(*) AS n FROM trials
-         WHERE study_id = ? AND phase = 'main' AND ended_on = 'response' GROUP BY puzzle_id`,
-      ),
-      // Items handed out whose session has not expired and whose row has not come back. A session
-      // that stored no row within the study's claimMinutes of being handed them holds them no more
-      // (as it holds no quota place: sessions.ts), so idle sessions cannot keep the queue empty.
-      pending: db.prepare<{ study_id: string; now: string; claim: string }, { story_id: string; n: number }>(
-        `SELECT a.story_id, COUNT(*) AS n FROM review_assignments a
-         WHERE a.study_id = @study_id AND a.expires_at > @now
-           AND (a.issued_at > @claim OR EXISTS (SELECT 1 FROM trials t WHERE t.session_id = a.session_id))
-           AND NOT EXISTS (SELECT 1 FROM trials t WHERE t.session_id = a.session_id AND t.puzzle_id = a.story_id)
-         GROUP BY a.story_id`,
-      ),
-      // Stories this reviewer has seen: reviewed (by session or participant id) or handed to them.
-      seen: db
-        .prepare<[string, string, string, string, string, string], string>(
-          `SELECT puzzle_id FROM trials WHERE study_id = ? AND (session_id = ? OR (participant_id <> '' AND participant_id = ?))
-           UNION SELECT a.story_id FROM review_assignments a JOIN issued_sessions s ON s.session_id = a.session_id
-           WHERE a.study_id = ? AND (a.session_id = ? OR (s.participant_id <> '' AND s.participant_id = ?))`,
-        )
-        .pluck(),
-      assigned: db.prepare<
-        [string],
-        { position: number; story_id: string; source_session: string; source_trial: number }
-      >(
-        'SELECT position, story_id, source_session, source_trial FROM review_assignments WHERE session_id = ? ORDER BY position',
-      ),
-      assign: db.prepare(
-        `INSERT INTO review_assignments (session_id, position, study_id, story_id, source_session, source_trial, issued_at, expires_at)
-         VALUES (@session_id, @position, @study_id, @story_id, @source_session, @source_trial, @issued_at, @expires_at)`,
-      ),
-      reviewedElsewhere: db.prepare<[string, string, number]>(
-        'SELECT 1 FROM trials WHERE session_id = ? AND puzzle_id = ? AND trial_index <> ? LIMIT 1',
-      ),
-      coverage: db.prepare<[string], { clause_id: string; n: number }>(
-        `SELECT puzzle_id AS clause_id, COUNT(*) AS n FROM trials
-         WHERE study_id = ? AND phase = 'main' AND correct = 1 AND story <> '' GROUP BY puzzle_id ORDER BY puzzle_id`,
-      ),
-    };
+  }
+
+  /**
+   * The review items of an issued session of a live review study (`GET
+   * api/studies/<id>/review-items?session=…`, the session's secret in `X-Session-Secret`): the
+   * session must be one this server issued for that study, and the secret its own.
+   */
+  itemsForSession(studyId: string, sessionId: string | undefined, secret: string | undefined): ItemsOutcome {
+    const refused = (
+      status: QueueRefusal['status'],
+      reason: QueueRefusal['reason'],
+      message: string,
+    ): QueueRefusal => ({
+      ok: false,
+      status,
+      reason,
+      message,
+    });
+    if (!STUDY_ID.test(studyId) || !this.definition(studyId)) {
+      return refused(
+        404,
+        'unknown-study',
+        `There is no study "${studyId}" here. Please check the link you were given.`,
+      );
+    }
+    if (sessionId === undefined || !SESSION_ID.test(sessionId)) {
+      return refused(400, 'invalid', 'session: name the session the review items are for (?session=<session id>)');
+    }
+    const issued = this.store.accessTables().issued(sessionId);
+    if (!issued || issued.study_id !== studyId) {
+      return refused(
+        403,
+        'not-issued',
+        `session: "${sessionId}" is not a session this server issued for study "${studyId}"`,
+      );
+    }
+    if (secret === undefined || !sameSecret(secret, issued.secret)) {
+      return refused(
+        403,
+        'secret',
+        `the secret of session "${sessionId}" is ${secret === undefined ? 'missing (send it in the X-Session-Secret header)' : 'wrong'}`,
+      );
+    }
+    return this.itemsFor(issued);
   }
 
   /**
@@ -205,34 +188,32 @@ export class ReviewQueue {
     const live = liveReviewProblem(reviewer.study_id, settings, (id) => this.definition(id));
     if (live) return live;
     const wanted = Math.min(settings.reviewsPerParticipant, MAX_REVIEW_ITEMS);
-    return this.store.db
-      .transaction((): ItemsOutcome => {
-        const old = this.q.assigned.all(reviewer.session_id);
-        const items: ReviewItem[] = [];
-        for (const a of old) {
-          const row = this.q.story.get(a.source_session, a.source_trial);
-          // Rows are never deleted: a stored assignment always finds its story.
-          if (row) items.push(itemOf(row));
-        }
-        const now = this.now().toISOString();
-        const expiresAt = expiry(reviewer.issued_at, def.maxAgeMinutes);
-        if (old.length >= wanted || expiresAt <= now) return { ok: true, items };
-        const fresh = this.pick(reviewer, def, settings, wanted - old.length, now);
-        fresh.forEach((row, i) =>
-          this.q.assign.run({
-            session_id: reviewer.session_id,
-            position: old.length + i,
-            study_id: reviewer.study_id,
-            story_id: storyId(row),
-            source_session: row.session_id,
-            source_trial: row.trial_index,
-            issued_at: now,
-            expires_at: expiresAt,
-          }),
-        );
-        return { ok: true, items: [...items, ...fresh.map(itemOf)] };
-      })
-      .immediate();
+    return this.store.transaction((): ItemsOutcome => {
+      const old = this.q.assigned(reviewer.session_id);
+      const items: ReviewItem[] = [];
+      for (const a of old) {
+        const row = this.q.story(a.source_session, a.source_trial);
+        // Rows are never deleted: a stored assignment always finds its story.
+        if (row) items.push(itemOf(row));
+      }
+      const now = this.now().toISOString();
+      const expiresAt = expiry(reviewer.issued_at, def.maxAgeMinutes);
+      if (old.length >= wanted || expiresAt <= now) return { ok: true, items };
+      const fresh = this.pick(reviewer, def, settings, wanted - old.length, now);
+      fresh.forEach((row, i) =>
+        this.q.assign({
+          session_id: reviewer.session_id,
+          position: old.length + i,
+          study_id: reviewer.study_id,
+          story_id: storyId(row),
+          source_session: row.session_id,
+          source_trial: row.trial_index,
+          issued_at: now,
+          expires_at: expiresAt,
+        }),
+      );
+      return { ok: true, items: [...items, ...fresh.map(itemOf)] };
+    });
   }
 
   /** Up to `n` stories for a reviewer: eligible, not theirs, not seen, under the review cap, fewest reviews first. */
@@ -244,18 +225,16 @@ export class ReviewQueue {
     now: string,
   ): StoryRow[] {
     const reviews = new Map<string, number>();
-    for (const r of this.q.returned.all(reviewer.study_id)) reviews.set(r.story_id, r.n);
+    for (const r of this.q.returned(reviewer.study_id)) reviews.set(r.story_id, r.n);
     const claim = new Date(Date.parse(now) - def.claimMinutes * 60_000).toISOString();
-    for (const r of this.q.pending.all({ study_id: reviewer.study_id, now, claim })) {
+    for (const r of this.q.pending(reviewer.study_id, now, claim)) {
       reviews.set(r.story_id, (reviews.get(r.story_id) ?? 0) + r.n);
     }
     const pid = reviewer.participant_id;
-    const seen = new Set(
-      this.q.seen.all(reviewer.study_id, reviewer.session_id, pid, reviewer.study_id, reviewer.session_id, pid),
-    );
+    const seen = new Set(this.q.seen(reviewer.study_id, reviewer.session_id, pid));
     const source = this.definition(settings.sourceStudy)!;
-    const candidates = this.q.stories
-      .all(settings.sourceStudy)
+    const candidates = this.q
+      .stories(settings.sourceStudy)
       .filter(
         (r) =>
           r.session_id !== reviewer.session_id &&
@@ -279,11 +258,11 @@ export class ReviewQueue {
    * story reviewed in one trial only, and the verdict well formed.
    */
   reviewRowProblem(sessionId: string, row: ResultRow): string | undefined {
-    const assigned = this.q.assigned.all(sessionId).find((a) => a.story_id === row.puzzle_id);
+    const assigned = this.q.assigned(sessionId).find((a) => a.story_id === row.puzzle_id);
     if (!assigned) {
       return `puzzle_id: ${JSON.stringify(row.puzzle_id)} is not a story handed to this session (GET api/studies/<id>/review-items)`;
     }
-    const story = this.q.story.get(assigned.source_session, assigned.source_trial)!;
+    const story = this.q.story(assigned.source_session, assigned.source_trial)!;
     const copied = ['seed', 'k', 'query_a', 'query_b', 'gold', 'story'] as const;
     for (const field of copied) {
       if (row[field] !== story[field]) {
@@ -291,7 +270,7 @@ export class ReviewQueue {
         return `${field}: ${JSON.stringify(row[field]).slice(0, 80)} is not what story ${assigned.story_id} has (${shown})`;
       }
     }
-    if (this.q.reviewedElsewhere.get(sessionId, row.puzzle_id, row.trial_index)) {
+    if (this.q.reviewedElsewhere(sessionId, row.puzzle_id, row.trial_index)) {
       return `puzzle_id: story ${row.puzzle_id} is already reviewed in another trial of this session`;
     }
     if (row.ended_on === 'response') {
@@ -310,7 +289,7 @@ export class ReviewQueue {
   coverage(studyId: string): CoverageOutcome {
     const def = this.definition(studyId);
     if (!def) return unknownStudy(studyId);
-    if (collectSettings(def).kind !== 'paraphrase') {
+    if (!STUDY_KINDS[collectSettings(def).kind].writesStories) {
       return {
         ok: false,
         status: 400,
@@ -320,7 +299,7 @@ export class ReviewQueue {
     }
     const coverage: Record<string, number> = {};
     let stories = 0;
-    for (const c of this.q.coverage.all(studyId)) {
+    for (const c of this.q.coverage(studyId)) {
       coverage[c.clause_id] = c.n;
       stories += c.n;
     }
@@ -347,7 +326,7 @@ export function liveReviewProblem(
   settings: CollectSettings,
   definition: (id: string) => StudyDefinition | undefined,
 ): QueueRefusal | undefined {
-  if (settings.kind !== 'review' || settings.sourceStudy === '') {
+  if (!STUDY_KINDS[settings.kind].liveItems(settings)) {
     return {
       ok: false,
       status: 400,
@@ -356,7 +335,7 @@ export function liveReviewProblem(
     };
   }
   const source = definition(settings.sourceStudy);
-  if (!source || collectSettings(source).kind !== 'paraphrase') {
+  if (!source || !STUDY_KINDS[collectSettings(source).kind].writesStories) {
     return {
       ok: false,
       status: 409,

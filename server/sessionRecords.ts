@@ -4,7 +4,12 @@
  * them, what participants read when a study takes no one new, and an issued session's row.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { SessionGrant, SessionRefusalReason } from '../src/study/delivery/serverSession';
+import type { SessionGrant, SessionRefusalReason } from '../src/study/delivery/serverApi';
+
+/** What a study id looks like (checked before the database is asked). */
+export const STUDY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** The session id must look like one this server issues (or a browser makes) before the database is asked. */
+export const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
 export type SessionMode = 'issued' | 'browser';
 export const SESSION_MODES: readonly SessionMode[] = ['issued', 'browser'];

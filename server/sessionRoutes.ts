@@ -12,6 +12,7 @@
  * then the issued-session checks (`StudyAccess.admitRows`).
  */
 import type { Context, Hono } from 'hono';
+import { SESSION_SECRET_HEADER } from '../src/study/delivery/serverApi';
 import { readLimited } from './body';
 import { parseClientJson } from './json';
 import { AccessLimiter, clientAddress, type LimitHit, type TrustedProxies } from './limits';
@@ -40,9 +41,6 @@ const LIMIT_WORDS: Record<LimitHit['limit'], string> = {
   addressQueue: 'too many requests for review items from your network',
   addressResumeCodes: 'too many wrong resume codes from your network',
 };
-
-/** The header that carries an issued session's secret on a GET (a URL would leave it in proxies' logs). */
-export const SESSION_SECRET_HEADER = 'x-session-secret';
 
 const limitMessage = (hit: LimitHit) =>
   `${LIMIT_WORDS[hit.limit]} at the moment; please try again in ${hit.retryAfterS} s`;
@@ -181,9 +179,7 @@ class IssueBatch {
     const batch = this.queue.splice(0);
     let outcomes: IssueOutcome[];
     try {
-      outcomes = this.access.store.db
-        .transaction(() => batch.map((w) => this.access.issue(w.body, w.context)))
-        .immediate();
+      outcomes = this.access.store.transaction(() => batch.map((w) => this.access.issue(w.body, w.context)));
     } catch (e) {
       for (const w of batch) w.reject(e);
       return;

@@ -9,7 +9,7 @@ import type { StudyDefinition } from '../src/study/definition/definition';
 import { encodeStudyLink } from '../src/study/definition/link';
 import { rowsToCsv, type ResultRow, type SessionInfo } from '../src/study/results/results';
 import { scheduleParticipant } from '../src/study/schedule/schedule';
-import type { SessionGrant } from '../src/study/delivery/serverSession';
+import type { SessionGrant } from '../src/study/delivery/serverApi';
 import { ResultStore } from './store';
 import { crossedStudy, scheduledRow, tempDirs, testApp } from './testServer';
 
@@ -310,11 +310,17 @@ describe('studies registered by an earlier version', () => {
     await t.register(STUDY);
     // As an earlier server stored it: the definition without the fields added since.
     const stored = JSON.parse(
-      (t.store.db.prepare("SELECT definition FROM studies WHERE study_id = 'rules'").get() as { definition: string })
-        .definition,
+      (
+        t.store.handleForTests().prepare("SELECT definition FROM studies WHERE study_id = 'rules'").get() as {
+          definition: string;
+        }
+      ).definition,
     ) as Record<string, unknown>;
     for (const field of ['participation', 'roomSessions', 'claimMinutes']) delete stored[field];
-    t.store.db.prepare("UPDATE studies SET definition = ? WHERE study_id = 'rules'").run(JSON.stringify(stored));
+    t.store
+      .handleForTests()
+      .prepare("UPDATE studies SET definition = ? WHERE study_id = 'rules'")
+      .run(JSON.stringify(stored));
     // A server started on that database (a fresh StudyAccess reads the stored definition).
     const { StudyAccess } = await import('./sessions');
     const access = new StudyAccess(t.store, { now: () => t.clock.now });

@@ -9,7 +9,7 @@ import { withDefaults, type StudyDefinition } from '../src/study/definition/defi
 import { encodeStudyLink } from '../src/study/definition/link';
 import type { ResultRow, SessionInfo } from '../src/study/results/results';
 import { scheduleParticipant } from '../src/study/schedule/schedule';
-import type { SessionGrant } from '../src/study/delivery/serverSession';
+import type { SessionGrant } from '../src/study/delivery/serverApi';
 import { DEFAULT_ACCESS_LIMITS, type AccessLimits } from './limits';
 import { CLOSED_MESSAGE, FULL_MESSAGE, StudyAccess } from './sessions';
 import { ResultStore } from './store';
@@ -332,7 +332,7 @@ describe('POST /api/rows with issued sessions', () => {
       // A version-1 database with one registered study, as made before issue 20.
       const old = ResultStore.open(file);
       old.registerStudy({ token: encodeStudyLink(withDefaults({ studyId: 'before' })) });
-      downgradeDatabase(old.db, 1);
+      downgradeDatabase(old.handleForTests(), 1);
       old.close();
       const db = new Database(file);
       expect(db.pragma('user_version', { simple: true })).toBe(1);

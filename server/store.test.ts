@@ -25,9 +25,9 @@ const token = encodeStudyLink(withDefaults({ studyId: 'lab' }));
 describe('ResultStore', () => {
   it('creates the schema at the current version, in WAL mode with full sync', () => {
     const store = ResultStore.open(dbFile());
-    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(store.handleForTests().pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.handleForTests().pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.handleForTests().pragma('synchronous', { simple: true })).toBe(2); // FULL
     store.close();
   });
 
@@ -169,9 +169,9 @@ describe('MIGRATIONS', () => {
     expect(MIGRATIONS[0]).toBe(RELEASED_FIRST_STEP);
     // The steps together make every column of the table (a new column needs a step of its own).
     const fresh = ResultStore.open(dbFile());
-    const names = (fresh.db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('trials') as string[]).filter(
-      (n) => n !== 'received_at' && n !== 'device',
-    );
+    const names = (
+      fresh.handleForTests().prepare('SELECT name FROM pragma_table_info(?)').pluck().all('trials') as string[]
+    ).filter((n) => n !== 'received_at' && n !== 'device');
     expect(names).toEqual([...RESULT_COLUMNS]);
     fresh.close();
   });

@@ -10,7 +10,7 @@ import { afterEach } from 'vitest';
 import { withDefaults, type StudyDefinition } from '../src/study/definition/definition';
 import type { ResultRow, SessionInfo } from '../src/study/results/results';
 import { scheduleParticipant } from '../src/study/schedule/schedule';
-import type { SessionGrant } from '../src/study/delivery/serverSession';
+import type { SessionGrant } from '../src/study/delivery/serverApi';
 import { studyTrialContent } from '../src/study/schedule/trialFacts';
 import { createApp, type AppOptions } from './app';
 import type { ResultStore } from './store';
