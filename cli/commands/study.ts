@@ -11,16 +11,9 @@ import { participantsNeeded, readStoriesFile } from '../../src/study/collect/rev
 import { decodeStudyLink, encodeStudyLink } from '../../src/study/definition/link';
 import { participantPath } from '../../src/study/delivery/route';
 import { SINK_KINDS, SINK_WORDS, SINKS, sinksFromCli, sinkSummary } from '../../src/study/definition/sinks';
-import {
-  CONDITION_FLAGS,
-  KIND_NAMES,
-  kindOf,
-  readConditionArg,
-  singleCondition,
-  STUDY_OPTION_FIELDS,
-  STUDY_OPTIONS,
-  type StudyOptionField,
-} from '../../src/study/definition/studyOptions';
+import { CONDITION_FLAGS, readConditionArg, singleCondition } from '../../src/study/definition/commandLine';
+import { KIND_NAMES, kindOf, type StudyKind } from '../../src/study/definition/vocabulary';
+import { STUDY_OPTION_FIELDS, STUDY_OPTIONS, type StudyOptionField } from '../../src/study/definition/studyOptions';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
 import { registerStudyIn, studyRegister } from './studyRegister';
@@ -324,35 +317,49 @@ function readDefinitionFile(file: string): Record<string, unknown> {
 /** The paper's time-limited workers took 1 min 23 s per puzzle on average (Table 3). */
 const MINUTES_PER_PUZZLE = 1.4;
 
-/** What a collection study asks of each participant, and where a review study's stories come from. */
-function collectionLine(def: StudyDefinition): string {
-  if (def.kind === 'paraphrase') {
+/** A collection study's first summary line. */
+const collectionHead = (def: StudyDefinition) =>
+  `study id ${def.studyId}: ${KIND_NAMES[def.kind]} study, seed ${def.seed}`;
+
+/** The summary's first lines, per kind: the study's items, or what each participant does. */
+const ITEM_LINES: { readonly [K in StudyKind]: (def: StudyDefinition) => string[] } = {
+  solve(def) {
+    const main = mainItemCount(def);
+    const trials = def.practice + main + def.attentionChecks;
+    return [
+      `study id ${def.studyId}: seed ${def.seed}, ${def.strict ? 'strict' : 'not strict'}, templates ${def.templateSplit}`,
+      `items: ${main} main (k ${def.k.join(',')} × task ${def.tasks.join(',')} × ${def.itemsPerK}), ${def.practice} practice, ${def.attentionChecks} attention check${def.attentionChecks === 1 ? '' : 's'}; ${trials} trials, about ${Math.round(trials * MINUTES_PER_PUZZLE)} minutes`,
+    ];
+  },
+  paraphrase(def) {
     const favour = def.favourUncovered ? ', favouring the clauses with fewest stories' : '';
-    return `clauses: ${def.clausesPerParticipant} per participant, ${def.clauseKs.join(',')} facts each, genders ${def.clauseGenders}${favour}; stories of ${def.minWords} to ${def.maxWords} words`;
-  }
-  const each = `${def.reviewsPerParticipant} per participant, ${def.reviewsPerStory} reviews per story`;
-  if (def.sourceStudy !== '') return `stories: served by the results server from study ${def.sourceStudy}; ${each}`;
-  const needed = participantsNeeded(def);
-  return `stories: ${def.reviewStories.length} embedded; ${each}: participants 0 to ${needed - 1} (${needed}) review each story ${def.reviewsPerStory} times`;
-}
+    return [
+      collectionHead(def),
+      `clauses: ${def.clausesPerParticipant} per participant, ${def.clauseKs.join(',')} facts each, genders ${def.clauseGenders}${favour}; stories of ${def.minWords} to ${def.maxWords} words`,
+    ];
+  },
+  review(def) {
+    const each = `${def.reviewsPerParticipant} per participant, ${def.reviewsPerStory} reviews per story`;
+    if (def.sourceStudy !== '') {
+      return [collectionHead(def), `stories: served by the results server from study ${def.sourceStudy}; ${each}`];
+    }
+    const needed = participantsNeeded(def);
+    return [
+      collectionHead(def),
+      `stories: ${def.reviewStories.length} embedded; ${each}: participants 0 to ${needed - 1} (${needed}) review each story ${def.reviewsPerStory} times`,
+    ];
+  },
+};
 
 const limit = (s: number | null) => (s === null ? 'none' : `${s} s`);
 
 function summary(def: StudyDefinition, path: string): string {
-  const main = mainItemCount(def);
-  const trials = def.practice + main + def.attentionChecks;
   const conditions = def.conditions.map(
     (c) =>
       `  ${c.id}: per puzzle ${limit(c.perPuzzleLimitS)}, overall ${limit(c.overallLimitS)}, ${c.display}${c.scratchpad ? ', scratchpad' : ''}`,
   );
   const sinks = def.sinks.map(sinkSummary);
-  const what =
-    def.kind === 'solve'
-      ? [
-          `study id ${def.studyId}: seed ${def.seed}, ${def.strict ? 'strict' : 'not strict'}, templates ${def.templateSplit}`,
-          `items: ${main} main (k ${def.k.join(',')} × task ${def.tasks.join(',')} × ${def.itemsPerK}), ${def.practice} practice, ${def.attentionChecks} attention check${def.attentionChecks === 1 ? '' : 's'}; ${trials} trials, about ${Math.round(trials * MINUTES_PER_PUZZLE)} minutes`,
-        ]
-      : [`study id ${def.studyId}: ${KIND_NAMES[def.kind]} study, seed ${def.seed}`, collectionLine(def)];
+  const what = ITEM_LINES[def.kind](def);
   return [
     ...what,
     `conditions (${def.assignment}):`,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../../src/study/definition/definition';
 import { encodeStudyLink } from '../../src/study/definition/link';
-import { MAX_LINK_LENGTH } from '../../src/study/delivery/serverSession';
+import { MAX_LINK_LENGTH } from '../../src/study/delivery/route';
 import { StudyAccess } from '../../server/sessions';
 import { ResultStore } from '../../server/store';
 import { tempDirs } from '../../server/testServer';

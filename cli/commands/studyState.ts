@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { StudyDefinition } from '../../src/study/definition/definition';
-import { shortParticipantPath } from '../../src/study/delivery/route';
-import { linkLengthProblem, MAX_LINK_LENGTH } from '../../src/study/delivery/serverSession';
+import { linkLengthProblem, MAX_LINK_LENGTH, shortParticipantPath } from '../../src/study/delivery/route';
 import { StudyAccess, type AccessState, type SessionMode } from '../../server/sessions';
 import { DATABASE_FILE, StoreError } from '../../server/store';
 import { openDataStore } from '../dataStore';

@@ -11,8 +11,8 @@
 import { ParameterType, type JsPsych, type JsPsychPlugin, type TrialType } from 'jspsych';
 import { RELATION_WORDS } from '../core/kinship/relations';
 import { isTaskId, type TaskId } from '../core/puzzle/tasks';
-import type { Phase } from '../study/schedule/schedule';
-import { DISPLAYS, TEMPLATE_SPLITS, type Display, type TemplateSplit } from '../study/definition/studyOptions';
+import type { Phase } from '../study/schedule/items';
+import { DISPLAYS, TEMPLATE_SPLITS, type Display, type TemplateSplit } from '../study/definition/vocabulary';
 import { drawFacts } from './drawing';
 import { makeClutrrPuzzle, type StoryOrder } from './puzzle';
 import { ensureStyles } from './styles';

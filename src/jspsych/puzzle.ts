@@ -7,7 +7,7 @@
 import type { Puzzle } from '../core/puzzle/puzzle';
 import type { TaskId } from '../core/puzzle/tasks';
 import { withDefaults, type StudyDefinition } from '../study/definition/definition';
-import type { StudyItem } from '../study/schedule/schedule';
+import type { StudyItem } from '../study/schedule/items';
 import { storyRequest, trialContent, type TrialContent } from '../study/schedule/trialContent';
 import { handlers } from '../worker/handlers';
 

@@ -4,6 +4,7 @@ import type { ResultRow, SessionInfo } from '../../study/results/results';
 import { rowsToCsv, rowsToJson } from '../../study/results/results';
 import { jatosEnder } from '../../study/delivery/jatosRuntime';
 import type { StudyRun } from '../../study/run/run';
+import { kindSpec } from '../../study/kinds';
 import { downloadInstructions, sinkName } from '../../study/definition/sinks';
 import type { Outbox } from '../../study/delivery/outbox';
 import type { RunEnv } from './boot';
@@ -126,8 +127,7 @@ export function Completion({
       {timeUp && !timedOut && <TimeUpNotice kind={def.kind} />}
       {timedOut && (
         <p className="study-note">
-          The time for the {def.kind === 'solve' ? 'puzzles' : def.kind === 'paraphrase' ? 'stories' : 'reviews'} ran
-          out; your answers so far are recorded.
+          The time for the {kindSpec(def.kind).words[1]} ran out; your answers so far are recorded.
         </p>
       )}
       <Markdown text={def.completionText} />

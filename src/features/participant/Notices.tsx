@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { StudyRun } from '../../study/run/run';
 import { sinkName } from '../../study/definition/sinks';
-import type { StudyKind } from '../../study/definition/studyOptions';
+import type { StudyKind } from '../../study/definition/vocabulary';
 import { itemWord } from './limits';
 
 /**

@@ -1,4 +1,6 @@
 import { useEffect, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
+import type { StudyKind } from '../../study/definition/vocabulary';
+import { type AnyTrialScreen, isTrialScreen, type KindScreens, kindSpec, STUDY_KINDS } from '../../study/kinds';
 import { SUBMIT_MARK, type StudyRun } from '../../study/run/run';
 import { bootOnce, type Boot, type RunEnv } from './boot';
 import { CollectExamples } from './CollectExamples';
@@ -14,8 +16,29 @@ import { ReviewTrial } from './ReviewTrial';
 import { TrialView } from './TrialView';
 import './participant.css';
 
-/** What the progress counts in each kind of study. */
-const PROGRESS_UNIT = { solve: 'puzzles', paraphrase: 'stories', review: 'reviews' } as const;
+/** What a trial screen of any kind is given. */
+interface TrialProps<S> {
+  readonly run: StudyRun;
+  readonly state: S;
+  readonly env: RunEnv;
+  readonly onError: (e: unknown) => void;
+  readonly notices: ReactNode;
+}
+
+/** The screen of each kind's trial. */
+const TRIAL_VIEWS: { readonly [K in StudyKind]: (props: TrialProps<KindScreens[K]>) => ReactNode } = {
+  solve: (p) => (
+    <TrialView
+      run={p.run}
+      state={p.state}
+      puzzle={p.env.puzzles.get(p.state.trial.item.puzzleId)}
+      onError={p.onError}
+      notices={p.notices}
+    />
+  ),
+  paraphrase: (p) => <ParaphraseTrial run={p.run} state={p.state} onError={p.onError} notices={p.notices} />,
+  review: (p) => <ReviewTrial run={p.run} state={p.state} onError={p.onError} notices={p.notices} />,
+};
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -125,6 +148,10 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
     e.preventDefault();
     go();
   };
+  if (isTrialScreen(state)) {
+    const View = TRIAL_VIEWS[env.def.kind] as (props: TrialProps<AnyTrialScreen>) => ReactNode;
+    return <View run={run} state={state} env={env} onError={onError} notices={notices(state)} />;
+  }
   switch (state.kind) {
     case 'loading':
       return <p role="status">Loading the study…</p>;
@@ -207,7 +234,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
               {limits.join(' ')}
             </p>
           )}
-          {env.def.kind !== 'solve' && (
+          {kindSpec(env.def.kind).collects && (
             <>
               <h2 className="collect-subtitle">Examples</h2>
               <CollectExamples testId="instructions-examples" />
@@ -220,20 +247,6 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
         </section>
       );
     }
-    case 'trial':
-      return (
-        <TrialView
-          run={run}
-          state={state}
-          puzzle={env.puzzles.get(state.trial.item.puzzleId)}
-          onError={onError}
-          notices={notices(state)}
-        />
-      );
-    case 'paraphrase':
-      return <ParaphraseTrial run={run} state={state} onError={onError} notices={notices(state)} />;
-    case 'review':
-      return <ReviewTrial run={run} state={state} onError={onError} notices={notices(state)} />;
     case 'feedback':
       return (
         <section className="study-screen" aria-live="polite" onKeyDown={enterContinues}>
@@ -255,7 +268,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
         <section className="study-screen">
           <Heading>Take a short break</Heading>
           {notices(state)}
-          <Progress done={state.done} total={state.total} what={PROGRESS_UNIT[env.def.kind]} />
+          <Progress done={state.done} total={state.total} what={STUDY_KINDS[env.def.kind].words[1]} />
           <p>Rest for a moment if you like. Continue when you are ready.</p>
           <ResumeCodeNote run={run} />
           <button type="button" className="button button--primary" data-testid="continue" onClick={go}>

@@ -15,9 +15,14 @@ import { Outbox } from '../../study/delivery/outbox';
 import { IndexedDbStorage, MemoryStorage, type OutboxStorage } from '../../study/delivery/storage';
 import { hasShortParam, isJatosPath, readParticipantParams } from '../../study/delivery/route';
 import { StudyRun, type DeclineMemo, type SessionIssuer } from '../../study/run/run';
-import { fetchCoverage, fetchReviewItems } from '../../study/collect/reviewStories';
-import { isLiveReview } from '../../study/schedule/schedule';
-import { requestSession, resolveShortLink, type JsonFetch } from '../../study/delivery/serverSession';
+import { isLiveReview, kindSpec } from '../../study/kinds';
+import {
+  fetchCoverage,
+  fetchReviewItems,
+  requestSession,
+  resolveShortLink,
+  type JsonFetch,
+} from '../../study/delivery/serverApi';
 import { needsIssuedSession, transportsFor } from '../../study/definition/sinks';
 import type { FetchLike } from '../../study/delivery/transports';
 import { storyRequest, trialContent } from '../../study/schedule/trialContent';
@@ -182,7 +187,8 @@ async function boot(): Promise<Boot> {
   const mayDraw = (issuer ? def.conditions : []).some((c) => c.display === 'text+drawing');
 
   const generator = createGeneratorClient();
-  if (def.kind === 'solve') generator.warm();
+  // Only a kind whose puzzles the worker generates needs it.
+  if (kindSpec(def.kind).generated) generator.warm();
   const puzzles = new Map<string, Puzzle>();
   const run = new StudyRun({
     def,
@@ -209,7 +215,7 @@ async function boot(): Promise<Boot> {
             fetchReviewItems(jsonFetch, document.baseURI, def.studyId, sessionId, secret, def.reviewsPerParticipant),
         }
       : {}),
-    ...(issuer && def.kind === 'paraphrase' && def.favourUncovered
+    ...(issuer && kindSpec(def.kind).coverage?.wanted(def)
       ? { coverage: () => fetchCoverage(jsonFetch, document.baseURI, def.studyId) }
       : {}),
     makeTrial: async (trial) => {

@@ -3,14 +3,8 @@
  * instructions screen adds them to the researcher's text, whose default says nothing of time).
  */
 import type { StudyCondition } from '../../study/definition/definition';
-import type { StudyKind } from '../../study/definition/studyOptions';
-
-/** What one trial is called in each kind of study: [one, many]. */
-const ITEM_WORDS: Record<StudyKind, readonly [string, string]> = {
-  solve: ['puzzle', 'puzzles'],
-  paraphrase: ['story', 'stories'],
-  review: ['review', 'reviews'],
-};
+import type { StudyKind } from '../../study/definition/vocabulary';
+import { kindSpec } from '../../study/kinds';
 
 /** A duration in words: "45 seconds", "90 seconds", "2 minutes", "2 minutes 30 seconds" (seconds below two minutes). */
 export function durationWords(seconds: number): string {
@@ -31,7 +25,7 @@ export function limitSentences(
   kind: StudyKind,
   hasPractice: boolean,
 ): string[] {
-  const [one, many] = ITEM_WORDS[kind];
+  const [one, many] = kindSpec(kind).words;
   const per = condition.perPuzzleLimitS;
   const overall = condition.overallLimitS;
   if (per === null && overall === null) return [];
@@ -52,4 +46,4 @@ export function limitSentences(
 }
 
 /** The words for "the last puzzle" (or story, review) in the notice after a trial ran out of time. */
-export const itemWord = (kind: StudyKind) => ITEM_WORDS[kind][0];
+export const itemWord = (kind: StudyKind) => kindSpec(kind).words[0];

@@ -1,14 +1,12 @@
-import { DISPLAYS, STUDY_LIMITS, type StudyKind } from '../../study/definition/studyOptions';
+import { DISPLAYS, STUDY_LIMITS, type StudyKind } from '../../study/definition/vocabulary';
+import { kindSpec } from '../../study/kinds';
 import { Field, GroupProblem, TextBox } from './fields';
 import { useStudyDesigner } from './store';
-
-/** What one trial is, per kind, in the per-trial limit's label. */
-const ITEM: Record<StudyKind, string> = { solve: 'puzzle', paraphrase: 'story', review: 'review' };
 
 /** A condition's two time limits, in seconds; empty for none. */
 const limits = (kind: StudyKind) =>
   [
-    ['perPuzzleLimitS', `Seconds per ${ITEM[kind]}`],
+    ['perPuzzleLimitS', `Seconds per ${kindSpec(kind).words[0]}`],
     ['overallLimitS', 'Seconds overall'],
   ] as const;
 
@@ -21,6 +19,7 @@ export function Conditions({ kind }: { kind: StudyKind }) {
   const setCondition = useStudyDesigner((s) => s.setCondition);
   const addCondition = useStudyDesigner((s) => s.addCondition);
   const removeCondition = useStudyDesigner((s) => s.removeCondition);
+  const { displays } = kindSpec(kind).designer;
   return (
     <fieldset>
       <legend>Conditions</legend>
@@ -28,7 +27,7 @@ export function Conditions({ kind }: { kind: StudyKind }) {
         Between subjects: each participant gets one. A time limit shows a countdown; at 0 the trial is recorded as a
         timeout. Leave a limit empty for none.
       </p>
-      {kind === 'solve' && (
+      {displays && (
         <p className="hint" data-testid="study-drawing-note">
           <strong>text+drawing</strong> shows, beside the story, a drawing of the stated facts only: one labelled line
           per fact the story states, nothing inferred. People are placed by a seeded layout that does not follow
@@ -59,7 +58,7 @@ export function Conditions({ kind }: { kind: StudyKind }) {
                   onChange={(v) => setCondition(i, limit, v)}
                 />
               ))}
-              {kind === 'solve' && (
+              {displays && (
                 <Field input={`conditions.${i}.display`} label="Display">
                   {(a) => (
                     <select
@@ -76,7 +75,7 @@ export function Conditions({ kind }: { kind: StudyKind }) {
                   )}
                 </Field>
               )}
-              {kind === 'solve' && (
+              {displays && (
                 <Field input={`conditions.${i}.scratchpad`} label="Scratchpad">
                   {(a) => (
                     <select

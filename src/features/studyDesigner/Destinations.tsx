@@ -1,5 +1,5 @@
 import { MAX_SEND_INSTRUCTIONS, SINKS } from '../../study/definition/sinks';
-import { STUDY_LIMITS } from '../../study/definition/studyOptions';
+import { STUDY_LIMITS } from '../../study/definition/vocabulary';
 import { Check, Field, GroupProblem } from './fields';
 import { useStudyDesigner } from './store';
 

@@ -1,6 +1,8 @@
 import { useId } from 'react';
 import { readStoriesFile } from '../../study/collect/reviewStories';
-import { KIND_NAMES, STUDY_KINDS, STUDY_OPTIONS, storiesFileName, type StudyKind } from '../../study/definition/studyOptions';
+import { KIND_NAMES, KIND_WORDS, type StudyKind } from '../../study/definition/vocabulary';
+import { STUDY_OPTIONS } from '../../study/definition/studyOptions';
+import { storiesFileName } from '../../study/definition/commandLine';
 import { saveFile } from '../../ui/saveFile';
 import { Check, GroupProblem, OptionInput } from './fields';
 import { useStudyDesigner } from './store';
@@ -22,7 +24,7 @@ export function KindChoice() {
     <fieldset data-testid="study-kind">
       <legend>{STUDY_OPTIONS.kind.label}</legend>
       <div className="sd-kinds" role="radiogroup" aria-describedby={`${id}-hint`}>
-        {STUDY_KINDS.map((k) => (
+        {KIND_WORDS.map((k) => (
           <label key={k} className="sd-kind">
             <input
               type="radio"

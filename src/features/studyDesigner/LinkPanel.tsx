@@ -3,7 +3,7 @@ import type { StudyDefinition, StudyProblem } from '../../study/definition/defin
 import { JzipError } from '../../study/delivery/jzip';
 import { participantPath } from '../../study/delivery/route';
 import { shortParticipantPath } from '../../study/delivery/route';
-import { linkLengthProblem } from '../../study/delivery/serverSession';
+import { linkLengthProblem } from '../../study/delivery/route';
 import { saveFile } from '../../ui/saveFile';
 import { ArchiveError, DEV_SERVER_MESSAGE, makeJzip } from './archive';
 import { inputForProblem, type StudyForm } from './form';

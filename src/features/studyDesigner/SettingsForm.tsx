@@ -1,11 +1,20 @@
-import { useId } from 'react';
-import { kindOf, STUDY_OPTIONS } from '../../study/definition/studyOptions';
+import { type ComponentType, useId } from 'react';
+import { kindOf, type StudyKind } from '../../study/definition/vocabulary';
+import { kindSpec } from '../../study/kinds';
+import { STUDY_OPTIONS } from '../../study/definition/studyOptions';
 import { Conditions } from './Conditions';
 import { Destinations } from './Destinations';
 import { Check, Field, OptionInput, TextBox } from './fields';
 import { formFromFile } from './form';
 import { KindChoice, ParaphraseSettings, ReviewSettings } from './KindSettings';
 import { useStudyDesigner } from './store';
+
+/** Each kind's own settings, first after the choice of kind. */
+const KIND_FIELDS: Record<StudyKind, ComponentType> = {
+  solve: SolveItems,
+  paraphrase: ParaphraseSettings,
+  review: ReviewSettings,
+};
 
 /**
  * The settings, grouped as a researcher thinks of them: the kind of study first, then its own
@@ -16,16 +25,18 @@ import { useStudyDesigner } from './store';
 export function SettingsForm() {
   const reset = useStudyDesigner((s) => s.reset);
   const kind = useStudyDesigner((s) => kindOf({ kind: s.form.kind }));
+  const { designer } = kindSpec(kind);
+  const KindFields = KIND_FIELDS[kind];
   return (
     <>
       <KindChoice />
-      {kind === 'solve' ? <SolveItems /> : kind === 'paraphrase' ? <ParaphraseSettings /> : <ReviewSettings />}
+      <KindFields />
       <Conditions kind={kind} />
       <fieldset>
-        <legend>{kind === 'solve' ? 'Assignment & order' : 'Assignment'}</legend>
+        <legend>{designer.assignmentLegend}</legend>
         <div className="sd-grid">
           <OptionInput field="assignment" />
-          {kind === 'solve' && <OrderFields />}
+          {designer.orderFields && <OrderFields />}
         </div>
       </fieldset>
       <fieldset>

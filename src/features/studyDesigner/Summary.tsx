@@ -1,14 +1,16 @@
 import type { StudyDefinition } from '../../study/definition/definition';
-import { storiesFileName } from '../../study/definition/studyOptions';
-import { cliCommand, studySummary, whatParticipantsDo } from './form';
+import { storiesFileName } from '../../study/definition/commandLine';
+import { kindSpec } from '../../study/kinds';
+import { cliCommand, studySummary } from './form';
 
 /** The items per k and task, the counts and the time it takes; for a collection study, what each participant does. */
 export function Summary({ def }: { def: StudyDefinition }) {
-  if (def.kind !== 'solve') {
+  const { summaryHeading, participantTask } = kindSpec(def.kind).designer;
+  if (participantTask) {
     return (
       <section className="sd-panel" aria-labelledby="sd-summary" data-testid="study-summary">
-        <h2 id="sd-summary">{def.kind === 'paraphrase' ? 'Stories to collect' : 'Reviews to collect'}</h2>
-        <p data-testid="study-summary-counts">{whatParticipantsDo(def)}</p>
+        <h2 id="sd-summary">{summaryHeading}</h2>
+        <p data-testid="study-summary-counts">{participantTask(def)}</p>
         <p className="hint">
           {def.conditions.length} condition{def.conditions.length === 1 ? '' : 's'} ({def.assignment} assignment).
         </p>
@@ -18,7 +20,7 @@ export function Summary({ def }: { def: StudyDefinition }) {
   const s = studySummary(def);
   return (
     <section className="sd-panel" aria-labelledby="sd-summary" data-testid="study-summary">
-      <h2 id="sd-summary">Items</h2>
+      <h2 id="sd-summary">{summaryHeading}</h2>
       <p className="hint" id="sd-cells">
         Main items per story length k and task
       </p>
@@ -60,7 +62,7 @@ export function CliLine({ def }: { def: StudyDefinition }) {
       <pre className="mono sd-cli" data-testid="study-cli">
         {cliCommand(def)}
       </pre>
-      {def.kind === 'review' && def.reviewStories.length > 0 && (
+      {kindSpec(def.kind).designer.storiesFile && def.reviewStories.length > 0 && (
         <p className="hint">
           The command reads the embedded stories from {storiesFileName(def.studyId)}: save it with “Stories file (.json)
           for the command line” under Stories to review.

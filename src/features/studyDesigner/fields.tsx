@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useContext, useId } from 'react';
 import type { SinkKind } from '../../study/definition/sinks';
-import { STUDY_LIMITS, STUDY_OPTIONS } from '../../study/definition/studyOptions';
+import { STUDY_LIMITS } from '../../study/definition/vocabulary';
+import { STUDY_OPTIONS } from '../../study/definition/studyOptions';
 import type { SwitchField, TextOptionField } from './form';
 import { useStudyDesigner } from './store';
 

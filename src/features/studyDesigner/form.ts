@@ -18,19 +18,16 @@ import {
   type StudySink,
 } from '../../study/definition/definition';
 import { sinkCliArgs, type SinkKind, SINKS } from '../../study/definition/sinks';
-import { participantsNeeded } from '../../study/collect/reviewStories';
+import { kindSpec } from '../../study/kinds';
+import { conditionArgs, optionArgs } from '../../study/definition/commandLine';
+import type { EmbeddedStory } from '../../study/definition/types';
+import { KIND_NAMES, kindOf, type StudyKind } from '../../study/definition/vocabulary';
 import {
-  conditionArgs,
-  type EmbeddedStory,
-  KIND_NAMES,
-  kindOf,
-  optionArgs,
   optionDefault,
   optionFits,
   readNumber,
   STUDY_OPTION_FIELDS,
   STUDY_OPTIONS,
-  type StudyKind,
   type StudyOptionField,
 } from '../../study/definition/studyOptions';
 
@@ -192,8 +189,8 @@ export function definitionFromForm(f: StudyForm): StudyDefinition {
         id: c.id.trim(),
         perPuzzleLimitS: readLimit(c.perPuzzleLimitS),
         overallLimitS: readLimit(c.overallLimitS),
-        display: kind === 'solve' ? c.display : 'text',
-        scratchpad: kind === 'solve' && c.scratchpad,
+        display: kindSpec(kind).designer.displays ? c.display : 'text',
+        scratchpad: kindSpec(kind).designer.displays && c.scratchpad,
       }));
     } else if (field === 'sinks') values.sinks = sinksFromForm(f);
     else values[field] = STUDY_OPTIONS[field].read(f[field]);
@@ -258,16 +255,9 @@ export interface StudySummary {
   readonly minutes: number;
 }
 
-/** What a collection study asks of each participant, in one sentence for the summary. */
+/** What a collection study asks of each participant, in one sentence for the summary (its kind's). */
 export function whatParticipantsDo(def: StudyDefinition): string {
-  if (def.kind === 'paraphrase') {
-    const favour = def.favourUncovered ? ', favouring the clauses with fewest stories so far' : '';
-    return `Each participant writes a story for ${def.clausesPerParticipant} clause${def.clausesPerParticipant === 1 ? '' : 's'} of ${def.clauseKs.join(', ')} fact${def.clauseKs.length === 1 && def.clauseKs[0] === 1 ? '' : 's'} (genders ${def.clauseGenders}${favour}), ${def.minWords} to ${def.maxWords} words each.`;
-  }
-  const each = `Each participant reviews ${def.reviewsPerParticipant} stor${def.reviewsPerParticipant === 1 ? 'y' : 'ies'}; each story gets ${def.reviewsPerStory} review${def.reviewsPerStory === 1 ? '' : 's'}`;
-  if (def.sourceStudy !== '') return `${each}, from the stories of study ${def.sourceStudy} the results server holds.`;
-  const n = participantsNeeded(def);
-  return `${each}: ${def.reviewStories.length} stories are embedded, so participants 0 to ${n - 1} (${n}) give every story its reviews.`;
+  return kindSpec(def.kind).designer.participantTask?.(def) ?? '';
 }
 
 /** Names the kind in the designer's words ("puzzle-solving"). */

@@ -26,7 +26,7 @@ import { createRng, hashSeed, type Seed } from '../../core/random/rng';
 import { cykPath, maskToPredicates } from '../../core/reasoning/solver';
 import { bankLists, OUR_BANK, twoFactPatterns } from '../../core/text/bank';
 import { chainGenders, splitFComb } from '../../core/text/templates';
-import { CLAUSE_KS, type ClauseGenders } from '../definition/studyOptions';
+import { CLAUSE_KS, type ClauseGenders } from '../definition/vocabulary';
 
 /** The clause-id format's version prefix. */
 export const CLAUSE_ID_PREFIX = 'c1';

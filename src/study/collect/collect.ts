@@ -8,7 +8,7 @@ import type { Seed } from '../../core/random/rng';
 import { OUR_BANK } from '../../core/text/bank';
 import { bankSize, splitBank, type TemplateBank, validateTemplateData } from '../../core/text/templates';
 import type { ResultRow } from '../results/results';
-import { REVIEW_REASONS, type ReviewReason } from '../definition/studyOptions';
+import { REVIEW_REASONS, type ReviewReason } from '../definition/vocabulary';
 import { type ClauseOverlap, type FleissKappa, fleissKappa, PAPER_JACCARD, withinClauseJaccard } from './agreement';
 import { checkParaphrase, nameMentions } from './checks';
 import { clauseCells, clauseFromId } from './clause';

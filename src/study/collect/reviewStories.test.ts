@@ -3,18 +3,14 @@ import { clauseFromId, factSentences, type Clause } from './clause';
 import { storyRow } from './testRows';
 import { withDefaults } from '../definition/definition';
 import { rowsToCsv, rowsToJson } from '../results/results';
+import { authorTag, itemOfStory, participantsNeeded, readStoriesFile, storiesFromRows } from './reviewStories';
 import {
-  authorTag,
   fetchCoverage,
   fetchReviewItems,
-  itemOfStory,
-  participantsNeeded,
   readReviewItemsAnswer,
-  readStoriesFile,
   reviewItemsUrl,
-  storiesFromRows,
-} from './reviewStories';
-import type { JsonFetch } from '../delivery/serverSession';
+  type JsonFetch,
+} from '../delivery/serverApi';
 
 const clause = (id: string, seed: number): Clause => {
   const c = clauseFromId(id, seed);

@@ -2,12 +2,9 @@
  * Where a review study's stories come from, on the participant's side.
  *
  * - **Live, from the results server** (`sourceStudy` with the `server` sink): after the session is
- *   issued, `fetchReviewItems` asks `GET api/studies/<review study>/review-items?session=<id>`
- *   beside the page, the session's secret in the `X-Session-Secret` header (a URL would leave it in
- *   proxies' logs). The server hands out stories of the source study that passed the live checks,
- *   never the participant's own, fewest reviews first, and gives the same session the same items
- *   again. Answers are read as `serverSession.ts` reads session answers: `refused` (4xx: retrying
- *   cannot help) or `unavailable` (network, 429, 5xx: try again, after `Retry-After` when given).
+ *   issued, `fetchReviewItems` (serverApi.ts) asks the server for the session's items. The server
+ *   hands out stories of the source study that passed the live checks, never the participant's
+ *   own, fewest reviews first, and gives the same session the same items again.
  * - **Embedded in the link** (`reviewStories`, without the results server: JATOS, files): the
  *   stories are read from a results export (`storiesFromRows`, `readStoriesFile`, used by
  *   `study link --stories FILE` and the designer) and each participant reviews
@@ -19,36 +16,17 @@
  */
 import { createRng, hashSeed, type Seed } from '../../core/random/rng';
 import { type Clause, clauseFromId, clauseQuery } from './clause';
-import type { StudyDefinition } from '../definition/definition';
+import type { EmbeddedStory, StudyDefinition } from '../definition/types';
+import { CLAUSE_ID_PATTERN, STUDY_LIMITS, STORY_ID_PATTERN } from '../definition/vocabulary';
+import type { ReviewItem } from '../delivery/serverApi';
 import type { ResultRow } from '../results/results';
 import { readResultsFile, ResultsFileError } from '../results/resultsFile';
-import type { JsonFetch } from '../delivery/serverSession';
-import { CLAUSE_ID_PATTERN, type EmbeddedStory, STUDY_LIMITS, STORY_ID_PATTERN } from '../definition/studyOptions';
-
-/** A story to review, as the results server's queue hands it out (an embedded story becomes one too). */
-export interface ReviewItem {
-  /** `<session_id>/<trial_index>` of the story's paraphrase row: the review row's `puzzle_id`. */
-  readonly story_id: string;
-  /** The clause seed (names), copied into the review row. */
-  readonly seed: number;
-  readonly k: number;
-  /** The paraphrase row's `puzzle_id`. */
-  readonly clause_id: string;
-  readonly query_a: string;
-  readonly query_b: string;
-  readonly gold: string;
-  /** The text as its writer wrote it. */
-  readonly story: string;
-}
 
 /** A review item with the clause it tells (for its facts). */
 export interface ReviewTask {
   readonly item: ReviewItem;
   readonly clause: Clause;
 }
-
-/** The header that carries an issued session's secret (the server's SESSION_SECRET_HEADER). */
-export const SESSION_SECRET_HEADER = 'x-session-secret';
 
 /**
  * The short tag of a story's writer that an embedded story carries instead of their id (a
@@ -192,117 +170,4 @@ export function readStoriesFile(name: string, text: string): EmbeddedStory[] {
     );
   }
   return stories;
-}
-
-// ---- the results server's queue ----
-
-export type ReviewItemsAnswer =
-  | { readonly ok: true; readonly items: readonly ReviewItem[] }
-  /** Retrying cannot help (not an issued session of this study, a wrong secret, no source study here). */
-  | { readonly ok: false; readonly kind: 'refused'; readonly message: string }
-  /** Network, 429 or 5xx: try again (after `retryAfterS` when the server said). */
-  | { readonly ok: false; readonly kind: 'unavailable'; readonly message: string; readonly retryAfterS?: number };
-
-/** The address of a review study's items for a session, beside the page. */
-export const reviewItemsUrl = (pageUrl: string, studyId: string, sessionId: string) =>
-  new URL(`api/studies/${encodeURIComponent(studyId)}/review-items?session=${encodeURIComponent(sessionId)}`, pageUrl)
-    .href;
-
-/** One item of the queue's answer, or undefined when it is not one. */
-function readItem(v: unknown): ReviewItem | undefined {
-  if (!isRecord(v)) return undefined;
-  const text = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
-  const item = {
-    story_id: text('story_id'),
-    seed: v.seed,
-    k: v.k,
-    clause_id: text('clause_id'),
-    query_a: text('query_a'),
-    query_b: text('query_b'),
-    gold: text('gold'),
-    story: text('story'),
-  };
-  if (Object.values(item).some((x) => x === undefined)) return undefined;
-  if (!Number.isInteger(item.seed) || !Number.isInteger(item.k)) return undefined;
-  const read = item as ReviewItem;
-  return 'error' in reviewTask(read) ? undefined : read;
-}
-
-/** Reads an answer of `GET …/review-items` (any status). */
-export function readReviewItemsAnswer(status: number, body: unknown, retryAfter?: string | null): ReviewItemsAnswer {
-  if (status === 200) {
-    const raw = isRecord(body) && Array.isArray(body.items) ? body.items : null;
-    const items = raw?.map(readItem);
-    if (!items || items.some((i) => i === undefined)) {
-      return { ok: false, kind: 'unavailable', message: 'the results server gave review items this page cannot read' };
-    }
-    return { ok: true, items: items as ReviewItem[] };
-  }
-  const message =
-    isRecord(body) && typeof body.error === 'string' ? body.error : `the results server answered ${status}`;
-  if (status === 429 || status >= 500 || status === 0) {
-    const s = Number(retryAfter);
-    return Number.isFinite(s) && s > 0
-      ? { ok: false, kind: 'unavailable', message, retryAfterS: s }
-      : { ok: false, kind: 'unavailable', message };
-  }
-  return { ok: false, kind: 'refused', message };
-}
-
-/**
- * Asks the results server that served `pageUrl` for the stories an issued session of a live
- * review study reviews (at most `n`, the study's reviews per participant).
- */
-export async function fetchReviewItems(
-  fetchFn: JsonFetch,
-  pageUrl: string,
-  studyId: string,
-  sessionId: string,
-  secret: string | undefined,
-  n: number,
-): Promise<ReviewItemsAnswer> {
-  let response: Awaited<ReturnType<JsonFetch>>;
-  try {
-    response = await fetchFn(reviewItemsUrl(pageUrl, studyId, sessionId), {
-      method: 'GET',
-      headers: secret === undefined ? {} : { [SESSION_SECRET_HEADER]: secret },
-    });
-  } catch {
-    return { ok: false, kind: 'unavailable', message: 'the results server cannot be reached' };
-  }
-  let body: unknown = null;
-  try {
-    body = await response.json();
-  } catch {
-    // A proxy's HTML error page: the status says enough.
-  }
-  const headers = (response as { headers?: { get(name: string): string | null } }).headers;
-  const answer = readReviewItemsAnswer(response.status, body, headers?.get('retry-after') ?? null);
-  return answer.ok ? { ok: true, items: answer.items.slice(0, n) } : answer;
-}
-
-/** Stories per clause id of a paraphrase study, for `favourUncovered`. */
-export type CoverageAnswer =
-  | { readonly ok: true; readonly coverage: Readonly<Record<string, number>> }
-  | { readonly ok: false; readonly message: string };
-
-/** `GET api/studies/<paraphrase study>/coverage` beside the page: stories collected per clause id. */
-export async function fetchCoverage(fetchFn: JsonFetch, pageUrl: string, studyId: string): Promise<CoverageAnswer> {
-  try {
-    const response = await fetchFn(new URL(`api/studies/${encodeURIComponent(studyId)}/coverage`, pageUrl).href, {
-      method: 'GET',
-    });
-    const body: unknown = await response.json().catch(() => null);
-    if (response.status === 200 && isRecord(body) && isRecord(body.coverage)) {
-      const coverage: Record<string, number> = {};
-      for (const [id, n] of Object.entries(body.coverage)) {
-        if (typeof n === 'number' && Number.isInteger(n) && n >= 0) coverage[id] = n;
-      }
-      return { ok: true, coverage };
-    }
-    const said = isRecord(body) && typeof body.error === 'string' ? body.error : `it answered ${response.status}`;
-    return { ok: false, message: `the results server gave no coverage: ${said}` };
-  } catch {
-    return { ok: false, message: 'the results server cannot be reached' };
-  }
 }

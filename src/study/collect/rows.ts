@@ -11,8 +11,8 @@
  *   or `bad:<reason>[,<reason>…]` (reasons in REVIEW_REASONS order), `correct` = good.
  */
 import type { EndedOn, ResultRow } from '../results/results';
-import { REVIEW_REASONS, type ReviewReason } from '../definition/studyOptions';
-import type { ReviewItem } from './reviewStories';
+import { REVIEW_REASONS, type ReviewReason } from '../definition/vocabulary';
+import type { ReviewItem } from '../delivery/serverApi';
 import { type Clause, CLAUSE_ID_PREFIX, clauseFromId, clauseQuery } from './clause';
 
 /** The columns a collection trial fills; the run adds the session's and the timing columns. */

@@ -1,35 +1,34 @@
 /**
- * The study definition: every setting a researcher chooses in the designer, as one
- * plain JSON-able value. The participant link carries it (link.ts), the scheduler reads it
- * (schedule.ts). `checkStudyDefinition` is the one place that says what a valid study is; it
- * takes `unknown` because a definition also arrives from a link, where nothing can be trusted.
+ * The study definition: every setting a researcher chooses in the designer, as one plain JSON-able
+ * value (its shape is in types.ts, re-exported here). The participant link carries it (link.ts),
+ * the scheduler reads it (schedule.ts). `checkStudyDefinition` is the one place that says what a
+ * valid study is; it takes `unknown` because a definition also arrives from a link, where nothing
+ * can be trusted.
  */
-import type { TaskId } from '../../core/puzzle/tasks';
 import { checkSinks } from './sinks';
+import { checkOption, STUDY_OPTION_FIELDS, STUDY_OPTIONS, optionDefault } from './studyOptions';
+import { STUDY_FORMAT_VERSION, type Fail, type StudyCondition, type StudyDefinition, type StudyProblem } from './types';
 import {
-  type Assignment,
-  checkOption,
-  type Display,
-  type Participation,
-  type ResumePolicy,
-  STUDY_LIMITS,
-  STUDY_OPTION_FIELDS,
-  STUDY_OPTIONS,
-  type TemplateSplit,
   DISPLAYS,
-  isWhole,
   KIND_NAMES,
+  KIND_TRAITS,
   kindOf,
-  optionDefault,
   STUDY_ID_PATTERN,
-  type ClauseGenders,
-  type EmbeddedStory,
+  STUDY_LIMITS,
+  type Display,
   type StudyKind,
-} from './studyOptions';
+} from './vocabulary';
+import { isWhole } from './optionParts';
 
-/** The definition's format version; a link names it, and a new format gets a new number. */
-export const STUDY_FORMAT_VERSION = 1;
-
+export {
+  STUDY_FORMAT_VERSION,
+  type EmbeddedStory,
+  type StudyCondition,
+  type StudyDefinition,
+  type StudyOrder,
+  type StudyProblem,
+  type StudySink,
+} from './types';
 export {
   ASSIGNMENTS,
   DISPLAYS,
@@ -38,11 +37,10 @@ export {
   ONLINE_SESSIONS_PER_ADDRESS,
   STUDY_LIMITS,
   TEMPLATE_SPLITS,
-  STUDY_KINDS,
+  KIND_WORDS,
   CLAUSE_GENDERS,
   REVIEW_REASONS,
   type ClauseGenders,
-  type EmbeddedStory,
   type ReviewReason,
   type StudyKind,
   type Assignment,
@@ -50,110 +48,7 @@ export {
   type Participation,
   type ResumePolicy,
   type TemplateSplit,
-} from './studyOptions';
-
-/** A between-subjects condition. Untimed means both limits are null; both limits may be set. */
-export interface StudyCondition {
-  /** Goes into the `condition` column and into `condition=<id>` URLs. */
-  readonly id: string;
-  /** Seconds per puzzle, with a visible countdown; a timeout is recorded and the run moves on. */
-  readonly perPuzzleLimitS: number | null;
-  /** Seconds for all main trials together. */
-  readonly overallLimitS: number | null;
-  readonly display: Display;
-  readonly scratchpad: boolean;
-}
-
-/** The order of the main items: each participant's own shuffle, or one of `lists` rotations of a fixed order. */
-export type StudyOrder = { readonly mode: 'session' } | { readonly mode: 'counterbalanced'; readonly lists: number };
-
-/**
- * Where rows go besides the participant's own browser. `server` is the results server that
- * served the page (`npm run serve`): rows are POSTed to `api/rows` relative to the page, so one
- * link works wherever the server is reached (a proxy's sub-folder too) and stays same-origin.
- * `download` sends nothing: each participant downloads their file and sends it to the researcher
- * as `instructions` say. Everything that differs by kind lives in the sink table (sinks.ts).
- */
-export type StudySink =
-  | { readonly kind: 'jatos' }
-  | { readonly kind: 'http'; readonly url: string }
-  | { readonly kind: 'server' }
-  | { readonly kind: 'download'; readonly instructions: string };
-
-export interface StudyDefinition {
-  readonly version: typeof STUDY_FORMAT_VERSION;
-  /**
-   * What participants do: `solve` puzzles (the default; links made before kinds existed), write
-   * `paraphrase`s of clauses, or `review` others' paraphrases. Settings of other kinds keep their
-   * defaults (checkOption refuses anything else).
-   */
-  readonly kind: StudyKind;
-  /** Letters, digits, `-` and `_`; goes into the `study_id` column. */
-  readonly studyId: string;
-  /** Fixes the items: every participant gets the same puzzles. A 32-bit unsigned integer. */
-  readonly seed: number;
-  /** Story lengths, each 1–10. */
-  readonly k: readonly number[];
-  readonly tasks: readonly TaskId[];
-  /** Main items for every (k, task) pair. */
-  readonly itemsPerK: number;
-  /** Strictly solvable puzzles only (sound rules); the default for human studies. */
-  readonly strict: boolean;
-  readonly templateSplit: TemplateSplit;
-  /** Practice items with feedback, before the main items (smallest k, first task). */
-  readonly practice: number;
-  /** Attention checks (the instruction is inside the question), spread evenly among the main items. */
-  readonly attentionChecks: number;
-  readonly order: StudyOrder;
-  readonly conditions: readonly StudyCondition[];
-  readonly assignment: Assignment;
-  /** Markdown. */
-  readonly consentText: string;
-  /** Markdown. */
-  readonly instructionsText: string;
-  /** Markdown, shown with the completion code. */
-  readonly completionText: string;
-  /** A break after every N main trials; 0 for none. */
-  readonly breakEvery: number;
-  /** Shown at the end (Prolific's completion code); may be empty. */
-  readonly completionCode: string;
-  /** Where the participant goes once every row is acknowledged; empty for none. */
-  readonly redirectUrl: string;
-  readonly resumePolicy: ResumePolicy;
-  /** A session older than this (since its start) is not resumed. */
-  readonly maxAgeMinutes: number;
-  /** Where participants take part: the results server's limit on new sessions per address. */
-  readonly participation: Participation;
-  /** With `room`: new sessions one address may start in an hour. */
-  readonly roomSessions: number;
-  /** Minutes a new session may go without an answer before the results server gives its place to the next. */
-  readonly claimMinutes: number;
-  // ---- paraphrase studies ----
-  /** Facts per clause (1–3) the clauses are drawn with. */
-  readonly clauseKs: readonly number[];
-  readonly clauseGenders: ClauseGenders;
-  readonly clausesPerParticipant: number;
-  /** Pick the clause cells with the fewest stories so far (the results server counts them). */
-  readonly favourUncovered: boolean;
-  /** The live checks' length range, in words. */
-  readonly minWords: number;
-  readonly maxWords: number;
-  // ---- review studies ----
-  /** Reviews each story gets (the results server's queue stops handing a story out at this many). */
-  readonly reviewsPerStory: number;
-  readonly reviewsPerParticipant: number;
-  /** The paraphrase study whose stories the results server hands out (live review); empty for none. */
-  readonly sourceStudy: string;
-  /** Stories carried in the link (review without the results server); empty for none. */
-  readonly reviewStories: readonly EmbeddedStory[];
-  readonly sinks: readonly StudySink[];
-}
-
-/** A problem with one setting: `field` is the definition's key (dotted for nested ones). */
-export interface StudyProblem {
-  readonly field: string;
-  readonly message: string;
-}
+} from './vocabulary';
 
 export const DEFAULT_CONDITION: StudyCondition = {
   id: 'untimed',
@@ -187,7 +82,8 @@ export const DEFAULT_STUDY: StudyDefinition = Object.freeze(
  * the kind asks of participants. A link leaves out what equals its kind's defaults.
  */
 export function defaultsFor(kind: StudyKind): StudyDefinition {
-  if (kind === 'solve') return DEFAULT_STUDY;
+  // The default study is its own kind's defaults, kept as the one frozen value.
+  if (kind === DEFAULT_STUDY.kind) return DEFAULT_STUDY;
   const texts = Object.fromEntries(
     STUDY_OPTION_FIELDS.map((f) => [f, optionDefault(f, kind)] as const).filter(
       ([f, v]) => v !== STUDY_OPTIONS[f].default,
@@ -233,8 +129,6 @@ export function checkStudyDefinition(value: unknown): StudyProblem[] {
   return problems;
 }
 
-type Fail = (field: string, message: string) => void;
-
 const CONDITION_KEYS = Object.keys(DEFAULT_CONDITION);
 
 function checkConditions(conditions: unknown, kind: StudyKind, fail: Fail): void {
@@ -262,11 +156,11 @@ function checkConditions(conditions: unknown, kind: StudyKind, fail: Fail): void
       }
     }
     if (!DISPLAYS.includes(c.display as Display)) fail(`${at}.display`, 'the display must be "text" or "text+drawing"');
-    else if (kind !== 'solve' && c.display !== 'text') {
+    else if (!KIND_TRAITS[kind].drawing && c.display !== 'text') {
       fail(`${at}.display`, `a ${KIND_NAMES[kind]} study shows no drawing; its conditions' display is "text"`);
     }
     if (typeof c.scratchpad !== 'boolean') fail(`${at}.scratchpad`, 'the scratchpad must be on (true) or off (false)');
-    else if (kind !== 'solve' && c.scratchpad) {
+    else if (!KIND_TRAITS[kind].scratchpad && c.scratchpad) {
       fail(`${at}.scratchpad`, `a ${KIND_NAMES[kind]} study has no scratchpad; leave it off`);
     }
   });

@@ -25,7 +25,7 @@ import {
   type StudyDefinition,
   type StudyProblem,
 } from './definition';
-import { kindOf } from './studyOptions';
+import { kindOf } from './vocabulary';
 
 /** Why a link was refused; each kind gets its own words on the error page. */
 export type StudyLinkErrorKind = 'not-a-study-link' | 'truncated' | 'tampered' | 'unknown-version' | 'invalid-study';

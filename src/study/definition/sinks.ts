@@ -5,9 +5,11 @@
  * keyed by every kind, so a new kind is one entry here and the compiler finds what else must
  * change; nothing treats an unknown kind as JATOS or HTTP.
  *
- * Imports only types from definition.ts (which reads this table to check sinks).
+ * Imports the definition's types (types.ts), never definition.ts, which reads this table to check
+ * sinks.
  */
-import type { StudySink } from './definition';
+import type { Fail, StudySink } from './types';
+import { API_PATHS, apiUrl } from '../delivery/serverApi';
 import { httpTransport, jatosTransport, type FetchLike, type JatosLike, type Transport } from '../delivery/transports';
 
 export type SinkKind = StudySink['kind'];
@@ -28,8 +30,6 @@ export interface SinkCliValues {
   readonly httpSinks: readonly string[];
   readonly sendInstructions: string | undefined;
 }
-
-type Fail = (field: string, message: string) => void;
 
 export interface SinkSpec<K extends SinkKind> {
   /** The designer's name of the choice. */
@@ -111,7 +111,7 @@ const SINK_TABLE = {
       // Without it the rows would silently go nowhere: a caller's mistake, not a participant's.
       if (means.pageUrl === undefined) throw new Error("the results server sink needs the page's address");
       // The only transport that carries issued sessions' secrets: they were issued by this server.
-      return [httpTransport('server', new URL('api/rows', means.pageUrl).href, means.fetch, { withSecrets: true })];
+      return [httpTransport('server', apiUrl(means.pageUrl, API_PATHS.rows), means.fetch, { withSecrets: true })];
     },
     destination: (_s, pageUrl) => `this website (${hostOf(pageUrl)})`,
     cliArgs: () => ['--sink', 'server'],

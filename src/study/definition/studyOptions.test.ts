@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONDITION, DEFAULT_STUDY, withDefaults, type StudyCondition } from './definition';
-import {
-  conditionArgs,
-  optionArgs,
-  optionDefault,
-  optionFits,
-  readConditionArg,
-  STUDY_OPTION_FIELDS,
-  STUDY_OPTIONS,
-  type StudyOptionField,
-} from './studyOptions';
+import { conditionArgs, optionArgs, readConditionArg } from './commandLine';
+import { optionDefault, optionFits, STUDY_OPTION_FIELDS, STUDY_OPTIONS, type StudyOptionField } from './studyOptions';
 
 describe('the study options table', () => {
   it('declares every setting but the version, the conditions and the sinks, each with its own flag', () => {

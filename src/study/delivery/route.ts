@@ -3,7 +3,7 @@
  *
  *   ?study=<token>[&condition=<id>][&participant=<n>][&preview=1][&PROLIFIC_PID=…&STUDY_ID=…&SESSION_ID=…]
  *   ?s=<study id>[&…the same…]   a short link: the results server that serves the page holds the
- *                                token (`resolveShortLink` in serverSession.ts)
+ *                                token (`resolveShortLink` in serverApi.ts)
  *
  * The token sits in the query, not in the hash: Prolific and other recruiters append their
  * parameters to the end of the URL, which would land inside a hash. Parameters are read from the
@@ -108,4 +108,25 @@ export function readShortStudyRef(search: string, hash = ''): string | null {
   if (value === null) return null;
   const id = value.trim();
   return STUDY_ID.test(id) ? id : null;
+}
+
+/**
+ * Longest participant link (path and query, as the CLI and the designer print it) that is made at
+ * all: nginx's default request line buffer is 8 KB (`large_client_header_buffers 4 8k`) and Node's
+ * header limit 16 KB; recruiters append their own parameters (Prolific about 120 characters), so
+ * 6,000 leaves a wide margin. A longer study is linked through a results server (`?s=<study id>`).
+ */
+export const MAX_LINK_LENGTH = 6000;
+
+/**
+ * Null when a participant link (`?study=…`, or a whole URL) is short enough; otherwise one sentence
+ * for the researcher saying how long it is and what to do instead.
+ */
+export function linkLengthProblem(link: string): string | null {
+  if (link.length <= MAX_LINK_LENGTH) return null;
+  return (
+    `the participant link is ${link.length} characters long, more than the ${MAX_LINK_LENGTH} that pass ` +
+    'through common web servers and proxies (nginx refuses request lines over 8 KB); shorten the study texts, ' +
+    'or send the rows to a results server (study link --sink server --data DIR), whose link is ?s=<study id>'
+  );
 }

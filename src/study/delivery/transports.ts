@@ -4,7 +4,7 @@
  * (sinks.ts), so this file knows no sink kinds.
  */
 import type { ResultRow, SessionInfo } from '../results/results';
-import { rowsBody } from './serverSession';
+import { callJson, rowsBody } from './serverApi';
 
 /** The secret of a session the results server issued (undefined: a browser-made session, or none known). */
 export type SecretOf = (sessionId: string) => string | undefined;
@@ -87,24 +87,22 @@ export function httpTransport(
     beaconUrl: url,
     beaconBody: body,
     async send(rows, sessions, secretOf) {
-      const response = await fetchFn(url, {
+      const answer = await callJson(fetchFn, url, {
         method: 'POST',
         // text/plain keeps it a "simple" request (no CORS preflight), as the beacon must be.
         headers: { 'content-type': 'text/plain;charset=UTF-8' },
         body: body(rows, sessions, secretOf),
       });
-      if (response.ok) return;
-      if (isPermanentRefusal(response.status)) {
-        let said = '';
-        try {
-          const answer = (await response.json?.()) as { error?: unknown } | undefined;
-          if (typeof answer?.error === 'string') said = answer.error;
-        } catch {
-          // Not JSON (a proxy's page): the status says enough.
-        }
-        throw new SinkRefusedError(response.status, said || `refused with status ${response.status}`);
+      if (answer.ok) return;
+      if (isPermanentRefusal(answer.status)) {
+        // The results server says why in `error`; another sink's answer (or a proxy's page) may not.
+        const said = (answer.body as { error?: unknown } | null | undefined)?.error;
+        throw new SinkRefusedError(
+          answer.status,
+          (typeof said === 'string' && said) || `refused with status ${answer.status}`,
+        );
       }
-      throw new Error(`the results server answered ${response.status}`);
+      throw new Error(`the results server answered ${answer.status}`);
     },
   };
 }

@@ -8,7 +8,7 @@
  * and one entry here (the `satisfies` asks for it), plus a migration step for the database.
  */
 import type { TaskId } from '../../core/puzzle/tasks';
-import type { Phase } from '../schedule/schedule';
+import type { Phase } from '../definition/vocabulary';
 
 /** How a trial ended. */
 export type EndedOn = 'response' | 'timeout' | 'skipped';

@@ -203,9 +203,14 @@ export function quantileSorted(sorted: readonly number[], q: number): number {
 
 export const BOOTSTRAP_REPLICATES = 2000;
 
-/** Percentile interval of replicate statistics. */
-function percentile(estimate: number, replicates: number[], level: number): Interval {
-  const finite = replicates.filter(Number.isFinite).sort((a, b) => a - b);
+/**
+ * Percentile bootstrap interval around `estimate`: `replicate` draws one resample's statistic
+ * (it holds the generator, so replicates are drawn in order), `replicates` times.
+ */
+function bootstrap(estimate: number, replicates: number, level: number, replicate: () => number): Interval {
+  const reps: number[] = [];
+  for (let r = 0; r < replicates; r++) reps.push(replicate());
+  const finite = reps.filter(Number.isFinite).sort((a, b) => a - b);
   const a = (1 - level) / 2;
   return { estimate, lo: quantileSorted(finite, a), hi: quantileSorted(finite, 1 - a) };
 }
@@ -220,13 +225,11 @@ export function bootstrapMean(
   const n = values.length;
   const m = mean(values);
   if (n < 2) return { estimate: m, lo: NaN, hi: NaN };
-  const reps: number[] = [];
-  for (let r = 0; r < replicates; r++) {
+  return bootstrap(m, replicates, level, () => {
     let s = 0;
     for (let i = 0; i < n; i++) s += values[rng.int(n)]!;
-    reps.push(s / n);
-  }
-  return percentile(m, reps, level);
+    return s / n;
+  });
 }
 
 /**
@@ -236,6 +239,17 @@ export function bootstrapMean(
 export interface Cluster {
   readonly sum: number;
   readonly n: number;
+}
+
+/** The clusters' values pooled: Σsum and Σn. */
+function pooled(clusters: readonly Cluster[]): { total: number; count: number } {
+  let total = 0;
+  let count = 0;
+  for (const c of clusters) {
+    total += c.sum;
+    count += c.n;
+  }
+  return { total, count };
 }
 
 /** Groups values by a key into clusters (key order of first appearance). */
@@ -262,17 +276,11 @@ export function clusterBootstrap(
   replicates = BOOTSTRAP_REPLICATES,
   level = 0.95,
 ): Interval {
-  let total = 0;
-  let count = 0;
-  for (const c of clusters) {
-    total += c.sum;
-    count += c.n;
-  }
+  const { total, count } = pooled(clusters);
   const estimate = count > 0 ? total / count : NaN;
   const g = clusters.length;
   if (g < 2) return { estimate, lo: NaN, hi: NaN };
-  const reps: number[] = [];
-  for (let r = 0; r < replicates; r++) {
+  return bootstrap(estimate, replicates, level, () => {
     let s = 0;
     let n = 0;
     for (let i = 0; i < g; i++) {
@@ -280,9 +288,8 @@ export function clusterBootstrap(
       s += c.sum;
       n += c.n;
     }
-    reps.push(n > 0 ? s / n : NaN);
-  }
-  return percentile(estimate, reps, level);
+    return n > 0 ? s / n : NaN;
+  });
 }
 
 /**
@@ -292,12 +299,7 @@ export function clusterBootstrap(
 export function clusterRobustSe(clusters: readonly Cluster[]): number {
   const g = clusters.length;
   if (g < 2) return NaN;
-  let total = 0;
-  let count = 0;
-  for (const c of clusters) {
-    total += c.sum;
-    count += c.n;
-  }
+  const { total, count } = pooled(clusters);
   const est = total / count;
   let ss = 0;
   for (const c of clusters) ss += (c.sum - est * c.n) ** 2;

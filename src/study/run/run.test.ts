@@ -15,7 +15,7 @@ import {
   type SessionIssuer,
 } from './run';
 import { scheduleParticipant, type Trial } from '../schedule/schedule';
-import type { SessionAnswer, SessionRequest } from '../delivery/serverSession';
+import type { SessionAnswer, SessionRequest } from '../delivery/serverApi';
 import { SinkRefusedError, type Transport } from '../delivery/transports';
 import type { TrialContent } from '../schedule/trialContent';
 

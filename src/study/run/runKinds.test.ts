@@ -8,7 +8,7 @@ import { clauseCells, clauseFromId, factSentences, type Clause } from '../collec
 import { withDefaults, type StudyDefinition } from '../definition/definition';
 import { leaseLock, type Timer } from '../delivery/lock';
 import { Outbox } from '../delivery/outbox';
-import type { ReviewItem, ReviewItemsAnswer } from '../collect/reviewStories';
+import type { ReviewItem, ReviewItemsAnswer } from '../delivery/serverApi';
 import { draftKey, DRAFT_DELAY_MS, StudyRun, type RunIdentity, type SessionIssuer } from './run';
 import { MemoryStorage } from '../delivery/storage';
 

@@ -12,68 +12,27 @@
  * Everything is a pure function of the definition and the participant's inputs, so a reloaded
  * session rebuilds exactly the same schedule and resumes at its first unanswered trial.
  *
- * Collection studies have main items only, each participant their own:
- * - `paraphrase`: `clausesPerParticipant` clauses from `pickClauses(study seed, session seed)`;
- *   the item's puzzle id is the clause id and its seed the clause seed (which names the people);
- * - `review` with embedded stories: `embeddedStoriesFor` (consecutive participant numbers share
- *   the stories out evenly, never one's own); the puzzle id is the story id `<session>/<trial>`;
- * - items from outside (`ParticipantInput.items`: clauses picked with the results server's
- *   coverage, stories the live review queue handed out) are taken as given. A live review study
- *   scheduled without them has `reviewsPerParticipant` placeholder trials (`review-<i>`, seed 0):
- *   the number of trials a session may have, which is what the results server checks.
+ * Which items a kind has is its spec's (src/study/kinds): puzzle solving's are shared by everyone
+ * and ordered here; a collection study has main items only, each participant their own (clauses,
+ * embedded stories, or placeholders for the live review queue's), already in the order shown.
+ * Items from outside (`ParticipantInput.items`: clauses picked with the results server's
+ * coverage, stories the live review queue handed out) are taken as given.
  */
-import { createRng, hashSeed, type Seed } from '../../core/random/rng';
-import type { TaskId } from '../../core/puzzle/tasks';
-import { pickClauses } from '../collect/clause';
-import type { StudyCondition, StudyDefinition } from '../definition/definition';
-import { embeddedStoriesFor, itemOfStory } from '../collect/reviewStories';
+import { createRng, type Seed } from '../../core/random/rng';
+import type { StudyCondition, StudyDefinition } from '../definition/types';
+import { kindSpec } from '../kinds';
+import {
+  type ParticipantInput,
+  type Step,
+  type StudyItem,
+  type StudyItems,
+  StudyScheduleError,
+  type Trial,
+} from './items';
 
-export type Phase = 'practice' | 'main' | 'check';
-
-/** One puzzle of the study; generate it with `generatePuzzle({ seed, k, task, ... })`. */
-export interface StudyItem {
-  /** Stable within the study: `main-k3-t1-0`, `practice-0`, `check-1`. */
-  readonly puzzleId: string;
-  readonly phase: Phase;
-  readonly seed: number;
-  readonly k: number;
-  readonly task: TaskId;
-}
-
-/** One trial of a participant's run: `trialIndex` counts from 0 over practice, main and check trials. */
-export interface Trial {
-  readonly trialIndex: number;
-  readonly item: StudyItem;
-}
-
-/** What the run shows, in order: trials, with a break after every `breakEvery` non-practice trials. */
-export type Step =
-  { readonly kind: 'trial'; readonly trial: Trial } | { readonly kind: 'break'; readonly afterTrial: number };
-
-/** The study's fixed items, from the study seed. */
-export interface StudyItems {
-  readonly practice: readonly StudyItem[];
-  /** In (k, task, i) order, as the definition lists k and tasks. */
-  readonly main: readonly StudyItem[];
-  readonly checks: readonly StudyItem[];
-}
-
-/** Who the schedule is for. */
-export interface ParticipantInput {
-  /** The balanced counter's value: 0 for the first participant, 1 for the next… (JATOS batch counter, URL, …). */
-  readonly participantNumber: number;
-  /** The session's own seed (e.g. its session id): draws the order in `session` mode. */
-  readonly sessionSeed: Seed;
-  /** A condition id from the URL (`condition=<id>`); required when the study assigns by URL. */
-  readonly forcedCondition?: string | undefined;
-  /** The participant's id (PROLIFIC_PID, JATOS worker): an embedded review story is never given to its writer. */
-  readonly participantId?: string | undefined;
-  /**
-   * A collection study's main items when they come from outside the definition: clauses picked
-   * with the results server's coverage, or the stories the live review queue handed out.
-   */
-  readonly items?: readonly StudyItem[] | undefined;
-}
+export { isLiveReview } from '../kinds';
+export { StudyScheduleError } from './items';
+export type { ParticipantInput, Phase, Step, StudyItem, StudyItems, Trial } from './items';
 
 export interface ParticipantSchedule {
   readonly condition: StudyCondition;
@@ -83,83 +42,20 @@ export interface ParticipantSchedule {
   readonly steps: readonly Step[];
 }
 
-/** A participant cannot be scheduled (a URL naming no known condition, a missing condition). */
-export class StudyScheduleError extends Error {
-  override name = 'StudyScheduleError';
-}
-
-/** A 32-bit puzzle seed for an item, a pure function of the study seed and the item's place. */
-const itemSeed = (def: StudyDefinition, ...parts: Seed[]) => hashSeed(def.seed, 'study-item', ...parts);
-
 /**
- * The study's items: main items per (k, task), practice items and attention checks (both at the
- * smallest k, first task). A collection study has none shared by everyone (see `collectionItems`).
+ * The study's items: for puzzle solving, main items per (k, task), practice items and attention
+ * checks. A collection study has none shared by everyone (see `collectionItems`).
  */
 export function studyItems(def: StudyDefinition): StudyItems {
-  if (def.kind !== 'solve') return { practice: [], main: [], checks: [] };
-  const main: StudyItem[] = [];
-  for (const k of def.k) {
-    for (const task of def.tasks) {
-      for (let i = 0; i < def.itemsPerK; i++) {
-        main.push({
-          puzzleId: `main-k${k}-t${task}-${i}`,
-          phase: 'main',
-          seed: itemSeed(def, 'main', k, task, i),
-          k,
-          task,
-        });
-      }
-    }
-  }
-  const k = Math.min(...def.k);
-  const task = def.tasks[0]!;
-  const extra = (phase: 'practice' | 'check', n: number) =>
-    Array.from({ length: n }, (_, i): StudyItem => ({
-      puzzleId: `${phase}-${i}`,
-      phase,
-      seed: itemSeed(def, phase, i),
-      k,
-      task,
-    }));
-  return { practice: extra('practice', def.practice), main, checks: extra('check', def.attentionChecks) };
+  return kindSpec(def.kind).sharedItems(def);
 }
-
-/** A live review study: its items come from the results server's queue. */
-export const isLiveReview = (def: Pick<StudyDefinition, 'kind' | 'sourceStudy'>) =>
-  def.kind === 'review' && def.sourceStudy !== '';
-
-/** The puzzle id of a live review study's trial before its story is known. */
-export const reviewPlaceholderId = (i: number) => `review-${i}`;
 
 /**
  * A collection study's main items for one participant (see the file's comment): their clauses,
  * their embedded stories, or placeholders for the stories the live queue will hand out.
  */
 export function collectionItems(def: StudyDefinition, who: ParticipantInput): StudyItem[] {
-  if (def.kind === 'paraphrase') {
-    return pickClauses(def.seed, who.sessionSeed, def).map((c) => ({
-      puzzleId: c.id,
-      phase: 'main',
-      seed: c.seed,
-      k: c.k,
-      task: 1,
-    }));
-  }
-  if (isLiveReview(def)) {
-    return Array.from({ length: def.reviewsPerParticipant }, (_, i) => ({
-      puzzleId: reviewPlaceholderId(i),
-      phase: 'main',
-      seed: 0,
-      k: 0,
-      task: 1,
-    }));
-  }
-  const stories = embeddedStoriesFor(def, who.participantNumber, who.participantId ?? '', who.sessionSeed);
-  return stories.map((s) => {
-    const item = itemOfStory(s);
-    if ('error' in item) throw new StudyScheduleError(item.error);
-    return { puzzleId: s.id, phase: 'main', seed: s.seed, k: item.k, task: 1 };
-  });
+  return kindSpec(def.kind).ownItems?.(def, who) ?? [];
 }
 
 /**
@@ -231,12 +127,12 @@ export function scheduleParticipant(def: StudyDefinition, who: ParticipantInput)
   }
 
   // A collection study's items are the participant's own, already in the order they are shown.
-  const main =
-    def.kind !== 'solve'
-      ? [...(who.items ?? collectionItems(def, who))]
-      : def.order.mode === 'counterbalanced'
-        ? counterbalancedOrder(createRng(def.seed, 'base-order').shuffle([...items.main]), list, lists)
-        : createRng(who.sessionSeed, 'session-order').shuffle([...items.main]);
+  const own = kindSpec(def.kind).ownItems;
+  const main = own
+    ? [...(who.items ?? own(def, who))]
+    : def.order.mode === 'counterbalanced'
+      ? counterbalancedOrder(createRng(def.seed, 'base-order').shuffle([...items.main]), list, lists)
+      : createRng(who.sessionSeed, 'session-order').shuffle([...items.main]);
   const sequence = [...items.practice, ...withChecks(main, items.checks)];
   const trials = sequence.map((item, trialIndex): Trial => ({ trialIndex, item }));
 

@@ -18,8 +18,8 @@ import type { TaskId } from '../../core/puzzle/tasks';
 import { createRng } from '../../core/random/rng';
 import type { TextSettings } from '../../core/text/datasetText';
 import { unbracket, type RenderedStory, type Split } from '../../core/text/render';
-import type { StudyDefinition } from '../definition/definition';
-import type { Phase, StudyItem } from './schedule';
+import type { StudyDefinition } from '../definition/types';
+import type { Phase, StudyItem } from './items';
 
 /** The text settings of a study's stories, with the half shown (the worker's `ExplorerText` shape). */
 export interface StudyText extends TextSettings {

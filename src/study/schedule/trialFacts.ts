@@ -7,8 +7,8 @@ import { generatePuzzle } from '../../core/puzzle/puzzle';
 import { createRng } from '../../core/random/rng';
 import { datasetRenderer } from '../../core/text/datasetText';
 import type { StoryRenderer } from '../../core/text/render';
-import type { StudyDefinition } from '../definition/definition';
-import type { StudyItem } from './schedule';
+import type { StudyDefinition } from '../definition/types';
+import type { StudyItem } from './items';
 import { storyRequest, trialContent, type TrialContent } from './trialContent';
 
 /** The split seed of the page's stories (the generator worker's TEMPLATE_SPLIT_SEED). */

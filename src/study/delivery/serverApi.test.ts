@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readShortStudyRef, shortParticipantPath } from './route';
+import { linkLengthProblem, MAX_LINK_LENGTH, readShortStudyRef, shortParticipantPath } from './route';
 import {
-  linkLengthProblem,
   MAX_ID_LENGTH,
-  MAX_LINK_LENGTH,
   normalResumeCode,
   readSessionAnswer,
   RESUME_CODE_ALPHABET,
@@ -14,7 +12,7 @@ import {
   sessionRequestProblem,
   shortLinkUrl,
   type JsonFetch,
-} from './serverSession';
+} from './serverApi';
 
 /** A fetch that records its calls and answers from a list. */
 function fakeFetch(answers: ({ status: number; body?: unknown; headers?: Record<string, string> } | Error)[]) {
