@@ -53,12 +53,12 @@ test('the dataset preview: search, sort, a view in the URL, a link to a row', as
 
   // A row's link shows that row alone.
   const link = rows.nth(3).getByTestId('dataset-row-link');
-  const story = (await rows.nth(3).locator('.ds-story').textContent()) ?? '';
+  const story = (await rows.nth(3).locator('.dataset__story').textContent()) ?? '';
   expect(story.length).toBeGreaterThan(20);
   await link.click();
   await expect(page).toHaveURL(/#\/dataset\?row=/);
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().locator('.ds-story')).toHaveText(story);
+  await expect(rows.first().locator('.dataset__story')).toHaveText(story);
 });
 
 test("the audit's rows: a search, and filters that survive Open → Back (they are in the URL)", async ({ page }) => {

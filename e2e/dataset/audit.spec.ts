@@ -133,7 +133,7 @@ test('badges and summaries per file and per k; untyped edges are drawn apart in 
   await expect(perK.nth(0)).toHaveAttribute('data-k', '2');
   await expect(perK.nth(0).locator('td')).toHaveText(['2', '1', '0', '1', '50.0%', '0', '0']);
   await expect(perK.nth(1).locator('td')).toHaveText(['2', '1', '1', '0', '50.0%', '0', '0']);
-  await page.locator('.au-rows').screenshot({ path: `${ARTIFACTS}/audit-rows.png` });
+  await page.locator('.audit__rows').screenshot({ path: `${ARTIFACTS}/audit-rows.png` });
   await page.getByTestId('audit-filter-k').selectOption('3');
   await expect(audit.rows()).toHaveCount(2);
 
@@ -172,7 +172,7 @@ test('entailed rows say how they are decided; an opened row shows its verdict, n
   await expect(page.getByTestId('audit-row-count')).toHaveAttribute('data-matching', '1');
   await page.getByTestId('audit-filter-basis').selectOption('assumed');
   await expect(audit.rows()).toHaveCount(2);
-  await page.locator('.au-rows').screenshot({ path: `${ARTIFACTS}/audit-basis.png` });
+  await page.locator('.audit__rows').screenshot({ path: `${ARTIFACTS}/audit-basis.png` });
   await page.getByTestId('audit-filter-basis').selectOption('');
 
   // The row true in no family: its verdict, the imported row in place of the settings, no ✓.

@@ -14,7 +14,7 @@ test('a refused submit clears the previous result and disables its downloads; k 
 
   // The run's status is beside Generate (the panel's bottom is within a few lines of the button).
   const gen = (await page.getByTestId('dataset-generate').boundingBox())!;
-  const panel = (await page.locator('.ds-run').boundingBox())!;
+  const panel = (await page.locator('.dataset__run').boundingBox())!;
   expect(Math.abs(panel.y + panel.height - (gen.y + gen.height))).toBeLessThan(80);
 
   await page.locator('input[name="trainTasks"]').fill('9.2');

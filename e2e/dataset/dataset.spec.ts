@@ -91,7 +91,7 @@ test('generates a dataset, previews and charts it, and downloads the folder as a
   // The chart: pattern counts per k, with its text alternative.
   const chart = page.getByTestId('pattern-chart');
   await expect(chart.locator('svg[role=img] > title')).toHaveText('Count of each f_comb pattern at k = 2');
-  await expect(chart.locator('.ds-bar rect').first()).toBeVisible();
+  await expect(chart.locator('.dataset__bar rect').first()).toBeVisible();
   await chart.locator('select').selectOption('3');
   await expect(chart).toHaveAttribute('data-k', '3');
   await chart.locator('summary').click();
@@ -104,7 +104,7 @@ test('generates a dataset, previews and charts it, and downloads the folder as a
   await chart.screenshot({ path: `${ARTIFACTS}/dataset-chart.png` });
   await page.getByTestId('dataset-filter-pattern').fill('');
   await page.getByTestId('dataset-filter-task').selectOption('');
-  await page.locator('.ds-preview').screenshot({ path: `${ARTIFACTS}/dataset-preview.png` });
+  await page.locator('.dataset__preview').screenshot({ path: `${ARTIFACTS}/dataset-preview.png` });
 
   // The zip: the folder as the CLI writes it.
   const { name, bytes } = await ds.download('dataset-download-zip');
@@ -198,7 +198,7 @@ test('cancel stops the workers at once, and a new run works after it', async ({ 
   await expect
     .poll(async () => Number(await page.getByTestId('dataset-progress').getAttribute('data-done')))
     .toBeGreaterThan(0);
-  await page.locator('.ds-run').screenshot({ path: `${ARTIFACTS}/dataset-running.png` });
+  await page.locator('.dataset__run').screenshot({ path: `${ARTIFACTS}/dataset-running.png` });
   await page.getByTestId('dataset-cancel').click();
   await expect(ds.status()).toHaveAttribute('data-status', 'cancelled');
   await expect(page.getByTestId('dataset-cancel')).toBeDisabled();

@@ -314,7 +314,7 @@ test.describe('results dashboard: the models on the same items', () => {
       // All items: the fixture's simulated people too.
       expect(Number(await page.getByTestId(`results-models-people-${k}`).getAttribute('data-n'))).toBeGreaterThan(n);
     }
-    await page.locator('.rs-models-items summary').click();
+    await page.locator('.results__models-items summary').click();
     await section.scrollIntoViewIfNeeded();
     await section.screenshot({ path: `${ARTIFACTS}/models-report-results.png` });
   });

@@ -158,7 +158,7 @@ async function expectIntervalsOnScale(page: Page) {
     ['results-chart-difficulty', 'logit', 1],
   ] as const) {
     await expect(page.getByTestId(chart).getByTestId('results-chart-method')).toContainText(method);
-    const ticks = (await page.getByTestId(chart).locator('.rs-grid > g > text').allTextContents()).map(Number);
+    const ticks = (await page.getByTestId(chart).locator('.results__grid > g > text').allTextContents()).map(Number);
     expect(Math.min(...ticks), `${chart} axis`).toBe(bottom);
   }
 }
@@ -190,13 +190,13 @@ test('the 50-participant study: table and charts show the figures recomputed fro
     const right = atK.filter((t) => t.correct).length;
     const [lo, hi] = wilson(right, atK.length);
     const acc = rp.cell(String(k), 'results-accuracy');
-    await expect(acc.locator('.rs-est')).toHaveText((right / atK.length).toFixed(3));
-    await expect(acc.locator('.rs-ci').first()).toHaveText(`[${lo.toFixed(3)}, ${hi.toFixed(3)}]`);
+    await expect(acc.locator('.results__est')).toHaveText((right / atK.length).toFixed(3));
+    await expect(acc.locator('.results__ci').first()).toHaveText(`[${lo.toFixed(3)}, ${hi.toFixed(3)}]`);
     await expect(acc).toHaveAttribute('data-n', String(atK.length));
     // Response time: the geometric mean (exp of the mean log time, a 0 ms time taken as 1 ms).
     const answered = atK.filter((t) => t.ended === 'response');
     const logMean = answered.reduce((s, t) => s + Math.log(Math.max(0.001, t.rtMs / 1000)), 0) / answered.length;
-    await expect(rp.cell(String(k), 'results-rt').locator('.rs-est')).toHaveText(Math.exp(logMean).toFixed(1));
+    await expect(rp.cell(String(k), 'results-rt').locator('.results__est')).toHaveText(Math.exp(logMean).toFixed(1));
     await expect(rp.cell(String(k), 'results-paper-accuracy')).toHaveText(paper[k]!);
     shown.push(right / atK.length);
   }
@@ -210,10 +210,10 @@ test('the 50-participant study: table and charts show the figures recomputed fro
     const svg = page.getByTestId(id).locator('svg[role=img]');
     await expect(svg).toBeVisible();
     await expect(svg.locator('title')).not.toBeEmpty();
-    await expect(page.getByTestId(id).locator('.rs-point')).toHaveCount(5);
+    await expect(page.getByTestId(id).locator('.results__point')).toHaveCount(5);
   }
-  await expect(page.getByTestId('results-chart-accuracy').locator('.rs-paper')).toHaveCount(5);
-  await expect(page.getByTestId('results-chart-rt').locator('.rs-paper')).toHaveCount(0);
+  await expect(page.getByTestId('results-chart-accuracy').locator('.results__paper')).toHaveCount(5);
+  await expect(page.getByTestId('results-chart-rt').locator('.results__paper')).toHaveCount(0);
   await expect(page.getByTestId('results-chart-accuracy').locator('desc')).toContainText(
     `k 2: ${shown[0]!.toFixed(3)}`,
   );
@@ -289,11 +289,13 @@ test('the 50-participant study: table and charts show the figures recomputed fro
   await page.getByTestId('results-group-by').selectOption('condition');
   await expect(page.getByTestId('results-figures')).toHaveAttribute('data-group-by', 'condition');
   await expect(page.getByTestId('results-row')).toHaveCount(2);
-  await expect(page.getByTestId('results-chart-accuracy').locator('.rs-paper')).toHaveCount(0);
+  await expect(page.getByTestId('results-chart-accuracy').locator('.results__paper')).toHaveCount(0);
   for (const condition of ['untimed', 'timed-90']) {
     const at = main.filter((t) => conditionOf.get(t.session) === condition);
     const right = at.filter((t) => t.correct).length;
-    await expect(rp.cell(condition, 'results-accuracy').locator('.rs-est')).toHaveText((right / at.length).toFixed(3));
+    await expect(rp.cell(condition, 'results-accuracy').locator('.results__est')).toHaveText(
+      (right / at.length).toFixed(3),
+    );
   }
 
   // By condition and k: one series per condition on the k axis, the paper beside each k.
@@ -301,13 +303,13 @@ test('the 50-participant study: table and charts show the figures recomputed fro
   await expect(page.getByTestId('results-figures')).toHaveAttribute('data-group-by', 'condition-k');
   await expect(page.getByTestId('results-row')).toHaveCount(10);
   await expect(page.getByTestId('results-legend-series')).toHaveCount(2);
-  await expect(page.getByTestId('results-chart-accuracy').locator('.rs-point')).toHaveCount(10);
-  await expect(page.getByTestId('results-chart-accuracy').locator('.rs-paper')).toHaveCount(5);
+  await expect(page.getByTestId('results-chart-accuracy').locator('.results__point')).toHaveCount(10);
+  await expect(page.getByTestId('results-chart-accuracy').locator('.results__paper')).toHaveCount(5);
   for (const condition of ['untimed', 'timed-90']) {
     for (const k of [2, 6]) {
       const at = main.filter((t) => conditionOf.get(t.session) === condition && t.k === k);
       const right = at.filter((t) => t.correct).length;
-      await expect(rp.cell(`${condition} k=${k}`, 'results-accuracy').locator('.rs-est')).toHaveText(
+      await expect(rp.cell(`${condition} k=${k}`, 'results-accuracy').locator('.results__est')).toHaveText(
         (right / at.length).toFixed(3),
       );
       await expect(rp.cell(`${condition} k=${k}`, 'results-paper-accuracy')).toHaveText(paper[k]!);
@@ -533,14 +535,14 @@ test('resumed trials: included (as before), marked, or left out of every figure'
   await expect(mode).toHaveValue('include');
   await expect(note).toHaveText('4 resumed trials (of 28 main and check trials) included in every figure, unmarked.');
   const acc2 = rp.cell('2', 'results-accuracy');
-  await expect(acc2.locator('.rs-est')).toHaveText(accuracy(k2).toFixed(3));
+  await expect(acc2.locator('.results__est')).toHaveText(accuracy(k2).toFixed(3));
   await expect(acc2).toHaveAttribute('data-n', String(k2.length));
   await expect(page.getByTestId('results-resumed')).toHaveCount(0);
 
   // Mark: the same figures, each saying how many resumed trials it holds.
   await mode.selectOption('mark');
   await expect(note).toContainText('4 resumed trials (of 28 main and check trials) included and marked');
-  await expect(acc2.locator('.rs-est')).toHaveText(accuracy(k2).toFixed(3));
+  await expect(acc2.locator('.results__est')).toHaveText(accuracy(k2).toFixed(3));
   await expect(rp.cell('2', 'results-resumed')).toHaveAttribute('data-value', '2');
   await expect(rp.cell('3', 'results-resumed')).toHaveAttribute('data-value', '1');
   await expect(rp.cell('2', 'results-rt')).toContainText('holds 2 resumed');
@@ -568,9 +570,9 @@ test('resumed trials: included (as before), marked, or left out of every figure'
   await mode.selectOption('omit');
   await expect(note).toContainText('4 resumed trials (of 28 main and check trials) left out of every figure');
   expect(accuracy(k2Kept)).not.toBe(accuracy(k2));
-  await expect(acc2.locator('.rs-est')).toHaveText(accuracy(k2Kept).toFixed(3));
+  await expect(acc2.locator('.results__est')).toHaveText(accuracy(k2Kept).toFixed(3));
   await expect(acc2).toHaveAttribute('data-n', String(k2Kept.length));
-  await expect(rp.cell('2', 'results-rt').locator('.rs-est')).toHaveText(geomean(k2Kept).toFixed(1));
+  await expect(rp.cell('2', 'results-rt').locator('.results__est')).toHaveText(geomean(k2Kept).toFixed(1));
   expect(geomean(k2Kept)).toBeLessThan(geomean(k2));
   await expect(rp.row('2').getByTestId('results-resumed-left-out')).toHaveText('(2 resumed left out)');
   await expect(page.locator('[data-testid=results-participant][data-session=s1]').locator('td').nth(3)).toHaveText('5');
@@ -585,14 +587,14 @@ test('resumed trials: included (as before), marked, or left out of every figure'
   await page.getByTestId('results-group-by').selectOption('condition');
   await expect(page.getByTestId('results-figures')).toHaveAttribute('data-group-by', 'condition');
   const main = study.filter((r) => r.phase === 'main');
-  await expect(rp.cell('untimed', 'results-accuracy').locator('.rs-est')).toHaveText(
+  await expect(rp.cell('untimed', 'results-accuracy').locator('.results__est')).toHaveText(
     accuracy(main.filter((r) => !r.resumed)).toFixed(3),
   );
 
   // Back to include: the figures as at first.
   await page.getByTestId('results-group-by').selectOption('k');
   await mode.selectOption('include');
-  await expect(acc2.locator('.rs-est')).toHaveText(accuracy(k2).toFixed(3));
+  await expect(acc2.locator('.results__est')).toHaveText(accuracy(k2).toFixed(3));
   await expect(acc2).toHaveAttribute('data-n', String(k2.length));
 
   // A phone: the control and the note fit, nothing wider than the screen but the tables; no serious axe finding.

@@ -14,8 +14,8 @@ export function AuditView() {
   const files = useAudit((s) => s.files);
   const clear = useAudit((s) => s.clear);
   return (
-    <div className="au" data-testid="audit-view">
-      <header className="au-head">
+    <div className="audit page page--form" data-testid="audit-view">
+      <header className="audit__head">
         <h1 data-view-heading tabIndex={-1}>
           Import and audit
         </h1>

@@ -7,9 +7,9 @@ export function FileErrors() {
   const bad = files.filter((f) => f.error);
   if (bad.length === 0 && !failure) return null;
   return (
-    <div className="au-errors">
+    <div className="audit__errors">
       {failure && (
-        <p className="au-alert" role="alert">
+        <p className="audit__alert" role="alert">
           {failure}
         </p>
       )}
@@ -19,17 +19,17 @@ export function FileErrors() {
         return (
           <div
             key={f.name}
-            className="au-alert"
+            className="audit__alert"
             role="alert"
             data-testid="audit-error"
             data-file={file}
             data-row={e.row ?? ''}
             data-column={e.column ?? ''}
           >
-            <p className="au-alert-title">
+            <p className="audit__alert-title">
               <strong>{file}</strong> is not a valid CLUTRR file; none of its rows were imported.
             </p>
-            <dl className="au-where">
+            <dl className="audit__where">
               <div>
                 <dt>File</dt>
                 <dd>{file}</dd>
@@ -47,7 +47,7 @@ export function FileErrors() {
                 </div>
               )}
             </dl>
-            <p className="au-alert-message">{e.message}</p>
+            <p className="audit__alert-message">{e.message}</p>
           </div>
         );
       })}

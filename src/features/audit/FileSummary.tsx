@@ -5,7 +5,7 @@ import type { FileSummary as FileLine } from './summary';
 /** Verdict counts per file, malformed files marked with where they fail, and the total when there are several. */
 export function FileSummary({ files, total }: { files: readonly FileLine[]; total: VerdictCounts }) {
   return (
-    <table className="au-table">
+    <table className="audit__table">
       <caption>Per file</caption>
       <thead>
         <tr>
@@ -16,11 +16,11 @@ export function FileSummary({ files, total }: { files: readonly FileLine[]; tota
       <tbody>
         {files.map((f) => (
           <tr key={f.file} data-testid="audit-summary-file" data-file={f.file}>
-            <th scope="row" className="au-file">
+            <th scope="row" className="audit__file">
               {f.file}
             </th>
             {f.error ? (
-              <td colSpan={7} className="au-malformed">
+              <td colSpan={7} className="audit__malformed">
                 malformed{f.error.row !== undefined || f.error.column !== undefined ? ': ' : ''}
                 {[
                   f.error.row !== undefined ? `row ${f.error.row}` : undefined,

@@ -5,7 +5,7 @@ import { CountCells, CountHeads } from './CountCells';
 export function KSummary({ byK }: { byK: readonly KCounts[] }) {
   if (byK.length === 0) return null;
   return (
-    <table className="au-table">
+    <table className="audit__table">
       <caption>Per story length k</caption>
       <thead>
         <tr>

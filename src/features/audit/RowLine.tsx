@@ -3,9 +3,9 @@ import type { AuditedRow } from '../../core/formats/audit';
 import type { Verdict } from '../../core/reasoning/solver';
 import { basisLine } from '../../core/reasoning/assumptions';
 import { unbracket } from '../../core/text/render';
-import { SortHeader } from '../../ui/SortHeader';
 import type { TableQuery } from '../../ui/tableQuery';
 import { openRowInExplorer } from './openRow';
+import { HeadCells, type HeadColumn } from '../../ui/HeadCells';
 
 const BADGE_TITLE: Record<Verdict, string> = {
   entailed: 'The rule base derives exactly the label from the typed facts',
@@ -15,7 +15,7 @@ const BADGE_TITLE: Record<Verdict, string> = {
 
 function Badge({ verdict }: { verdict: Verdict }) {
   return (
-    <span className={`au-badge au-badge--${verdict}`} title={BADGE_TITLE[verdict]} data-testid="audit-verdict">
+    <span className={`audit__badge audit__badge--${verdict}`} title={BADGE_TITLE[verdict]} data-testid="audit-verdict">
       {verdict}
     </span>
   );
@@ -28,7 +28,7 @@ function BasisBadge({ r }: { r: AuditedRow }) {
   if (b.kind === 'sound') {
     return (
       <span
-        className="au-basis au-basis--sound"
+        className="audit__basis audit__basis--sound"
         data-testid="audit-basis"
         data-basis="sound"
         title="The rules that hold in every family decide it"
@@ -39,7 +39,7 @@ function BasisBadge({ r }: { r: AuditedRow }) {
   }
   return (
     <span
-      className={`au-basis au-basis--${b.family}`}
+      className={`audit__basis audit__basis--${b.family}`}
       data-testid="audit-basis"
       data-basis={b.family === 'impossible' ? 'impossible' : 'assumed'}
       title={basisLine(b)}
@@ -66,7 +66,7 @@ function OpenButton({ r }: { r: AuditedRow }) {
         Open
       </button>
       {problem && (
-        <span className="au-cell-error" role="alert">
+        <span className="audit__cell-error" role="alert">
           {problem}
         </span>
       )}
@@ -84,6 +84,18 @@ export const ROW_SORTS: Readonly<Record<string, (r: AuditedRow) => string | numb
   verdict: (r) => r.verdict,
 };
 
+const ROW_COLUMNS: readonly HeadColumn[] = [
+  { label: 'File', column: 'file' },
+  { label: 'Row', column: 'row' },
+  { label: 'Task', column: 'task' },
+  { label: 'Pattern (f_comb)', column: 'pattern' },
+  { label: 'Question' },
+  { label: 'Label', column: 'label' },
+  { label: 'Solver' },
+  { label: 'Verdict', column: 'verdict' },
+  { label: 'Puzzle view', content: <span className="visually-hidden">Puzzle view</span> },
+];
+
 /** The head of the rows table, matching RowLine's cells; sortable columns cycle on a click. */
 export function RowHead({
   query,
@@ -95,17 +107,7 @@ export function RowHead({
   return (
     <thead>
       <tr>
-        <SortHeader column="file" label="File" query={query} onSort={onSort} />
-        <SortHeader column="row" label="Row" query={query} onSort={onSort} />
-        <SortHeader column="task" label="Task" query={query} onSort={onSort} />
-        <SortHeader column="pattern" label="Pattern (f_comb)" query={query} onSort={onSort} />
-        <th scope="col">Question</th>
-        <SortHeader column="label" label="Label" query={query} onSort={onSort} />
-        <th scope="col">Solver</th>
-        <SortHeader column="verdict" label="Verdict" query={query} onSort={onSort} />
-        <th scope="col">
-          <span className="au-visually-hidden">Puzzle view</span>
-        </th>
+        <HeadCells columns={ROW_COLUMNS} query={query} onSort={onSort} />
       </tr>
     </thead>
   );
@@ -123,7 +125,7 @@ export function RowLine({ r }: { r: AuditedRow }) {
       data-file={r.file}
       data-n={r.n}
     >
-      <td className="au-file">{r.file}</td>
+      <td className="audit__file">{r.file}</td>
       <td>{r.n}</td>
       <td>{r.row.taskName.replace(/^task_/, '')}</td>
       <td className="mono">{r.row.fComb}</td>

@@ -41,7 +41,7 @@ function filtersOf(f: AuditFilter): Record<string, string> {
 /** Says that the table lists only part of the rows, and which part. */
 function SubsetNotice({ listed, total }: { listed: number; total: number }) {
   return (
-    <p className="au-notice" data-testid="audit-subset" data-listed={listed} data-rows={total}>
+    <p className="audit__notice" data-testid="audit-subset" data-listed={listed} data-rows={total}>
       The table lists a subset of {fmt(listed)} of the {fmt(total)} rows: the first {fmt(KEEP_FIRST)} read, then only
       rows that are not entailed or are entailed only through an assumption rule, up to {fmt(KEEP_MAX)} in all. The
       summary and the counts below cover every row.
@@ -90,10 +90,10 @@ export function RowsTable() {
     else count = listed.length !== rows.length ? `${span} matching (${fmt(rows.length)} in all)` : span;
   }
   return (
-    <section className="au-rows" aria-labelledby="au-rows-h">
+    <section className="audit__rows" aria-labelledby="au-rows-h">
       <h2 id="au-rows-h">Rows</h2>
       {subset && <SubsetNotice listed={rows.length} total={total} />}
-      <div className="au-filters" role="group" aria-label="Filter rows">
+      <div className="audit__filters" role="group" aria-label="Filter rows">
         <TableSearch
           label="Search"
           value={query.q}
@@ -132,8 +132,8 @@ export function RowsTable() {
         {count}
       </p>
       {shown.length > 0 && (
-        <div className="au-table-wrap">
-          <table className="au-table au-table--rows">
+        <div className="audit__table-wrap">
+          <table className="audit__table audit__table--rows">
             <RowHead query={query} onSort={sortBy} />
             <tbody>
               {shown.map((r) => (

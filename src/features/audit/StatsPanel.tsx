@@ -63,14 +63,14 @@ export function StatsPanel() {
   ]);
   if (noise.length === 0) noise.push(['Noise', 'no noise facts']);
   return (
-    <section className="au-summary au-stats" aria-labelledby="au-stats-h" data-testid="audit-stats">
+    <section className="audit__summary audit__stats" aria-labelledby="au-stats-h" data-testid="audit-stats">
       <h2 id="au-stats-h">Shortcuts and character</h2>
       <p className="hint">
         As <code>npm run cli -- stats</code> over the files read whole. A low τ and first = q0 mean the story is not
         told along the path; the baselines show how far an answer can be read off the text without reasoning.
       </p>
-      <div className="au-table-wrap">
-        <table className="au-table">
+      <div className="audit__table-wrap">
+        <table className="audit__table">
           <caption>Per story length k</caption>
           <thead>
             <tr>
@@ -98,12 +98,12 @@ export function StatsPanel() {
           </tfoot>
         </table>
       </div>
-      <p className="au-stats-line">
+      <p className="audit__stats-line">
         <code data-testid="audit-stats-line">{storyStatsLine(result)}</code>
       </p>
-      <details className="au-stats-more">
+      <details className="audit__stats-more">
         <summary>Targets, assumed patterns and noise vocabulary</summary>
-        <dl className="au-stats-list" data-testid="audit-stats-targets">
+        <dl className="audit__stats-list" data-testid="audit-stats-targets">
           {result.byK.map((f) => (
             <div key={f.k}>
               <dt>Targets, k = {f.k}</dt>
@@ -111,7 +111,7 @@ export function StatsPanel() {
             </div>
           ))}
         </dl>
-        <dl className="au-stats-list" data-testid="audit-stats-assumed">
+        <dl className="audit__stats-list" data-testid="audit-stats-assumed">
           {result.byK.map((f) => (
             <div key={f.k}>
               <dt>
@@ -121,7 +121,7 @@ export function StatsPanel() {
             </div>
           ))}
         </dl>
-        <dl className="au-stats-list" data-testid="audit-stats-noise">
+        <dl className="audit__stats-list" data-testid="audit-stats-noise">
           {noise.map(([label, text]) => (
             <div key={label}>
               <dt>{label}</dt>

@@ -13,10 +13,10 @@ export function Summary() {
   if (files.length === 0) return null;
   const t = byFile.total;
   return (
-    <section className="au-summary" aria-labelledby="au-summary-h" data-testid="audit-summary">
+    <section className="audit__summary" aria-labelledby="au-summary-h" data-testid="audit-summary">
       <h2 id="au-summary-h">Summary</h2>
       <p
-        className="au-total"
+        className="audit__total"
         data-testid="audit-total"
         data-rows={t.rows}
         data-entailed={t.entailed}
@@ -29,7 +29,7 @@ export function Summary() {
         Of the entailed rows, {fmt(t.assumed)} follow only through an assumption rule, and {fmt(t.impossible)} of those
         have a label true in no family.
       </p>
-      <div className="au-tables">
+      <div className="audit__tables">
         <FileSummary files={byFile.files} total={t} />
         <KSummary byK={byK} />
       </div>

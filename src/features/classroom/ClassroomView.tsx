@@ -20,6 +20,7 @@ import { Relation } from '../../ui/puzzle/Relation';
 import { StoryText } from '../../ui/puzzle/StoryText';
 import { queryPeople } from '../../ui/puzzle/text';
 import { previousPuzzle } from '../../state/handout';
+import './classroom.css';
 import { Handout, HANDOUT_SIZES } from './Handout';
 import { actionForKey, capsFor, CLASSROOM_KEYMAP, type ClassroomAction } from './keymap';
 import { presenterView } from './presenter';

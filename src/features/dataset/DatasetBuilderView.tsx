@@ -48,8 +48,8 @@ export function DatasetBuilderView() {
     return () => clearTimeout(t);
   }, [warm]);
   return (
-    <div className="ds" data-testid="dataset-view">
-      <header className="ds-head">
+    <div className="dataset page page--form" data-testid="dataset-view">
+      <header className="dataset__head">
         <h1 data-view-heading tabIndex={-1}>
           Dataset builder
         </h1>

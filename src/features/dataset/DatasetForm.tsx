@@ -17,9 +17,9 @@ function Field(props: {
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="ds-field" data-field={props.field}>
+    <div className="dataset__field" data-field={props.field}>
       <label htmlFor={id}>
-        {props.label} <span className="ds-flag">{FLAG[props.field]}</span>
+        {props.label} <span className="dataset__flag">{FLAG[props.field]}</span>
       </label>
       {props.children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy })}
       {props.hint && (
@@ -28,7 +28,7 @@ function Field(props: {
         </span>
       )}
       {error && (
-        <span id={errorId} className="ds-field-error" data-testid="dataset-field-error">
+        <span id={errorId} className="dataset__field-error" data-testid="dataset-field-error">
           {error}
         </span>
       )}
@@ -88,7 +88,7 @@ function Checkbox({
   const setValue = useDatasetBuilder((s) => s.setValue);
   const disabled = useDatasetBuilder((s) => field === 'templateSplit' && s.values.synthetic);
   return (
-    <div className="ds-check" data-field={field}>
+    <div className="dataset__check" data-field={field}>
       <input
         id={id}
         name={field}
@@ -99,7 +99,7 @@ function Checkbox({
         onChange={(e) => setValue(field, e.target.checked)}
       />
       <label htmlFor={id}>
-        {label} <span className="ds-flag">{FLAG[field]}</span>
+        {label} <span className="dataset__flag">{FLAG[field]}</span>
       </label>
       <span id={`${id}-hint`} className="hint">
         {hint}
@@ -141,9 +141,9 @@ function PresetPicker() {
   const applyPreset = useDatasetBuilder((s) => s.applyPreset);
   const current = matchingPreset(values) ?? '';
   return (
-    <div className="ds-field" data-field="preset">
+    <div className="dataset__field" data-field="preset">
       <label htmlFor={id}>
-        Preset <span className="ds-flag">--preset</span>
+        Preset <span className="dataset__flag">--preset</span>
       </label>
       <select
         id={id}
@@ -182,7 +182,7 @@ function ErrorSummary() {
   const fields = FIELD_ORDER.filter((f) => errors[f]);
   if (fields.length === 0) return null;
   return (
-    <div className="ds-alert" role="alert" data-testid="dataset-form-error">
+    <div className="dataset__alert" role="alert" data-testid="dataset-form-error">
       <p>
         <strong>These settings cannot be generated:</strong>
       </p>
@@ -213,7 +213,7 @@ export function DatasetForm() {
   const running = useDatasetBuilder((s) => s.status === 'running');
   return (
     <form
-      className="ds-form"
+      className="dataset__form"
       data-testid="dataset-form"
       aria-label="Dataset settings"
       noValidate
@@ -225,7 +225,7 @@ export function DatasetForm() {
       <fieldset disabled={running}>
         <legend>Tasks and rows</legend>
         <PresetPicker />
-        <div className="ds-grid">
+        <div className="dataset__grid">
           <TextInput field="trainTasks" label="Train tasks" hint="task.k, comma-separated: 1.2,1.3 (1 clean … 7 mix)" />
           <TextInput field="trainRows" label="Rows per train task" inputMode="numeric" hint="exactly this many" />
           <TextInput field="testTasks" label="Test tasks" hint="one test file per task" />
@@ -234,7 +234,7 @@ export function DatasetForm() {
       </fieldset>
       <fieldset disabled={running}>
         <legend>Patterns</legend>
-        <div className="ds-grid">
+        <div className="dataset__grid">
           <Checkbox
             field="holdout"
             label="Hold out patterns"
@@ -257,7 +257,7 @@ export function DatasetForm() {
       </fieldset>
       <fieldset disabled={running}>
         <legend>Story text</legend>
-        <div className="ds-grid">
+        <div className="dataset__grid">
           <Checkbox field="synthetic" label="Plain sentences" hint="one plain sentence per fact, no paraphrases" />
           <TextInput
             field="combinationLength"
@@ -276,7 +276,7 @@ export function DatasetForm() {
       </fieldset>
       <fieldset disabled={running}>
         <legend>Seed and family</legend>
-        <div className="ds-grid">
+        <div className="dataset__grid">
           <TextInput field="seed" label="Seed" hint="same settings and seed, same rows" />
           <TextInput field="maxLevels" label="Generations" inputMode="numeric" />
           <TextInput field="minChild" label="Fewest children" inputMode="numeric" />
@@ -285,8 +285,8 @@ export function DatasetForm() {
         </div>
       </fieldset>
       <ErrorSummary />
-      <div className="ds-actions">
-        <button type="submit" className="ds-primary" data-testid="dataset-generate" disabled={running}>
+      <div className="dataset__actions">
+        <button type="submit" className="dataset__primary" data-testid="dataset-generate" disabled={running}>
           Generate
         </button>
         <button type="button" data-testid="dataset-cancel" disabled={!running} onClick={cancel}>

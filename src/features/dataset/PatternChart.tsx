@@ -49,13 +49,13 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
         `The chart shows the ${Math.min(TOP, list.length)} most frequent.`;
 
   return (
-    <section className="ds-chart" aria-labelledby={`${id}-h`} data-testid="pattern-chart" data-k={k ?? ''}>
+    <section className="dataset__chart" aria-labelledby={`${id}-h`} data-testid="pattern-chart" data-k={k ?? ''}>
       <h2 id={`${id}-h`}>Patterns per k</h2>
       {ks.length === 0 ? (
         <p className="hint">The chart appears as tasks finish.</p>
       ) : (
         <>
-          <div className="ds-chart-controls">
+          <div className="dataset__chart-controls">
             <label htmlFor={`${id}-k`}>Story length</label>
             <select id={`${id}-k`} value={k ?? ''} onChange={(e) => setChosenK(Number(e.target.value))}>
               {ks.map((kk) => (
@@ -69,7 +69,7 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
             {description}
           </p>
           <svg
-            className="ds-chart-svg"
+            className="dataset__chart-svg"
             viewBox={`0 0 ${WIDTH} ${height}`}
             role="img"
             aria-labelledby={`${id}-t ${id}-desc`}
@@ -77,11 +77,18 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
           >
             <title id={`${id}-t`}>{`Count of each f_comb pattern at k = ${k}`}</title>
             <desc id={`${id}-desc`}>{description}</desc>
-            <GridX x={x} top={MARGIN.top} bottom={height - MARGIN.bottom} format={fmt} integers className="ds-axis" />
+            <GridX
+              x={x}
+              top={MARGIN.top}
+              bottom={height - MARGIN.bottom}
+              format={fmt}
+              integers
+              className="dataset__axis"
+            />
             {top.map((p) => {
               const by = y(p.pattern) ?? 0;
               return (
-                <g key={p.pattern} className="ds-bar" aria-hidden="true">
+                <g key={p.pattern} className="dataset__bar" aria-hidden="true">
                   <text x={LABEL - 8} y={by + y.bandwidth() / 2} dominantBaseline="middle" textAnchor="end">
                     <title>{p.pattern}</title>
                     {clip(p.pattern, 36)}
@@ -91,7 +98,7 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
                     x={x(p.count) + 4}
                     y={by + y.bandwidth() / 2}
                     dominantBaseline="middle"
-                    className="ds-bar-value"
+                    className="dataset__bar-value"
                   >
                     {fmt(p.count)}
                   </text>
@@ -99,7 +106,10 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
               );
             })}
           </svg>
-          <details className="ds-chart-table" onToggle={(e) => setTableOpen((e.target as HTMLDetailsElement).open)}>
+          <details
+            className="dataset__chart-table"
+            onToggle={(e) => setTableOpen((e.target as HTMLDetailsElement).open)}
+          >
             <summary>Table of pattern counts at k = {k}</summary>
             {tableOpen && (
               <table>

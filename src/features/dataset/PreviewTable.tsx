@@ -5,7 +5,7 @@ import { countRows, filterPreview, isNoFilter, orderedRows, type PreviewFilter, 
 import { FilterSelect } from '../../ui/FilterSelect';
 import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
-import { SortHeader } from '../../ui/SortHeader';
+import { HeadCells, type HeadColumn } from '../../ui/HeadCells';
 import { sortRows, tableQueryHash, textMatches, type TableQuery } from '../../ui/tableQuery';
 import { useHashTable } from '../../ui/useHashTable';
 import type { PreviewRow } from '../../worker/datasetProtocol';
@@ -53,6 +53,16 @@ function filtersOf(f: PreviewFilter, row: string | undefined): Record<string, st
  * The generated rows, filterable by k, task, split and pattern, 25 to a page (so the DOM stays
  * small however many rows there are).
  */
+const PREVIEW_COLUMNS: readonly HeadColumn[] = [
+  { label: '#', column: 'row' },
+  { label: 'Split', column: 'split' },
+  { label: 'Task', column: 'task' },
+  { label: 'Pattern (f_comb)', column: 'pattern' },
+  { label: 'Question' },
+  { label: 'Answer', column: 'answer' },
+  { label: 'Story' },
+];
+
 export function PreviewTable() {
   const id = useId();
   const plan = useDatasetBuilder((s) => s.plan);
@@ -98,9 +108,9 @@ export function PreviewTable() {
   const first = win.start;
 
   return (
-    <section className="ds-preview" aria-labelledby={`${id}-h`}>
+    <section className="dataset__preview" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Preview</h2>
-      <div className="ds-filters" role="group" aria-label="Filter rows">
+      <div className="dataset__filters" role="group" aria-label="Filter rows">
         <TableSearch
           label="Search"
           value={query.q}
@@ -142,7 +152,7 @@ export function PreviewTable() {
             data-testid="dataset-filter-pattern"
           />
         </label>
-        <label className="ds-full">
+        <label className="dataset__full">
           <input type="checkbox" checked={fullStories} onChange={(e) => setFullStories(e.target.checked)} />
           Show whole stories
         </label>
@@ -155,17 +165,11 @@ export function PreviewTable() {
           : `Rows ${fmt(first + 1)}–${fmt(first + items.length)} of ${fmt(matchCount)}${matchCount !== total ? ` matching (${fmt(total)} in all)` : ''}`}
       </p>
       {items.length > 0 && (
-        <div className="ds-table-wrap">
-          <table className={`ds-table${fullStories ? '' : ' ds-table--clamped'}`}>
+        <div className="dataset__table-wrap">
+          <table className={`dataset__table${fullStories ? '' : ' dataset__table--clamped'}`}>
             <thead>
               <tr>
-                <SortHeader column="row" label="#" query={query} onSort={sortBy} />
-                <SortHeader column="split" label="Split" query={query} onSort={sortBy} />
-                <SortHeader column="task" label="Task" query={query} onSort={sortBy} />
-                <SortHeader column="pattern" label="Pattern (f_comb)" query={query} onSort={sortBy} />
-                <th scope="col">Question</th>
-                <SortHeader column="answer" label="Answer" query={query} onSort={sortBy} />
-                <th scope="col">Story</th>
+                <HeadCells columns={PREVIEW_COLUMNS} query={query} onSort={sortBy} />
               </tr>
             </thead>
             <tbody>
@@ -196,7 +200,7 @@ export function PreviewTable() {
                   </td>
                   <td>{r.target}</td>
                   <td>
-                    <div className="ds-story">{unbracket(r.story)}</div>
+                    <div className="dataset__story">{unbracket(r.story)}</div>
                   </td>
                 </tr>
               ))}
@@ -204,7 +208,7 @@ export function PreviewTable() {
           </table>
         </div>
       )}
-      <Pager page={win.page} pages={win.pages} onPage={setPage} label="Preview pages" className="ds-pager" />
+      <Pager page={win.page} pages={win.pages} onPage={setPage} label="Preview pages" className="dataset__pager" />
     </section>
   );
 }

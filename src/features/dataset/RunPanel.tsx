@@ -42,13 +42,13 @@ export function RunPanel() {
             : 'Generation stopped: see the message below.';
 
   return (
-    <section className="ds-run" aria-labelledby="ds-run-title">
+    <section className="dataset__run" aria-labelledby="ds-run-title">
       <h2 id="ds-run-title">Generation</h2>
-      <p className="ds-status" role="status" data-testid="dataset-status" data-status={status}>
+      <p className="dataset__status" role="status" data-testid="dataset-status" data-status={status}>
         {statusText}
       </p>
       {plan && (
-        <div className="ds-progress-row">
+        <div className="dataset__progress-row">
           <progress
             data-testid="dataset-progress"
             aria-label="Rows generated"
@@ -57,26 +57,26 @@ export function RunPanel() {
             data-done={done}
             data-total={total}
           />
-          <span className="ds-progress-text" aria-hidden="true">
+          <span className="dataset__progress-text" aria-hidden="true">
             {fmt(done)} / {fmt(total)}
           </span>
         </div>
       )}
       {perK.length > 0 && (
-        <ul className="ds-per-k" aria-label="Rows per k" data-testid="dataset-count-k">
+        <ul className="dataset__per-k" aria-label="Rows per k" data-testid="dataset-count-k">
           {perK.map((c) => (
             <li key={c.k} data-k={c.k} data-done={c.done}>
-              <span className="ds-k">k = {c.k}</span> {fmt(c.done)} / {fmt(c.planned)}
+              <span className="dataset__k">k = {c.k}</span> {fmt(c.done)} / {fmt(c.planned)}
             </li>
           ))}
         </ul>
       )}
       {runError && (
-        <div className="ds-alert" role="alert" data-testid="dataset-run-error">
+        <div className="dataset__alert" role="alert" data-testid="dataset-run-error">
           <strong>The engine could not make this dataset.</strong> {runError}
         </div>
       )}
-      <div className="ds-actions">
+      <div className="dataset__actions">
         <button
           type="button"
           data-testid="dataset-download-zip"
@@ -101,7 +101,7 @@ export function RunPanel() {
         </p>
       )}
       {download.error && (
-        <p className="ds-alert" role="alert">
+        <p className="dataset__alert" role="alert">
           {download.error}
         </p>
       )}

@@ -33,27 +33,27 @@ export function AccuracyChart({ series }: { series: readonly ChartSeries[] }) {
     .y0((p) => y(p.lo ?? p.value))
     .y1((p) => y(p.hi ?? p.value));
   return (
-    <figure className="mr-chart" data-testid="models-chart">
+    <figure className="model-report__chart" data-testid="models-chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-t ${id}-d`} preserveAspectRatio="xMidYMid meet">
         <title id={`${id}-t`}>Accuracy by k (2 to 10)</title>
         <desc id={`${id}-d`}>{series.length ? describe(series) : 'No figures yet.'}</desc>
-        <GridY y={y} left={M.left} right={W - M.right} format={(t) => t.toFixed(1)} className="mr-grid" />
-        <TicksBelow className="mr-tick" items={REPORT_KS} at={(k) => x(Number(k))} y={H - M.bottom + 18} />
-        <AxisTitles x="k (reasoning steps)" y="accuracy" width={W} height={H} plot={M} className="mr-axis" />
+        <GridY y={y} left={M.left} right={W - M.right} format={(t) => t.toFixed(1)} className="model-report__grid" />
+        <TicksBelow className="model-report__tick" items={REPORT_KS} at={(k) => x(Number(k))} y={H - M.bottom + 18} />
+        <AxisTitles x="k (reasoning steps)" y="accuracy" width={W} height={H} plot={M} className="model-report__axis" />
         {series.map((s) => (
           <g
             key={s.key}
-            className={`mr-series mr-slot-${s.slot % SLOTS} mr-src-${s.source}`}
+            className={`model-report__series model-report__slot-${s.slot % SLOTS} model-report__src-${s.source}`}
             data-series={s.key}
             data-points={s.points.length}
           >
-            {s.source === 'paper' && <path className="mr-band" d={band(s.points) ?? ''} />}
-            <path className="mr-line" d={path(s.points) ?? ''} />
+            {s.source === 'paper' && <path className="model-report__band" d={band(s.points) ?? ''} />}
+            <path className="model-report__line" d={path(s.points) ?? ''} />
             {s.source !== 'paper' &&
               s.points.map((p) => (
                 <circle
                   key={p.k}
-                  className="mr-dot"
+                  className="model-report__dot"
                   cx={x(p.k)}
                   cy={y(p.value)}
                   r={s.source === 'browser' ? 3.5 : 2.5}
@@ -63,11 +63,11 @@ export function AccuracyChart({ series }: { series: readonly ChartSeries[] }) {
         ))}
       </svg>
       <figcaption>
-        <ul className="mr-legend" aria-label="Lines">
+        <ul className="model-report__legend" aria-label="Lines">
           {series.map((s) => (
-            <li key={s.key} className={`mr-slot-${s.slot % SLOTS} mr-src-${s.source}`}>
+            <li key={s.key} className={`model-report__slot-${s.slot % SLOTS} model-report__src-${s.source}`}>
               <svg width="28" height="10" aria-hidden="true">
-                <line className="mr-line" x1="2" x2="26" y1="5" y2="5" />
+                <line className="model-report__line" x1="2" x2="26" y1="5" y2="5" />
               </svg>
               {s.label}
             </li>

@@ -2,6 +2,8 @@ import { useId } from 'react';
 import type { ModelIndexEntry, ModelMetadata } from '../../ml/model';
 import { PAPER_CLEAN_K23, PAPER_MODEL_NAME, PAPER_MODELS, PAPER_NOT_SHIPPED } from './paper';
 import { accuracyOf, formatAccuracy, formatPaper, metadataCurve, REPORT_KS, type KCount } from './report';
+import { HeadCells } from '../../ui/HeadCells';
+import { KHeadCells, MODEL_SOURCE_COLUMNS } from './HeadCells';
 
 export interface AccuracyTableProps {
   readonly models: readonly ModelIndexEntry[];
@@ -20,22 +22,13 @@ export interface AccuracyTableProps {
 export function AccuracyTable({ models, counts, metadata, current }: AccuracyTableProps) {
   const id = useId();
   return (
-    <div className="mr-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-      <table className="mr-table" data-testid="models-accuracy">
+    <div className="model-report__table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+      <table className="model-report__table" data-testid="models-accuracy">
         <caption id={`${id}-cap`}>Accuracy by model and k</caption>
         <thead>
           <tr>
-            <th scope="col" className="mr-left">
-              Model
-            </th>
-            <th scope="col" className="mr-left">
-              Figures from
-            </th>
-            {REPORT_KS.map((k) => (
-              <th key={k} scope="col">
-                k = {k}
-              </th>
-            ))}
+            <HeadCells columns={MODEL_SOURCE_COLUMNS} />
+            <KHeadCells />
           </tr>
         </thead>
         <tbody>
@@ -47,9 +40,9 @@ export function AccuracyTable({ models, counts, metadata, current }: AccuracyTab
               <tr key={`${m.id}-run`} data-testid="models-row" data-model={m.model} aria-busy={current === m.id}>
                 <th scope="row" rowSpan={2}>
                   {m.label}
-                  <span className="mr-id">{m.id}</span>
+                  <span className="model-report__id">{m.id}</span>
                 </th>
-                <td className="mr-left">this browser</td>
+                <td className="model-report__left">this browser</td>
                 {REPORT_KS.map((k) => {
                   const c = byK.get(k);
                   return (
@@ -66,7 +59,7 @@ export function AccuracyTable({ models, counts, metadata, current }: AccuracyTab
                   );
                 })}
               </tr>,
-              <tr key={`${m.id}-train`} className="mr-train-row">
+              <tr key={`${m.id}-train`} className="model-report__train-row">
                 <td>training script{meta ? ` (${meta.test.rows} per k, seed ${meta.seed})` : ''}</td>
                 {REPORT_KS.map((k) => (
                   <td key={k} data-testid={`models-train-${m.model}-${k}`} data-value={curve.get(k)}>
@@ -77,16 +70,16 @@ export function AccuracyTable({ models, counts, metadata, current }: AccuracyTab
             ];
           })}
           {PAPER_MODELS.map((pm) => (
-            <tr key={pm} className="mr-paper-row" data-testid={`models-paper-${pm}`}>
+            <tr key={pm} className="model-report__paper-row" data-testid={`models-paper-${pm}`}>
               <th scope="row">
                 Paper: {PAPER_MODEL_NAME[pm]}
-                {PAPER_NOT_SHIPPED[pm] && <span className="mr-id">not shipped</span>}
+                {PAPER_NOT_SHIPPED[pm] && <span className="model-report__id">not shipped</span>}
               </th>
-              <td className="mr-left">Table 2 (clean)</td>
+              <td className="model-report__left">Table 2 (clean)</td>
               <td colSpan={2} data-value={PAPER_CLEAN_K23[pm].mean}>
-                {formatPaper(PAPER_CLEAN_K23[pm])} <span className="mr-note">k = 2, 3 together</span>
+                {formatPaper(PAPER_CLEAN_K23[pm])} <span className="model-report__note">k = 2, 3 together</span>
               </td>
-              <td colSpan={REPORT_KS.length - 2} className="mr-note">
+              <td colSpan={REPORT_KS.length - 2} className="model-report__note">
                 not stated (Figure 5 is a plot without numbers)
               </td>
             </tr>

@@ -2,6 +2,8 @@ import { useId } from 'react';
 import type { ModelIndexEntry, ModelMetadata } from '../../ml/model';
 import { modelKind, paperModelText, READS_TEXT, SUPERVISION_TEXT, trainedOnText } from '../../ml/modelKinds';
 import { formatBytes } from '../../core/util/format';
+import { HeadCells, type HeadColumn } from '../../ui/HeadCells';
+import { left } from './HeadCells';
 
 const duration = (s: number) => (s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`);
 
@@ -20,6 +22,26 @@ function supervisionOf(m: ModelIndexEntry, models: readonly ModelIndexEntry[]): 
  * trained on, a sentence on what it is; then its weights and how the training script made it.
  * Below, the other shipped folders (noise-trained, CLUTRR's labels) with what each was trained on.
  */
+const LIST_COLUMNS: readonly HeadColumn[] = [
+  left('Model'),
+  left('Reads'),
+  left('Supervised by'),
+  left('Paper model'),
+  left('Trained on'),
+  { label: 'Weights' },
+  { label: 'Epochs' },
+  { label: 'Training time' },
+  left('Made by'),
+];
+const OTHER_COLUMNS: readonly HeadColumn[] = [
+  left('Folder'),
+  left('Model'),
+  left('Trained on'),
+  { label: 'Epochs' },
+  { label: 'Training time' },
+  left('Made by'),
+];
+
 export function ModelList({
   models,
   others,
@@ -33,34 +55,14 @@ export function ModelList({
   if (models.length === 0) return null;
   return (
     <>
-      <div className="mr-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-        <table className="mr-table mr-list" data-testid="models-list">
+      <div className="model-report__table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+        <table className="model-report__table model-report__list" data-testid="models-list">
           <caption id={`${id}-cap`}>
             Shipped models (public/models, main versions): what each is and what it learned from
           </caption>
           <thead>
             <tr>
-              <th scope="col" className="mr-left">
-                Model
-              </th>
-              <th scope="col" className="mr-left">
-                Reads
-              </th>
-              <th scope="col" className="mr-left">
-                Supervised by
-              </th>
-              <th scope="col" className="mr-left">
-                Paper model
-              </th>
-              <th scope="col" className="mr-left">
-                Trained on
-              </th>
-              <th scope="col">Weights</th>
-              <th scope="col">Epochs</th>
-              <th scope="col">Training time</th>
-              <th scope="col" className="mr-left">
-                Made by
-              </th>
+              <HeadCells columns={LIST_COLUMNS} />
             </tr>
           </thead>
           <tbody>
@@ -78,26 +80,28 @@ export function ModelList({
                 >
                   <th scope="row">
                     {m.label}
-                    <span className="mr-id">{m.id}</span>
-                    <span className="mr-desc" data-testid="models-description">
+                    <span className="model-report__id">{m.id}</span>
+                    <span className="model-report__desc" data-testid="models-description">
                       {m.description}
                     </span>
                   </th>
-                  <td className="mr-left">{READS_TEXT[m.reads] ?? m.reads}</td>
+                  <td className="model-report__left">{READS_TEXT[m.reads] ?? m.reads}</td>
                   <td
-                    className={m.supervision === 'answer' ? 'mr-left' : 'mr-left mr-flag'}
+                    className={
+                      m.supervision === 'answer' ? 'model-report__left' : 'model-report__left model-report__flag'
+                    }
                     data-testid="models-supervision"
                   >
                     {supervisionOf(m, models)}
                   </td>
-                  <td className="mr-left">{paperModelText(m.paperModel)}</td>
-                  <td className="mr-left mr-trained" data-testid="models-trained-on">
+                  <td className="model-report__left">{paperModelText(m.paperModel)}</td>
+                  <td className="model-report__left model-report__trained" data-testid="models-trained-on">
                     {trainedOnText(m.trainedOn)}
                   </td>
                   <td>{formatBytes(m.weightBytes)}</td>
                   <td>{t?.epochs ?? '–'}</td>
                   <td>{t ? duration(t.seconds) : '–'}</td>
-                  <td className="mr-left mr-cmd">{meta ? <code>{meta.madeBy}</code> : '–'}</td>
+                  <td className="model-report__left model-report__cmd">{meta ? <code>{meta.madeBy}</code> : '–'}</td>
                 </tr>
               );
             })}
@@ -105,27 +109,14 @@ export function ModelList({
         </table>
       </div>
       {others.length > 0 && (
-        <div className="mr-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-other`}>
-          <table className="mr-table mr-list" data-testid="models-other">
+        <div className="model-report__table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-other`}>
+          <table className="model-report__table model-report__list" data-testid="models-other">
             <caption id={`${id}-other`}>
               Other shipped versions (in the robustness table; not run in the browser)
             </caption>
             <thead>
               <tr>
-                <th scope="col" className="mr-left">
-                  Folder
-                </th>
-                <th scope="col" className="mr-left">
-                  Model
-                </th>
-                <th scope="col" className="mr-left">
-                  Trained on
-                </th>
-                <th scope="col">Epochs</th>
-                <th scope="col">Training time</th>
-                <th scope="col" className="mr-left">
-                  Made by
-                </th>
+                <HeadCells columns={OTHER_COLUMNS} />
               </tr>
             </thead>
             <tbody>
@@ -133,14 +124,14 @@ export function ModelList({
                 const meta = metadata[m.id];
                 return (
                   <tr key={m.id} data-testid="models-other-entry" data-id={m.id}>
-                    <th scope="row" className="mr-left">
+                    <th scope="row" className="model-report__left">
                       <code>{m.id}</code>
                     </th>
-                    <td className="mr-left">{m.label}</td>
-                    <td className="mr-left">{trainedOnText(m.trainedOn)}</td>
+                    <td className="model-report__left">{m.label}</td>
+                    <td className="model-report__left">{trainedOnText(m.trainedOn)}</td>
                     <td>{meta?.training.epochs ?? '–'}</td>
                     <td>{meta ? duration(meta.training.seconds) : '–'}</td>
-                    <td className="mr-left mr-cmd">{meta ? <code>{meta.madeBy}</code> : '–'}</td>
+                    <td className="model-report__left model-report__cmd">{meta ? <code>{meta.madeBy}</code> : '–'}</td>
                   </tr>
                 );
               })}

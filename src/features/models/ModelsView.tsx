@@ -31,7 +31,7 @@ function RunForm() {
   const ready = useReport((s) => s.index.status === 'ready');
   return (
     <form
-      className="mr-form"
+      className="model-report__form"
       aria-label="Evaluation settings"
       onSubmit={(e) => {
         e.preventDefault();
@@ -80,7 +80,7 @@ function RunForm() {
           ))}
         </select>
       </label>
-      <button type="submit" className="mr-primary" disabled={!ready || running} data-testid="models-run">
+      <button type="submit" className="model-report__primary" disabled={!ready || running} data-testid="models-run">
         Run in this browser
       </button>
       <button type="button" disabled={!running} onClick={cancel} data-testid="models-cancel">
@@ -104,7 +104,7 @@ function RunProgress() {
       : '';
   return (
     <div
-      className="mr-progress"
+      className="model-report__progress"
       data-testid="models-progress"
       data-status={run.status}
       data-done={done}
@@ -115,7 +115,7 @@ function RunProgress() {
           {done} of {total}
         </progress>
       )}
-      <p role="status" className={run.status === 'error' ? 'mr-error' : 'hint'}>
+      <p role="status" className={run.status === 'error' ? 'model-report__error' : 'hint'}>
         {run.status === 'idle'
           ? 'Not run yet: the figures below are the training script’s until you run.'
           : run.message}
@@ -171,7 +171,7 @@ export function ModelsView() {
   );
 
   return (
-    <div className="mr" data-testid="models-report">
+    <div className="model-report page" data-testid="models-report">
       <header>
         <h1 tabIndex={-1} data-view-heading>
           Models
@@ -188,7 +188,7 @@ export function ModelsView() {
         </p>
       </header>
       {index.status === 'error' && (
-        <p className="mr-error" role="alert" data-testid="models-error">
+        <p className="model-report__error" role="alert" data-testid="models-error">
           {index.message}
         </p>
       )}
@@ -198,12 +198,12 @@ export function ModelsView() {
         </p>
       )}
       {index.status === 'ready' && models.length === 0 && (
-        <p className="mr-error" role="alert" data-testid="models-error">
+        <p className="model-report__error" role="alert" data-testid="models-error">
           The model list has no main model (a version without a “-” suffix).
         </p>
       )}
       <ModelList models={models} others={others} metadata={metadata} />
-      <section className="mr-section" aria-label="Accuracy by k">
+      <section className="model-report__section" aria-label="Accuracy by k">
         <h2>Accuracy by k</h2>
         <RunForm />
         <RunProgress />
@@ -212,7 +212,7 @@ export function ModelsView() {
             This browser: {runSettings.rows} {runSettings.noise} puzzles per k, seed {runSettings.seed}.
           </p>
         )}
-        <div className="mr-results">
+        <div className="model-report__results">
           <AccuracyChart series={series} />
           <AccuracyTable models={models} counts={counts} metadata={metadata} current={current} />
         </div>

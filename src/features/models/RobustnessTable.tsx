@@ -7,6 +7,8 @@ import {
   type RobustnessColumn,
   type RobustnessTable as Table,
 } from './report';
+import { HeadCells } from '../../ui/HeadCells';
+import { left } from './HeadCells';
 
 /**
  * Train noise × test noise (k = 2, 3 test sets) from every shipped folder's metadata, beside all
@@ -22,7 +24,7 @@ export function RobustnessTable({ table, errors }: { table: Table; errors: reado
     (c): c is Extract<RobustnessColumn, { source: 'paper' }> => c.source === 'paper' && c.notShipped !== null,
   );
   return (
-    <section className="mr-section" aria-labelledby={`${id}-h`} data-testid="models-robustness">
+    <section className="model-report__section" aria-labelledby={`${id}-h`} data-testid="models-robustness">
       <h2 id={`${id}-h`}>Robustness: trained on one noise kind, tested on each</h2>
       <p className="hint">
         From the training metadata of every shipped folder (the main models are trained clean; a version{' '}
@@ -39,42 +41,37 @@ export function RobustnessTable({ table, errors }: { table: Table; errors: reado
         )}
       </p>
       {errors.map((e) => (
-        <p key={e} className="mr-error" role="alert" data-testid="models-metadata-error">
+        <p key={e} className="model-report__error" role="alert" data-testid="models-metadata-error">
           {e}
         </p>
       ))}
-      <div className="mr-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-        <table className="mr-table mr-rob">
+      <div className="model-report__table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+        <table className="model-report__table model-report__rob">
           <caption id={`${id}-cap`}>Accuracy by training and test noise, ours beside the paper&apos;s</caption>
           <thead>
             <tr>
-              <th scope="col" className="mr-left">
-                Trained on
-              </th>
-              <th scope="col" className="mr-left">
-                Tested on
-              </th>
+              <HeadCells columns={[left('Trained on'), left('Tested on')]} />
               {table.columns.map((c) =>
                 c.source === 'ours' ? (
                   <th key={c.key} scope="col" data-testid="models-rob-col" data-key={c.key}>
                     {c.label}
-                    <span className="mr-id">{c.key}</span>
+                    <span className="model-report__id">{c.key}</span>
                   </th>
                 ) : (
                   <th
                     key={`paper-${c.key}`}
                     scope="col"
-                    className="mr-paper"
+                    className="model-report__paper"
                     data-testid="models-rob-col"
                     data-key={`paper-${c.key}`}
                     data-shipped={c.notShipped ? 'no' : undefined}
                   >
                     {c.label}
-                    {c.notShipped && <span className="mr-id">not shipped</span>}
+                    {c.notShipped && <span className="model-report__id">not shipped</span>}
                   </th>
                 ),
               )}
-              <th scope="col" className="mr-left">
+              <th scope="col" className="model-report__left">
                 Paper source
               </th>
             </tr>
@@ -86,17 +83,19 @@ export function RobustnessTable({ table, errors }: { table: Table; errors: reado
                 data-testid="models-rob-row"
                 data-train={r.train}
                 data-test={r.test}
-                className={i > 0 && table.rows[i - 1]!.train !== r.train ? 'mr-group-start' : undefined}
+                className={i > 0 && table.rows[i - 1]!.train !== r.train ? 'model-report__group-start' : undefined}
               >
                 <th scope="row">{NOISE_LABEL[r.train]}</th>
-                <td className="mr-left">{NOISE_LABEL[r.test]}</td>
+                <td className="model-report__left">{NOISE_LABEL[r.test]}</td>
                 {table.columns.map((c) => {
                   if (c.source === 'paper') {
                     const fig = r.paper?.[c.paperModel];
                     return (
                       <td
                         key={`paper-${c.key}`}
-                        className={c.notShipped ? 'mr-paper mr-not-shipped' : 'mr-paper'}
+                        className={
+                          c.notShipped ? 'model-report__paper model-report__not-shipped' : 'model-report__paper'
+                        }
                         data-testid={`models-rob-paper-${c.key}-${r.train}-${r.test}`}
                         data-value={fig?.mean}
                       >
@@ -118,7 +117,7 @@ export function RobustnessTable({ table, errors }: { table: Table; errors: reado
                     </td>
                   );
                 })}
-                <td className="mr-note mr-left">{r.paperSource ?? ''}</td>
+                <td className="model-report__note model-report__left">{r.paperSource ?? ''}</td>
               </tr>
             ))}
           </tbody>

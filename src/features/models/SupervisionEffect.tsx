@@ -2,6 +2,8 @@ import { useId } from 'react';
 import type { ModelIndexEntry, ModelMetadata } from '../../ml/model';
 import { SUPERVISION_TEXT } from '../../ml/modelKinds';
 import { accuracyOf, type ablationPairs, formatAccuracy, type KCount, metadataCurve, REPORT_KS } from './report';
+import { HeadCells } from '../../ui/HeadCells';
+import { KHeadCells, MODEL_SOURCE_COLUMNS } from './HeadCells';
 
 /**
  * A model beside its ablation (the same network trained on the answer only), by k: the training
@@ -24,7 +26,7 @@ export function SupervisionEffect({
     new Map(metadata[m.id] ? metadataCurve(metadata[m.id]!).map((p) => [p.k, p.accuracy]) : []);
   const run = (m: ModelIndexEntry) => new Map((counts[m.id] ?? []).map((c) => [c.k, accuracyOf(c)]));
   return (
-    <section className="mr-section" aria-labelledby={`${id}-h`} data-testid="models-ablation">
+    <section className="model-report__section" aria-labelledby={`${id}-h`} data-testid="models-ablation">
       <h2 id={`${id}-h`}>What the extra supervision buys</h2>
       {pairs.map(({ full, ablation }) => {
         const [f, a] = [curve(full), curve(ablation)];
@@ -33,12 +35,12 @@ export function SupervisionEffect({
         return (
           <div
             key={full.id}
-            className="mr-table-wrap"
+            className="model-report__table-wrap"
             tabIndex={0}
             role="region"
             aria-labelledby={`${id}-${full.model}`}
           >
-            <table className="mr-table">
+            <table className="model-report__table">
               <caption id={`${id}-${full.model}`}>
                 {full.label} (supervised by the {SUPERVISION_TEXT[full.supervision]}) beside {ablation.label} (the same
                 network, {SUPERVISION_TEXT[ablation.supervision]}): accuracy by k on the training script&apos;s test
@@ -46,17 +48,8 @@ export function SupervisionEffect({
               </caption>
               <thead>
                 <tr>
-                  <th scope="col" className="mr-left">
-                    Model
-                  </th>
-                  <th scope="col" className="mr-left">
-                    Figures from
-                  </th>
-                  {REPORT_KS.map((k) => (
-                    <th key={k} scope="col">
-                      k = {k}
-                    </th>
-                  ))}
+                  <HeadCells columns={MODEL_SOURCE_COLUMNS} />
+                  <KHeadCells />
                 </tr>
               </thead>
               <tbody>
@@ -64,9 +57,9 @@ export function SupervisionEffect({
                   <tr key={m.id}>
                     <th scope="row">
                       {m.label}
-                      <span className="mr-id">{m.id}</span>
+                      <span className="model-report__id">{m.id}</span>
                     </th>
-                    <td className="mr-left">training script</td>
+                    <td className="model-report__left">training script</td>
                     {REPORT_KS.map((k) => (
                       <td key={k} data-testid={`models-ablation-${m.model}-${k}`} data-value={curve(m).get(k)}>
                         {formatAccuracy(curve(m).get(k))}
@@ -74,9 +67,9 @@ export function SupervisionEffect({
                     ))}
                   </tr>
                 ))}
-                <tr className="mr-diff-row">
+                <tr className="model-report__diff-row">
                   <th scope="row">Difference</th>
-                  <td className="mr-left">training script</td>
+                  <td className="model-report__left">training script</td>
                   {REPORT_KS.map((k) => {
                     const d = f.has(k) && a.has(k) ? f.get(k)! - a.get(k)! : undefined;
                     return (
@@ -87,9 +80,9 @@ export function SupervisionEffect({
                   })}
                 </tr>
                 {ran && (
-                  <tr className="mr-diff-row">
+                  <tr className="model-report__diff-row">
                     <th scope="row">Difference</th>
-                    <td className="mr-left">this browser</td>
+                    <td className="model-report__left">this browser</td>
                     {REPORT_KS.map((k) => {
                       const d = rf.has(k) && ra.has(k) ? rf.get(k)! - ra.get(k)! : undefined;
                       return (

@@ -89,7 +89,7 @@ export function pooledAccuracy(counts: readonly KCount[], from: number, to: numb
   });
 }
 
-/** Colour slots (models.css `.mr-slot-<n>`); a paper model's figure takes the colour of our model that reimplements it. */
+/** Colour slots (models.css `.model-report__slot-<n>`); a paper model's figure takes the colour of our model that reimplements it. */
 export const MODEL_SLOTS = 8;
 
 /** The paper models the given models reimplement, in Table 2's order, each with the first such model's index. */

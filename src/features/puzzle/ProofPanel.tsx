@@ -6,6 +6,7 @@ import { type ProofNode, proofTree, ruleWords } from '../../ui/puzzle/proof';
 import { Relation } from '../../ui/puzzle/Relation';
 import { LabelVerdictNote } from './LabelVerdictNote';
 import { labelVerdict, stepRule } from './verdict';
+import './proof.css';
 
 const actions = () => useStore.getState();
 

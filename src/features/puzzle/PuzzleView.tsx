@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { selectGraphWide, selectPuzzle, selectStatus, selectStory } from '../../state/selectors';
 import { useStore } from '../../state/useStore';
+import './explorer.css';
 import { Controls } from './Controls';
 import { GraphPanel } from './GraphPanel';
 import { type AttentionView, ModelPanel } from './ModelPanel';

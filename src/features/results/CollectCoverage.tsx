@@ -44,13 +44,13 @@ export function CollectCoverage({ cells }: { cells: readonly CellCoverage[] }) {
   );
   const win = pageWindow(shown.length, page, PAGE);
   return (
-    <div className="rs-collect-coverage" data-testid="collect-coverage" data-cells={cells.length}>
+    <div className="results__collect-coverage" data-testid="collect-coverage" data-cells={cells.length}>
       <h3 id={`${id}-h`}>Coverage of the clause cells</h3>
       <p className="hint">
         A cell is a relation combination with the genders of its people, as the template files key them. The bank column
         is how many templates the app&apos;s own bank has for the cell.
       </p>
-      <ul className="rs-collect-k">
+      <ul className="results__collect-k">
         {byK.map(([k, s]) => (
           <li
             key={k}
@@ -60,9 +60,9 @@ export function CollectCoverage({ cells }: { cells: readonly CellCoverage[] }) {
             data-with-stories={s.withStories}
             data-with-accepted={s.withAccepted}
           >
-            <span className="rs-collect-k-label">k = {k}</span>
+            <span className="results__collect-k-label">k = {k}</span>
             <span
-              className="rs-collect-bar"
+              className="results__collect-bar"
               role="img"
               aria-label={`${s.withAccepted} of ${s.cells} cells of k = ${k} have an accepted story`}
             >
@@ -75,7 +75,7 @@ export function CollectCoverage({ cells }: { cells: readonly CellCoverage[] }) {
           </li>
         ))}
       </ul>
-      <label className="rs-field rs-collect-show">
+      <label className="results__field results__collect-show">
         Show
         <select
           value={show}
@@ -92,8 +92,8 @@ export function CollectCoverage({ cells }: { cells: readonly CellCoverage[] }) {
           ))}
         </select>
       </label>
-      <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-        <table className="rs-table">
+      <div className="results__table-wrap results__scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+        <table className="results__table">
           <caption id={`${id}-cap`}>
             {SHOW[show]} ({formatCount(shown.length)} of {formatCount(cells.length)} cells)
           </caption>
@@ -125,7 +125,7 @@ export function CollectCoverage({ cells }: { cells: readonly CellCoverage[] }) {
                 <td>{c.bankTemplates}</td>
                 <td>{c.stories}</td>
                 <td>{c.passed}</td>
-                <td className="rs-est">{c.accepted}</td>
+                <td className="results__est">{c.accepted}</td>
               </tr>
             ))}
           </tbody>

@@ -32,10 +32,10 @@ export function CollectStories({ stories }: { stories: readonly StoryReport[] })
   );
   const win = pageWindow(shown.length, page, PAGE);
   return (
-    <div className="rs-collect-stories" data-testid="collect-stories" data-count={stories.length}>
+    <div className="results__collect-stories" data-testid="collect-stories" data-count={stories.length}>
       <h3 id={`${id}-h`}>Stories and their reviews</h3>
-      <div className="rs-controls">
-        <label className="rs-field">
+      <div className="results__controls">
+        <label className="results__field">
           Status
           <select
             value={filter}
@@ -67,11 +67,11 @@ export function CollectStories({ stories }: { stories: readonly StoryReport[] })
       <p className="hint" aria-live="polite">
         {formatCount(shown.length)} of {formatCount(stories.length)} stories
       </p>
-      <ol className="rs-collect-story-list" aria-labelledby={`${id}-h`}>
+      <ol className="results__collect-story-list" aria-labelledby={`${id}-h`}>
         {shown.slice(win.start, win.start + PAGE).map((s) => (
           <li
             key={s.id}
-            className={`rs-collect-story rs-status-${s.status}`}
+            className={`results__collect-story results__status-${s.status}`}
             data-testid="collect-story"
             data-story={s.id}
             data-status={s.status}
@@ -79,16 +79,16 @@ export function CollectStories({ stories }: { stories: readonly StoryReport[] })
             data-good={s.good}
             data-bad={s.bad}
           >
-            <p className="rs-collect-story-head">
-              <span className="rs-collect-status">{STATUS_TEXT[s.status]}</span> <span className="mono">{s.fComb}</span>{' '}
-              · <span className="mono">{s.genderComb}</span> · k = {s.k}
-              <span className="rs-collect-why"> — {s.why}</span>
+            <p className="results__collect-story-head">
+              <span className="results__collect-status">{STATUS_TEXT[s.status]}</span>{' '}
+              <span className="mono">{s.fComb}</span> · <span className="mono">{s.genderComb}</span> · k = {s.k}
+              <span className="results__collect-why"> — {s.why}</span>
             </p>
-            <blockquote className="rs-collect-text" data-testid="collect-story-text">
+            <blockquote className="results__collect-text" data-testid="collect-story-text">
               {s.text}
             </blockquote>
             {s.template !== null && (
-              <p className="rs-collect-template">
+              <p className="results__collect-template">
                 Template: <code data-testid="collect-story-template">{s.template}</code>
               </p>
             )}
@@ -102,16 +102,16 @@ export function CollectStories({ stories }: { stories: readonly StoryReport[] })
               ) : null}
             </p>
             {s.reviews.length > 0 ? (
-              <ul className="rs-collect-reviews" aria-label={`Reviews of story ${s.id}`}>
+              <ul className="results__collect-reviews" aria-label={`Reviews of story ${s.id}`}>
                 {s.reviews.map((r) => (
                   <li
                     key={r.session}
                     data-testid="collect-review"
                     data-verdict={r.verdict}
                     data-reasons={r.reasons.join(',')}
-                    className={`rs-review-${r.verdict}`}
+                    className={`results__review-${r.verdict}`}
                   >
-                    <span className="rs-collect-verdict">{r.verdict === 'good' ? 'Good' : 'Bad'}</span>
+                    <span className="results__collect-verdict">{r.verdict === 'good' ? 'Good' : 'Bad'}</span>
                     {r.reasons.length > 0 && <> ({r.reasons.join(', ')})</>}
                     <span className="hint">
                       {' '}

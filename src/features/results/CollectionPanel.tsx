@@ -43,8 +43,8 @@ export function CollectionPanel() {
   if (!c) return null;
   const judged = c.accepted + c.rejected;
   return (
-    <section className="rs-collect" aria-labelledby={`${id}-h`} data-testid="collect-panel">
-      <div className="rs-collect" data-testid="collect-summary">
+    <section className="results__collect" aria-labelledby={`${id}-h`} data-testid="collect-panel">
+      <div className="results__collect" data-testid="collect-summary">
         <h2 id={`${id}-h`}>Paraphrase collection</h2>
         <p className="hint">
           Stories written in paraphrase studies and their reviews, judged as{' '}
@@ -54,8 +54,8 @@ export function CollectionPanel() {
           judges them: a story is accepted once it has {judge.minReviews} review{judge.minReviews === 1 ? '' : 's'} and{' '}
           {AGREE_TEXT[judge.agree]}.
         </p>
-        <div className="rs-controls">
-          <label className="rs-field">
+        <div className="results__controls">
+          <label className="results__field">
             Reviews needed
             <input
               type="number"
@@ -70,7 +70,7 @@ export function CollectionPanel() {
               data-testid="collect-min-reviews"
             />
           </label>
-          <label className="rs-field">
+          <label className="results__field">
             Agreement
             <select
               value={judge.agree}
@@ -86,7 +86,7 @@ export function CollectionPanel() {
           </label>
         </div>
         <dl
-          className="rs-collect-counts"
+          className="results__collect-counts"
           data-testid="collect-counts"
           data-paraphrases={c.paraphrases}
           data-passed={c.passedChecks}
@@ -104,16 +104,16 @@ export function CollectionPanel() {
           {c.unanswered > 0 && <Count label="Trials without a story or verdict" value={c.unanswered} />}
         </dl>
 
-        <div className="rs-collect-cards">
+        <div className="results__collect-cards">
           <article
-            className="rs-card"
+            className="results__card"
             data-testid="collect-acceptance"
             data-value={c.acceptanceRate ?? ''}
             data-accepted={c.accepted}
             data-judged={judged}
           >
             <h3>Acceptance</h3>
-            <p className="rs-big">{percent(c.acceptanceRate)}</p>
+            <p className="results__big">{percent(c.acceptanceRate)}</p>
             <p>
               {formatCount(c.accepted)} of {formatCount(judged)} judged stories accepted
               {c.pending > 0 ? `; ${formatCount(c.pending)} wait for reviews` : ''}.
@@ -124,7 +124,7 @@ export function CollectionPanel() {
           </article>
 
           <article
-            className="rs-card"
+            className="results__card"
             data-testid="collect-kappa"
             data-value={c.kappa.kappa ?? ''}
             data-items={c.kappa.items}
@@ -132,7 +132,7 @@ export function CollectionPanel() {
             data-expected={c.kappa.expected}
           >
             <h3>Reviewer agreement</h3>
-            <p className="rs-big">κ = {c.kappa.kappa === null ? '–' : fixed(c.kappa.kappa, 3)}</p>
+            <p className="results__big">κ = {c.kappa.kappa === null ? '–' : fixed(c.kappa.kappa, 3)}</p>
             <p>
               Fleiss&apos; κ over {formatCount(c.kappa.items)} stories with two or more reviews (good or bad): observed
               agreement {fixed(c.kappa.observed, 3)}, by chance {fixed(c.kappa.expected, 3)}.{' '}
@@ -147,18 +147,18 @@ export function CollectionPanel() {
             )}
           </article>
 
-          <article className="rs-card" data-testid="collect-reasons">
+          <article className="results__card" data-testid="collect-reasons">
             <h3>Reasons for “bad”</h3>
-            <ul className="rs-collect-reasons">
+            <ul className="results__collect-reasons">
               {(Object.keys(REASON_TEXT) as (keyof typeof REASON_TEXT)[]).map((r) => {
                 const most = Math.max(1, ...Object.values(c.reasons));
                 return (
                   <li key={r} data-testid="collect-reason" data-reason={r} data-count={c.reasons[r]}>
                     <span>{REASON_TEXT[r]}</span>
-                    <span className="rs-collect-bar" aria-hidden="true">
+                    <span className="results__collect-bar" aria-hidden="true">
                       <span style={{ width: `${(c.reasons[r] / most) * 100}%` }} />
                     </span>
-                    <span className="rs-est">{formatCount(c.reasons[r])}</span>
+                    <span className="results__est">{formatCount(c.reasons[r])}</span>
                   </li>
                 );
               })}
@@ -171,7 +171,7 @@ export function CollectionPanel() {
       <CollectCoverage cells={c.cells} />
       <CollectStories stories={c.stories} />
       {c.problems.length > 0 && (
-        <details className="rs-collect-problems" data-testid="collect-problems" data-count={c.problems.length}>
+        <details className="results__collect-problems" data-testid="collect-problems" data-count={c.problems.length}>
           <summary>
             {formatCount(c.problems.length)} row{c.problems.length === 1 ? '' : 's'} or stor
             {c.problems.length === 1 ? 'y' : 'ies'} left out or noted
@@ -194,7 +194,7 @@ function Count({ label, value }: { label: string; value: number }) {
   return (
     <div>
       <dt>{label}</dt>
-      <dd className="rs-est">{formatCount(value)}</dd>
+      <dd className="results__est">{formatCount(value)}</dd>
     </div>
   );
 }
@@ -212,7 +212,7 @@ function JaccardTable({ c }: { c: CollectionSummary }) {
   ];
   return (
     <div
-      className="rs-table-wrap"
+      className="results__table-wrap"
       data-testid="collect-jaccard"
       data-unigram={c.jaccard.unigram}
       data-bigram={c.jaccard.bigram}
@@ -223,7 +223,7 @@ function JaccardTable({ c }: { c: CollectionSummary }) {
       role="region"
       aria-labelledby={`${id}-cap`}
     >
-      <table className="rs-table">
+      <table className="results__table">
         <caption id={`${id}-cap`}>
           Within-clause word overlap (mean pairwise Jaccard over the stories of one relation combination; lower is more
           varied)
@@ -240,21 +240,21 @@ function JaccardTable({ c }: { c: CollectionSummary }) {
         <tbody>
           {lines.map(({ key, label, o }) => (
             <tr key={key} data-testid="collect-jaccard-row" data-key={key}>
-              <th scope="row" className="rs-wrap">
+              <th scope="row" className="results__wrap">
                 {label}
               </th>
-              <td className="rs-est">{o.clauses > 0 ? fixed(o.unigram, 3) : '–'}</td>
-              <td className="rs-est">{o.clauses > 0 ? fixed(o.bigram, 4) : '–'}</td>
+              <td className="results__est">{o.clauses > 0 ? fixed(o.unigram, 3) : '–'}</td>
+              <td className="results__est">{o.clauses > 0 ? fixed(o.bigram, 4) : '–'}</td>
               <td>{formatCount(o.clauses)}</td>
               <td>{formatCount(o.stories)}</td>
             </tr>
           ))}
           <tr data-testid="collect-jaccard-row" data-key="paper">
-            <th scope="row" className="rs-wrap">
+            <th scope="row" className="results__wrap">
               Paper, Table 1 (6,016 AMT paraphrases)
             </th>
-            <td className="rs-est">{c.paperJaccard.unigram}</td>
-            <td className="rs-est">{c.paperJaccard.bigram}</td>
+            <td className="results__est">{c.paperJaccard.unigram}</td>
+            <td className="results__est">{c.paperJaccard.bigram}</td>
             <td>314</td>
             <td>6,016</td>
           </tr>

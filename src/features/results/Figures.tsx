@@ -70,17 +70,17 @@ function FigureCell({
 }) {
   return (
     <td data-testid={testId} data-value={f.interval.estimate} data-n={f.n}>
-      <span className="rs-est">{fixed(f.interval.estimate, digits)}</span>{' '}
-      <span className="rs-ci">{range(f.interval.lo, f.interval.hi, digits)}</span>
+      <span className="results__est">{fixed(f.interval.estimate, digits)}</span>{' '}
+      <span className="results__ci">{range(f.interval.lo, f.interval.hi, digits)}</span>
       <br />
-      <span className={`rs-ci rs-ci-cluster${f.clusteringMatters ? ' rs-ci-wide' : ''}`}>
+      <span className={`results__ci results__ci-cluster${f.clusteringMatters ? ' results__ci-wide' : ''}`}>
         by participant {range(f.clustered.lo, f.clustered.hi, digits)}
         {f.clusteringMatters ? ' †' : ''}
       </span>
       {resumed !== undefined && resumed > 0 && (
         <>
           <br />
-          <span className="rs-resumed-mark">holds {formatCount(resumed)} resumed</span>
+          <span className="results__resumed-mark">holds {formatCount(resumed)} resumed</span>
         </>
       )}
     </td>
@@ -135,7 +135,7 @@ export function Figures() {
 
   return (
     <section
-      className="rs-figures"
+      className="results__figures"
       aria-labelledby={`${id}-h`}
       data-testid="results-figures"
       data-group-by={by}
@@ -143,8 +143,8 @@ export function Figures() {
       data-resumed-mode={resumedMode}
     >
       <h2 id={`${id}-h`}>Accuracy, response time and difficulty</h2>
-      <div className="rs-controls">
-        <div className="rs-field">
+      <div className="results__controls">
+        <div className="results__field">
           <label htmlFor={`${id}-by`}>Group by</label>
           <select
             id={`${id}-by`}
@@ -159,7 +159,7 @@ export function Figures() {
             ))}
           </select>
         </div>
-        <label className="rs-check">
+        <label className="results__check">
           <input
             type="checkbox"
             data-testid="results-exclude-flagged"
@@ -168,7 +168,7 @@ export function Figures() {
           />
           Leave out flagged participants ({formatCount(flaggedCount)})
         </label>
-        <div className="rs-field">
+        <div className="results__field">
           <label htmlFor={`${id}-resumed`}>Resumed trials</label>
           <select
             id={`${id}-resumed`}
@@ -199,7 +199,7 @@ export function Figures() {
       </p>
       <p
         id={`${id}-resumed-note`}
-        className={`rs-resumed-note${tally.resumed > 0 && resumedMode !== 'include' ? ' rs-resumed-note-on' : ''}`}
+        className={`results__resumed-note${tally.resumed > 0 && resumedMode !== 'include' ? ' results__resumed-note-on' : ''}`}
         data-testid="resumed-note"
         data-mode={resumedMode}
         data-resumed={tally.resumed}
@@ -208,13 +208,13 @@ export function Figures() {
       >
         {resumedNote(resumedMode, tally)}
       </p>
-      <ul className="rs-legend">
+      <ul className="results__legend">
         {(series.length ? series : [null]).map((name, i) => (
-          <li key={name ?? ''} className={`rs-series-${i % SERIES_STYLES}`} data-testid="results-legend-series">
+          <li key={name ?? ''} className={`results__series-${i % SERIES_STYLES}`} data-testid="results-legend-series">
             <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-              <line className="rs-bar" x1="8" x2="8" y1="5" y2="19" />
-              <circle cx="8" cy="12" r="4" className="rs-legend-dot" />
-              <line className="rs-legend-whisker" x1="18" x2="18" y1="2" y2="22" />
+              <line className="results__bar" x1="8" x2="8" y1="5" y2="19" />
+              <circle cx="8" cy="12" r="4" className="results__legend-dot" />
+              <line className="results__legend-whisker" x1="18" x2="18" y1="2" y2="22" />
             </svg>
             {name === null ? 'this study' : `condition ${name}`}
             {i === 0
@@ -225,13 +225,13 @@ export function Figures() {
         {withPaper && (
           <li>
             <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-              <path className="rs-paper" d="M12,6L18,12L12,18L6,12Z" />
+              <path className="results__paper" d="M12,6L18,12L12,18L6,12Z" />
             </svg>
             the paper&apos;s Table 3 (time-limited crowd workers)
           </li>
         )}
       </ul>
-      <div className="rs-charts">
+      <div className="results__charts">
         <IntervalChart
           testId="results-chart-accuracy"
           title={`Accuracy by ${label}`}
@@ -271,8 +271,8 @@ export function Figures() {
           paper={paperDiff}
         />
       </div>
-      <div className="rs-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-        <table className="rs-table" data-testid="results-table" aria-describedby={`${id}-methods`}>
+      <div className="results__table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+        <table className="results__table" data-testid="results-table" aria-describedby={`${id}-methods`}>
           <caption id={`${id}-cap`}>
             Figures by {label}, 95% intervals{withPaper ? ', with the paper’s Table 3' : ''}
           </caption>
@@ -296,9 +296,9 @@ export function Figures() {
                 <td>{formatCount(g.participants)}</td>
                 <td>
                   {formatCount(g.trials)}
-                  {g.timeouts > 0 && <span className="rs-ci"> ({formatCount(g.timeouts)} timed out)</span>}
+                  {g.timeouts > 0 && <span className="results__ci"> ({formatCount(g.timeouts)} timed out)</span>}
                   {resumedMode === 'omit' && g.resumed.trials > 0 && (
-                    <span className="rs-ci" data-testid="results-resumed-left-out">
+                    <span className="results__ci" data-testid="results-resumed-left-out">
                       {' '}
                       ({formatCount(g.resumed.trials)} resumed left out)
                     </span>
@@ -335,7 +335,7 @@ export function Figures() {
           </tbody>
         </table>
       </div>
-      <ul id={`${id}-methods`} className="hint rs-methods" data-testid="results-interval-note">
+      <ul id={`${id}-methods`} className="hint results__methods" data-testid="results-interval-note">
         {(['accuracy', 'rt', 'difficulty', 'clustered'] as const).map((m) => (
           <li key={m} data-measure={m}>
             {INTERVAL_METHODS[m]}.

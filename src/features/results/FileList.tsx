@@ -13,13 +13,13 @@ export function FileList() {
   const good = files.filter((f) => f.ok);
   const { sessions } = merged;
   return (
-    <section className="rs-files" aria-labelledby="rs-files-h">
+    <section className="results__files" aria-labelledby="rs-files-h">
       <h2 id="rs-files-h">Files</h2>
       {files.map((f) =>
         f.ok ? null : (
           <div
             key={f.name}
-            className="rs-alert"
+            className="results__alert"
             role="alert"
             data-testid="results-error"
             data-file={f.problem.file}
@@ -37,12 +37,12 @@ export function FileList() {
         ),
       )}
       {readError !== null && (
-        <div className="rs-alert" role="alert" data-testid="results-read-error">
+        <div className="results__alert" role="alert" data-testid="results-read-error">
           <p>{readError}</p>
         </div>
       )}
       {good.length > 0 && (
-        <ul className="rs-file-list">
+        <ul className="results__file-list">
           {good.map((f) =>
             f.ok ? (
               <li key={f.name} data-testid="results-file" data-file={f.name} data-rows={f.rows}>
@@ -75,7 +75,7 @@ export function FileList() {
         .
       </p>
       {merged.conflicts > 0 && (
-        <div className="rs-alert" role="alert" data-testid="results-conflicts">
+        <div className="results__alert" role="alert" data-testid="results-conflicts">
           <p>
             {formatCount(merged.conflicts)} rows appear in two files with different content; the first file&apos;s row
             is used. First:{' '}

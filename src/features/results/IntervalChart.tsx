@@ -46,7 +46,7 @@ const M = { top: 14, right: 12, bottom: 40, left: 46 };
 
 const finite = (v: number) => Number.isFinite(v);
 
-/** Series colours in results.css (`.rs-series-0` …); more series reuse them in turn. */
+/** Series colours in results.css (`.results__series-0` …); more series reuse them in turn. */
 export const SERIES_STYLES = 4;
 
 /**
@@ -93,34 +93,36 @@ export function IntervalChart(p: IntervalChartProps) {
     .y((d) => y(d.v));
 
   return (
-    <figure className="rs-chart" data-testid={p.testId}>
+    <figure className="results__chart" data-testid={p.testId}>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
         aria-labelledby={`${id}-t ${id}-d`}
         preserveAspectRatio="xMidYMid meet"
-        className="rs-chart-svg"
+        className="results__chart-svg"
       >
         <title id={`${id}-t`}>{p.title}</title>
         <desc id={`${id}-d`}>
           {p.description} {p.method}.{p.note ? ` ${p.note}.` : ''}
         </desc>
-        <GridY y={y} left={M.left} right={W - M.right} format={p.format} className="rs-grid" />
+        <GridY y={y} left={M.left} right={W - M.right} format={p.format} className="results__grid" />
         <TicksBelow
-          className="rs-grid"
+          className="results__grid"
           items={keys}
           at={(k) => cx(String(k))}
           y={H - M.bottom + 16}
           label={(k) => (String(k).length > 12 ? `${String(k).slice(0, 11)}…` : String(k))}
         />
-        <AxisTitles x={p.xLabel} y={p.yLabel} width={W} height={H} plot={M} className="rs-axis-label" />
+        <AxisTitles x={p.xLabel} y={p.yLabel} width={W} height={H} plot={M} className="results__axis-label" />
         <g aria-hidden="true">
-          {paperPoints.length > 1 && ordered && <path className="rs-paper-line" d={paperLine(paperPoints) ?? ''} />}
+          {paperPoints.length > 1 && ordered && (
+            <path className="results__paper-line" d={paperLine(paperPoints) ?? ''} />
+          )}
           {ordered &&
             series.map((name, i) => (
               <path
                 key={name ?? ''}
-                className={`rs-study-line rs-series-${i % SERIES_STYLES}`}
+                className={`results__study-line results__series-${i % SERIES_STYLES}`}
                 d={join(p.points.filter((d) => d.series === name)) ?? ''}
               />
             ))}
@@ -129,17 +131,17 @@ export function IntervalChart(p: IntervalChartProps) {
             return (
               <g
                 key={d.key}
-                className={`rs-point rs-series-${series.indexOf(d.series) % SERIES_STYLES}`}
+                className={`results__point results__series-${series.indexOf(d.series) % SERIES_STYLES}`}
                 data-key={d.key}
               >
                 {finite(d.clusteredLo) && (
-                  <g className="rs-whisker">
+                  <g className="results__whisker">
                     <line x1={px} x2={px} y1={y(d.clusteredLo)} y2={y(d.clusteredHi)} />
                     <line x1={px - 4} x2={px + 4} y1={y(d.clusteredLo)} y2={y(d.clusteredLo)} />
                     <line x1={px - 4} x2={px + 4} y1={y(d.clusteredHi)} y2={y(d.clusteredHi)} />
                   </g>
                 )}
-                {finite(d.lo) && <line className="rs-bar" x1={px} x2={px} y1={y(d.lo)} y2={y(d.hi)} />}
+                {finite(d.lo) && <line className="results__bar" x1={px} x2={px} y1={y(d.lo)} y2={y(d.hi)} />}
                 {finite(d.estimate) && <circle cx={px} cy={y(d.estimate)} r={4} />}
               </g>
             );
@@ -150,7 +152,7 @@ export function IntervalChart(p: IntervalChartProps) {
             return (
               <path
                 key={d.key}
-                className="rs-paper"
+                className="results__paper"
                 data-key={d.key}
                 d={`M${px},${py - 5}L${px + 5},${py}L${px},${py + 5}L${px - 5},${py}Z`}
               />
@@ -160,11 +162,11 @@ export function IntervalChart(p: IntervalChartProps) {
       </svg>
       <figcaption>
         {p.title}
-        <span className="rs-chart-method" data-testid="results-chart-method">
+        <span className="results__chart-method" data-testid="results-chart-method">
           {p.method}
         </span>
         {p.note && (
-          <span className="rs-chart-method rs-chart-note" data-testid={p.noteTestId}>
+          <span className="results__chart-method results__chart-note" data-testid={p.noteTestId}>
             {p.note}
           </span>
         )}

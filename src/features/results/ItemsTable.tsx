@@ -44,7 +44,7 @@ export function ItemsTable() {
   if (list.length === 0) return null;
   const sortBy = (s: Pick<TableQuery, 'sort' | 'dir'>) => setQuery((q) => ({ ...q, ...s }));
   return (
-    <section className="rs-items" aria-labelledby={`${id}-h`} data-testid="results-items">
+    <section className="results__items" aria-labelledby={`${id}-h`} data-testid="results-items">
       <h2 id={`${id}-h`}>Items</h2>
       <p className="hint">
         Main items by k, hardest first; attention checks at the end. Practice items are left out
@@ -62,8 +62,8 @@ export function ItemsTable() {
         }}
         testId="results-items-search"
       />
-      <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-        <table className="rs-table">
+      <div className="results__table-wrap results__scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+        <table className="results__table">
           <caption id={`${id}-cap`}>
             Items ({shown.length === list.length ? list.length : `${shown.length} of ${list.length}`})
           </caption>
@@ -98,7 +98,7 @@ export function ItemsTable() {
                 )}
                 <td data-testid="results-item-accuracy">
                   {fixed(it.accuracy.estimate, 3)}{' '}
-                  <span className="rs-ci">{range(it.accuracy.lo, it.accuracy.hi, 3)}</span>
+                  <span className="results__ci">{range(it.accuracy.lo, it.accuracy.hi, 3)}</span>
                 </td>
                 <td>{fixed(it.meanRt, 1)}</td>
                 <td>{fixed(it.meanDifficulty, 2)}</td>

@@ -55,7 +55,7 @@ export function ModelsCompare() {
   if (items.length === 0) return null;
 
   return (
-    <section className="rs-models" aria-labelledby={`${id}-h`} data-testid="results-models" data-status={status}>
+    <section className="results__models" aria-labelledby={`${id}-h`} data-testid="results-models" data-status={status}>
       <h2 id={`${id}-h`}>Models on the same items</h2>
       <p className="hint">
         Each main item is rebuilt from its row: the puzzle from its seed, k and task, the story as the participant read
@@ -65,10 +65,10 @@ export function ModelsCompare() {
         told with all of them (the default) shows them some they were trained on; a study with template split “test”
         only held-out ones.
       </p>
-      <div className="rs-models-actions">
+      <div className="results__models-actions">
         <button
           type="button"
-          className="rs-button"
+          className="results__button"
           onClick={() => void ask(items)}
           disabled={running}
           data-testid="results-models-run"
@@ -89,7 +89,7 @@ export function ModelsCompare() {
           />
         )}
       </div>
-      <p role="status" className={status === 'error' ? 'rs-alert' : 'hint'} data-testid="results-models-status">
+      <p role="status" className={status === 'error' ? 'results__alert' : 'hint'} data-testid="results-models-status">
         {running ? `${progress.label}: ${progress.done} of ${progress.total}…` : message}
       </p>
       {notAsked > 0 && !running && (
@@ -99,15 +99,17 @@ export function ModelsCompare() {
       )}
       {models.length > 0 && (
         <>
-          <ul className="rs-models-facts" data-testid="results-models-facts" aria-label="The models asked">
+          <ul className="results__models-facts" data-testid="results-models-facts" aria-label="The models asked">
             {models.map((m) => (
               <li key={m.id} data-model={m.model}>
-                <strong>{m.label}</strong> <span className="mono rs-ci">{m.id}</span>
+                <strong>{m.label}</strong> <span className="mono results__ci">{m.id}</span>
                 <dl>
                   {modelFactsText(m).map(([term, text]) => (
                     <div
                       key={term}
-                      className={term === 'Supervised by' && m.supervision !== 'answer' ? 'rs-models-flag' : undefined}
+                      className={
+                        term === 'Supervised by' && m.supervision !== 'answer' ? 'results__models-flag' : undefined
+                      }
                     >
                       <dt>{term}</dt>
                       <dd>{text}</dd>
@@ -117,8 +119,8 @@ export function ModelsCompare() {
               </li>
             ))}
           </ul>
-          <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-            <table className="rs-table" data-testid="results-models-table">
+          <div className="results__table-wrap results__scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+            <table className="results__table" data-testid="results-models-table">
               <caption id={`${id}-cap`}>
                 Accuracy by k: people over their answers, each model over the items it was asked (one answer per item)
               </caption>
@@ -149,7 +151,7 @@ export function ModelsCompare() {
                         data-n={r.people.answers}
                       >
                         {fixed(r.people.accuracy, 3)}{' '}
-                        <span className="rs-ci">{pct(r.people.correct, r.people.answers)}</span>
+                        <span className="results__ci">{pct(r.people.correct, r.people.answers)}</span>
                       </td>
                       <td>{r.peopleAsked.items}</td>
                       <td
@@ -158,7 +160,7 @@ export function ModelsCompare() {
                         data-n={r.peopleAsked.answers}
                       >
                         {fixed(r.peopleAsked.accuracy, 3)}{' '}
-                        <span className="rs-ci">{pct(r.peopleAsked.correct, r.peopleAsked.answers)}</span>
+                        <span className="results__ci">{pct(r.peopleAsked.correct, r.peopleAsked.answers)}</span>
                       </td>
                       {models.map((m) => {
                         const c = r.models[m.id];
@@ -170,7 +172,7 @@ export function ModelsCompare() {
                             data-n={c?.items}
                           >
                             {fixed(c?.accuracy ?? NaN, 3)}{' '}
-                            <span className="rs-ci">{c ? pct(c.correct, c.items) : ''}</span>
+                            <span className="results__ci">{c ? pct(c.correct, c.items) : ''}</span>
                           </td>
                         );
                       })}
@@ -187,7 +189,7 @@ export function ModelsCompare() {
             </p>
           )}
           {refused.length > 0 && (
-            <div className="rs-models-refused" data-testid="results-models-refused" data-count={refused.length}>
+            <div className="results__models-refused" data-testid="results-models-refused" data-count={refused.length}>
               <p>
                 {refused.length} item{refused.length === 1 ? '' : 's'} could not be rebuilt from{' '}
                 {refused.length === 1 ? 'its' : 'their'} row (the seed makes another puzzle), so the models were not
@@ -203,10 +205,15 @@ export function ModelsCompare() {
               </ul>
             </div>
           )}
-          <details className="rs-models-items">
+          <details className="results__models-items">
             <summary>Each item: the answer, people&apos;s accuracy and each model&apos;s answer</summary>
-            <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-items`}>
-              <table className="rs-table">
+            <div
+              className="results__table-wrap results__scroll"
+              tabIndex={0}
+              role="region"
+              aria-labelledby={`${id}-items`}
+            >
+              <table className="results__table">
                 <caption id={`${id}-items`}>Items ({items.length})</caption>
                 <thead>
                   <tr>
@@ -230,7 +237,8 @@ export function ModelsCompare() {
                       <td>{it.k}</td>
                       <td>{it.gold}</td>
                       <td>
-                        {fixed(it.correct / it.answers, 2)} <span className="rs-ci">{pct(it.correct, it.answers)}</span>
+                        {fixed(it.correct / it.answers, 2)}{' '}
+                        <span className="results__ci">{pct(it.correct, it.answers)}</span>
                       </td>
                       {models.map((m) => {
                         const a = answers[m.id]?.[it.key];
@@ -244,10 +252,10 @@ export function ModelsCompare() {
                             {a ? (
                               <>
                                 {a.word} <span aria-label={a.correct ? 'right' : 'wrong'}>{a.correct ? '✓' : '✗'}</span>{' '}
-                                <span className="rs-ci">{fixed(a.probability, 2)}</span>
+                                <span className="results__ci">{fixed(a.probability, 2)}</span>
                               </>
                             ) : rebuilt[it.key]?.ok === false ? (
-                              <span className="rs-ci">not rebuilt</span>
+                              <span className="results__ci">not rebuilt</span>
                             ) : (
                               '–'
                             )}

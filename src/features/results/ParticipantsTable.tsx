@@ -58,7 +58,7 @@ export function ParticipantsTable() {
   };
   const win = pageWindow(shown.length, page, PAGE);
   return (
-    <section className="rs-participants" aria-labelledby={`${id}-h`} data-testid="results-participants">
+    <section className="results__participants" aria-labelledby={`${id}-h`} data-testid="results-participants">
       <h2 id={`${id}-h`}>Participants</h2>
       <p className="hint">
         Flagged ({formatCount(flagged.length)} of {formatCount(list.length)}): an attention check answered wrong or not
@@ -67,7 +67,7 @@ export function ParticipantsTable() {
         {resumedMode === 'omit' ? ' not resumed (the flags count every trial)' : ''}.
         {marking ? ' Resumed: main and check trials shown again after an interruption.' : ''}
       </p>
-      <label className="rs-check">
+      <label className="results__check">
         <input
           type="checkbox"
           checked={flaggedOnly}
@@ -90,8 +90,8 @@ export function ParticipantsTable() {
         }}
         testId="results-participants-search"
       />
-      <div className="rs-table-wrap rs-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
-        <table className="rs-table">
+      <div className="results__table-wrap results__scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+        <table className="results__table">
           <caption id={`${id}-cap`}>
             {flaggedOnly ? 'Flagged participants' : 'All participants'} ({formatCount(shown.length)})
           </caption>
@@ -118,7 +118,7 @@ export function ParticipantsTable() {
                 data-testid="results-participant"
                 data-session={p.session_id}
                 data-flags={p.flags.join(' ')}
-                className={p.flags.length ? 'rs-flagged' : undefined}
+                className={p.flags.length ? 'results__flagged' : undefined}
               >
                 <th scope="row" className="mono">
                   {p.session_id}
@@ -130,9 +130,9 @@ export function ParticipantsTable() {
                   {p.flags.length === 0 ? (
                     '–'
                   ) : (
-                    <ul className="rs-flags">
+                    <ul className="results__flags">
                       {p.flags.map((f) => (
-                        <li key={f} className="rs-flag">
+                        <li key={f} className="results__flag">
                           {FLAG_TEXT[f]}
                         </li>
                       ))}

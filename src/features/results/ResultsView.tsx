@@ -19,7 +19,7 @@ export function ResultsView() {
   // Paraphrase and review rows only: the puzzle figures (accuracy by k…) would say nothing.
   const collectionOnly = useResults((s) => s.collectionOnly);
   return (
-    <div className="rs" data-testid="results-view">
+    <div className="results page" data-testid="results-view">
       <header>
         <h1 tabIndex={-1} data-view-heading>
           Results

@@ -25,7 +25,7 @@ export function ServerFetch() {
   const [psychDs, setPsychDs] = useState<{ busy: boolean; ok: boolean; message: string } | null>(null);
   const target = targetOf(address, study);
   return (
-    <details className="rs-server" data-testid="results-server">
+    <details className="results__server" data-testid="results-server">
       <summary>Fetch from a results server</summary>
       <form
         data-testid="results-server-form"
@@ -34,7 +34,7 @@ export function ServerFetch() {
           void fetchFromServer(address, token, study);
         }}
       >
-        <div className="rs-field">
+        <div className="results__field">
           <label htmlFor={`${id}-a`}>Server address</label>
           <input
             id={`${id}-a`}
@@ -45,7 +45,7 @@ export function ServerFetch() {
             required
           />
         </div>
-        <div className="rs-field">
+        <div className="results__field">
           <label htmlFor={`${id}-t`}>Researcher token</label>
           <input
             id={`${id}-t`}
@@ -57,7 +57,7 @@ export function ServerFetch() {
             required
           />
         </div>
-        <div className="rs-field">
+        <div className="results__field">
           <label htmlFor={`${id}-s`}>Study id (empty: every study)</label>
           <input
             id={`${id}-s`}
@@ -88,7 +88,7 @@ export function ServerFetch() {
         </button>
         {psychDs && (
           <p
-            className={psychDs.ok ? 'hint' : 'rs-alert'}
+            className={psychDs.ok ? 'hint' : 'results__alert'}
             role={psychDs.ok ? 'status' : 'alert'}
             data-testid="results-psychds-status"
           >
@@ -97,7 +97,7 @@ export function ServerFetch() {
         )}
         {server.status !== 'idle' && (
           <p
-            className={server.status === 'error' ? 'rs-alert' : 'hint'}
+            className={server.status === 'error' ? 'results__alert' : 'hint'}
             role={server.status === 'error' ? 'alert' : 'status'}
             data-testid="results-server-status"
             data-status={server.status}

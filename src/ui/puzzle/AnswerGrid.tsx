@@ -1,5 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import { PREDICATES, PREDICATE_WORDS, type RelationWord } from '../../core/kinship/relations';
+import './puzzle.css';
 
 /** The twenty relation words in the grid's order: each predicate's pair (son, daughter) side by side. */
 export const ANSWER_WORDS: readonly RelationWord[] = PREDICATES.flatMap(

@@ -1,4 +1,5 @@
 import type { Gender } from '../../core/kinship/relations';
+import './puzzle.css';
 
 /**
  * A person's name as every view writes it: the gender is shown by a shape (a square for men, a

@@ -1,5 +1,6 @@
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import { ruleWords, tripleWords } from './proof';
+import './puzzle.css';
 
 /**
  * One proof step as a sentence: "Kelly is Anne's daughter and Tom is Kelly's son, so Tom is

@@ -1,6 +1,7 @@
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import { EntityName } from './EntityName';
 import { queryPeople } from './text';
+import './puzzle.css';
 
 /** "How is B related to A?" with the names drawn and marked. */
 export function Question({ puzzle, className }: { puzzle: Puzzle; className: string }) {
