@@ -4,7 +4,12 @@ import { bankSize, bankToJson } from '../../src/core/text/templates';
 import { AGREE_RULES, type AgreeRule, collectTemplates } from '../../src/study/collect/collect';
 import { readCollectedRows } from '../../src/study/collect/rows';
 import type { ResultRow } from '../../src/study/results/results';
-import { mergeResults, type ResultsFile, ResultsFileError, ResultsFileReader } from '../../src/study/results/resultsFile';
+import {
+  mergeResults,
+  type ResultsFile,
+  ResultsFileError,
+  ResultsFileReader,
+} from '../../src/study/results/resultsFile';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { openDataStore } from '../dataStore';
 import { CliError, UsageError } from '../errors';
