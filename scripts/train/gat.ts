@@ -16,6 +16,7 @@ import {
 import { GAT_PAPER } from '../../src/ml/graph/gatPaper';
 import { batchPairLabels, batchRounds, pairLabelsFromPuzzle } from '../../src/ml/graph/pairRounds';
 import { GAT_PAIRS } from '../../src/ml/graph/pairStates';
+import { PATH_COMPOSER } from '../../src/ml/graph/pathComposer';
 import { GAT_IMPROVED } from '../../src/ml/graph/relationComposer';
 import { runEpochs, type Trained, type TrainContext } from './trainer';
 
@@ -27,6 +28,7 @@ export const GAT_MODELS: Record<string, { config: GatConfig }> = {
   'gat-pairs': { config: GAT_PAIRS },
   /** Ablation: `gat-improved` trained on the answer only, without the auxiliary pair loss. */
   'gat-improved-answer-only': { config: { ...GAT_IMPROVED, pairLoss: 0 } },
+  'path-composer': { config: PATH_COMPOSER },
 };
 
 function batches(graphs: readonly StoryGraph[], size: number, inverseEdges: boolean): GraphBatch[] {

@@ -33,6 +33,8 @@ const EXPECTED: Record<string, string> = {
   'lstm-mean/1': '6bfe57a6ba9f1136',
   'lstm/1': '162a65c0b5de59c3',
   'mac/1': '3c59a5c0bba622d9',
+  // Added with the path composer (a new folder, not a changed one).
+  'path-composer/1': 'd2be4143917d2b98',
   'rn/1': 'aa6ee36f042d616e',
 };
 

@@ -21,6 +21,7 @@ describe('the model-kind descriptor', () => {
       ['gat-improved', 'graph', 'answer+rule-pairs', null],
       ['gat-improved-answer-only', 'graph', 'answer', null],
       ['gat-pairs', 'graph', 'answer+rule-pairs', null],
+      ['path-composer', 'graph', 'answer', null],
       ['lstm', 'text', 'answer', 'bilstmAttention'],
       ['lstm-mean', 'text', 'answer', 'bilstmMean'],
       ['rn', 'text', 'answer', 'rn'],

@@ -34,7 +34,15 @@ export interface ModelKindInfo extends ModelFacts {
 
 /** The model ids of this table (the first segment of a folder id, `<model>/<version>`). */
 export type ModelId =
-  'gat' | 'gat-improved' | 'gat-improved-answer-only' | 'gat-pairs' | 'lstm' | 'lstm-mean' | 'rn' | 'mac';
+  | 'gat'
+  | 'gat-improved'
+  | 'gat-improved-answer-only'
+  | 'gat-pairs'
+  | 'path-composer'
+  | 'lstm'
+  | 'lstm-mean'
+  | 'rn'
+  | 'mac';
 
 /** The columns of the paper's Table 2, as it prints them. */
 export const PAPER_MODEL_NAME: Readonly<Record<PaperModelId, string>> = {
@@ -120,6 +128,17 @@ export const MODEL_KINDS = {
     description: `The first design of the relation composer, not in the paper: 32-d vector states per ordered pair, composed through a third person by a small MLP; it drifts on long compositions. ${RULE_PAIRS_NOTE}`,
     format: 'clutrr-lab/gat',
     architecture: 'pairs',
+  },
+  'path-composer': {
+    label: 'Path composer, answer only',
+    reads: 'graph',
+    supervision: 'answer',
+    attention: 'facts',
+    paperModel: null,
+    description:
+      'Not in the paper: it finds the shortest chain of stated facts from the first query person to the second and composes adjacent steps, the leftmost pair it is sure of first, with a learned 21×21→21 table of relation classes. Trained on the final answers alone: no rule of the rule base and no label of an intermediate pair; its only prior is that a stated word starts out meaning its own class.',
+    format: 'clutrr-lab/gat',
+    architecture: 'path',
   },
   lstm: {
     label: 'BiLSTM-attention (paper)',

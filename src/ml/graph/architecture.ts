@@ -4,7 +4,8 @@
  * (`GatOutputs`), and the contract an architecture fulfils (`GraphArchitecture`): its weights,
  * its inputs, its forward pass, how its attention reaches the stated facts and how many
  * questions go through at once. graphNet.ts holds the model built on one of them (weights, training
- * step, saving and loading); gatPaper.ts, relationComposer.ts and pairStates.ts are the three.
+ * step, saving and loading); gatPaper.ts, relationComposer.ts, pairStates.ts and pathComposer.ts
+ * are the four.
  */
 import type * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../../core/random/rng';
@@ -26,11 +27,12 @@ export interface GatConfig {
    * `nodes` (absent: the paper's GAT, gatPaper.ts), `pairs` (the first relation composer,
    * pairStates.ts: vector states of ordered pairs of people composed through a third person)
    * or `classes` (the shipped relation composer, relationComposer.ts: each pair's state a
-   * distribution over PAIR_CLASSES, composition a learned table). With `pairs` and `classes`,
+   * distribution over PAIR_CLASSES, composition a learned table) or `path` (pathComposer.ts:
+   * the chain of facts from a to b composed step by step). With `pairs` and `classes`,
    * `rounds` 0 means "as many rounds as the longest query distance in the batch" (so a k = 10
    * story gets 10), `convs` is unused.
    */
-  readonly architecture?: 'nodes' | 'pairs' | 'classes';
+  readonly architecture?: 'nodes' | 'pairs' | 'classes' | 'path';
   /** `pairs`: hidden size of the composition MLP. */
   readonly composeHidden?: number;
   /**
@@ -62,6 +64,10 @@ export interface GatInputs {
   readonly splitMask?: tf.Tensor4D;
   /** Pair architectures: composition rounds for this batch. */
   readonly rounds?: number;
+  /** `path`: the chain from a to b as one-hot edge types per step [B, L, T] (zero past its end). */
+  readonly chainSteps?: tf.Tensor3D;
+  /** `path`: [B, N, N], 1 at [b, to, from] for each step of the chain. */
+  readonly chainEdges?: tf.Tensor3D;
 }
 
 export interface ForwardOptions {

@@ -28,7 +28,7 @@ describe('graph models: the shared weights, training step, saving and loading (g
     expect(architectureOf(GAT_IMPROVED)).toBe(CLASS_STATES);
     const odd = { ...GAT_PAPER, architecture: 'graphs' } as unknown as GatConfig;
     expect(() => new GraphNet(odd, 1)).toThrow(
-      'GAT config: unknown architecture "graphs" (expected nodes, pairs, classes)',
+      'GAT config: unknown architecture "graphs" (expected nodes, pairs, classes, path)',
     );
   });
 

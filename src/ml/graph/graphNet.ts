@@ -22,6 +22,7 @@ import {
 import { NODES } from './gatPaper';
 import type { ClutrrModel, ModelAnswer, ModelQuestion } from '../model';
 import { PAIR_STATES } from './pairStates';
+import { PATH_STATES } from './pathComposer';
 import { CLASS_STATES } from './relationComposer';
 import { applyClippedGradients, crossEntropy, type TrainStep } from '../training';
 import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from '../variables';
@@ -35,6 +36,7 @@ const ARCHITECTURES: Readonly<Record<ArchitectureName, GraphArchitecture>> = {
   nodes: NODES,
   pairs: PAIR_STATES,
   classes: CLASS_STATES,
+  path: PATH_STATES,
 };
 
 /** The architecture a config names (absent: the paper's `nodes`); a clear error for any other name. */
