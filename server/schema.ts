@@ -59,7 +59,7 @@ export const sessionInfoSchema = z.strictObject({
 export const ingestBodySchema = z.strictObject({
   sessions: z.array(sessionInfoSchema).max(MAX_SESSIONS_PER_REQUEST),
   rows: z.array(resultRowSchema).min(1).max(MAX_ROWS_PER_REQUEST),
-  // The secrets of the issued sessions among the rows (src/study/delivery/serverSession.ts, rowsBody).
+  // The secrets of the issued sessions among the rows (src/study/delivery/serverApi.ts, rowsBody).
   secrets: z
     .array(z.strictObject({ session_id: id, secret: text(200) }))
     .max(MAX_SESSIONS_PER_REQUEST)

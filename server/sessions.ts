@@ -4,7 +4,7 @@
  * answers through are studyRegistry.ts, studySwitches.ts, ingestChecks.ts and reviewQueue.ts).
  *
  * A participant's page asks for a session after consent (`POST api/sessions`, the request and
- * answer shapes in src/study/delivery/serverSession.ts). The server answers with a random session id, a
+ * answer shapes in src/study/delivery/serverApi.ts). The server answers with a random session id, a
  * random secret the session's rows must carry, a resume code, and the participant number from a
  * counter per study (or a number an idle session gave back): `scheduleParticipant` turns
  * consecutive numbers into balanced blocks of (conditions × lists) cells, so every block of that
