@@ -19,6 +19,7 @@ import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, median } from './benchKit.mjs';
 import { startPreview } from './preview.mjs';
 
 const { values } = parseArgs({
@@ -38,7 +39,6 @@ const ROWS = Number(values.rows);
 const KS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
 const PORT = Number(values.port);
 const BASE = `http://127.0.0.1:${PORT}/`;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 if (values.build || !existsSync(join(DIST, 'index.html'))) {
   console.error(`building into ${DIST}…`);
@@ -65,11 +65,6 @@ if (!workerFile) {
 }
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const median = (xs) => {
-  const s = sorted(xs);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const p95 = (xs) => sorted(xs)[Math.max(0, Math.ceil(0.95 * xs.length) - 1)];
 const ms = (x) => x.toFixed(x < 10 ? 2 : 1);
 const kib = (b) => `${(b / 1024).toFixed(0)} KiB`;

@@ -7,28 +7,20 @@
 // asserts nothing (timings belong here, not in tests).
 //
 //   npx vite build --outDir dist && node scripts/bench-results.mjs [--dist dist] [--port 4190] [--copies 17] [--runs 3]
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, median, opt, requireBuild } from './benchKit.mjs';
 import { startPreview } from './preview.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : def;
-};
 const DIST = opt('dist', 'dist');
 const PORT = Number(opt('port', 4190));
 const COPIES = Number(opt('copies', 17));
 const RUNS = Number(opt('runs', 3));
 const BASE = `http://127.0.0.1:${PORT}`;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-if (!existsSync(join(DIST, 'index.html'))) {
-  console.error(`${DIST}/index.html is missing: build first (npx vite build --outDir ${DIST}).`);
-  process.exit(1);
-}
+requireBuild(DIST, `build first (npx vite build --outDir ${DIST}).`);
 
 /** The fixture CSV copied with unique session ids (its rows hold no line breaks; session_id is the 2nd column). */
 function bigCsv() {
@@ -51,12 +43,6 @@ const INIT = () => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
-};
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
 const file = bigCsv();

@@ -13,28 +13,17 @@
 //   npx vite build && node scripts/bench-study.mjs [--dist dist] [--port 4181] [--runs 3]
 //     [--k 2,3,4,5] [--per-k 5]
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { startPreview } from './preview.mjs';
+import { clickUntilPainted, evaluateWith, launchChromium, opt, requireBuild } from './benchKit.mjs';
+import { startPreview, stopPreview } from './preview.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : def;
-};
 const DIST = opt('dist', 'dist');
 const PORT = Number(opt('port', '4181'));
 const RUNS = Number(opt('runs', '3'));
 const K = opt('k', '2,3,4,5');
 const PER_K = opt('per-k', '5');
 const BASE = `http://127.0.0.1:${PORT}`;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-if (!existsSync(join(DIST, 'index.html'))) {
-  console.error(`${DIST}/index.html is missing: run \`npx vite build\` first (or pass --dist).`);
-  process.exit(1);
-}
+requireBuild(DIST, 'run `npx vite build` first (or pass --dist).');
 
 // The link as a researcher makes it: main trials only, so every answer is followed by a trial.
 const cli = execFileSync(
@@ -62,28 +51,14 @@ const fmt = (x) => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
 const OUTSIDE = 'submit → next story painted (script)';
 
 /**
- * In the page: clicks submit, resolves once another story (or the completion) is in the DOM and
- * the frame showing it has run: the same span as study:answer-to-next, seen from outside the app.
+ * In the page, before submit: the check that another story (or the completion) is in the DOM.
+ * clickUntilPainted with it times the same span as study:answer-to-next, seen from outside the app.
  */
-const SUBMIT_ONCE = async () => {
+const STORY_MOVED = () => {
   const story = () => document.querySelector('[data-testid="trial-story"]')?.textContent ?? null;
   const before = story();
-  const moved = () =>
+  return () =>
     document.querySelector('[data-testid="completion"]') !== null || (story() !== null && story() !== before);
-  const t0 = performance.now();
-  document.querySelector('[data-testid="submit-answer"]').click();
-  await new Promise((resolve) => {
-    if (moved()) return resolve();
-    const mo = new MutationObserver(() => {
-      if (moved()) {
-        mo.disconnect();
-        resolve();
-      }
-    });
-    mo.observe(document.body, { childList: true, subtree: true, characterData: true });
-  });
-  await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  return { ms: performance.now() - t0, end: document.querySelector('[data-testid="completion"]') !== null };
 };
 
 /** One participant: consent, instructions, every trial answered at once; the run's measures. */
@@ -101,9 +76,14 @@ async function runOnce(browser) {
     if (await id('completion').isVisible()) break;
     await id('answer-option').first().click();
     await page.locator('[data-testid="difficulty-option"][data-value="3"]').click();
-    const r = await page.evaluate(SUBMIT_ONCE);
+    const ms = await evaluateWith(page, clickUntilPainted, '[data-testid="submit-answer"]', STORY_MOVED, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
+    const end = await page.evaluate(() => document.querySelector('[data-testid="completion"]') !== null);
     trials++;
-    if (!r.end) outside.push(r.ms);
+    if (!end) outside.push(ms);
   }
   const entries = await page.evaluate(() =>
     Object.fromEntries(
@@ -115,10 +95,7 @@ async function runOnce(browser) {
 }
 
 const preview = await startPreview({ port: PORT, dist: DIST, base: BASE });
-const browser = await chromium.launch({
-  executablePath: existsSync(CHROMIUM) ? CHROMIUM : undefined,
-  args: ['--headless', '--no-sandbox', '--disable-gpu'],
-});
+const browser = await launchChromium();
 const all = { 'study:put': [], 'study:answer-to-next': [], [OUTSIDE]: [] };
 let trials = 0;
 try {
@@ -129,11 +106,7 @@ try {
   }
 } finally {
   await browser.close();
-  try {
-    process.kill(-preview.pid, 'SIGTERM');
-  } catch {
-    preview.kill('SIGTERM');
-  }
+  stopPreview(preview);
 }
 
 const rows = Object.entries(all).map(([name, xs]) =>

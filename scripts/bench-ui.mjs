@@ -12,35 +12,19 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
-import { startPreview } from './preview.mjs';
+import { clickUntilPainted, evaluateWith, launchChromium, median, opt, requireBuild } from './benchKit.mjs';
+import { startPreview, stopPreview } from './preview.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
-const PORT = opt('port', 4180);
-const RUNS = opt('runs', 5);
-const CLICKS = opt('clicks', 20);
-const TEN_K_RUNS = opt('ten-k-runs', 3);
+const PORT = Number(opt('port', 4180));
+const RUNS = Number(opt('runs', 5));
+const CLICKS = Number(opt('clicks', 20));
+const TEN_K_RUNS = Number(opt('ten-k-runs', 3));
 const tenK = [];
 const BASE = `http://127.0.0.1:${PORT}`;
 // --dist: another build folder, so several builds can be measured side by side.
-const distAt = args.indexOf('--dist');
-const DIST = distAt >= 0 ? args[distAt + 1] : 'dist';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const DIST = opt('dist', 'dist');
 
-if (!existsSync(join(DIST, 'index.html'))) {
-  console.error(`${DIST}/index.html is missing: run \`npx vite build --outDir ${DIST}\` first.`);
-  process.exit(1);
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+requireBuild(DIST, `run \`npx vite build --outDir ${DIST}\` first.`);
 const fmt = (x, unit = 'ms') => `${x.toFixed(x < 10 ? 1 : 0)} ${unit}`;
 
 /** Entry chunks: what index.html loads before anything runs (module script + modulepreloads). */
@@ -87,10 +71,10 @@ const INIT = () => {
   mo.observe(document, { childList: true, subtree: true });
 };
 
-/** In the page: click New puzzle, resolve after the new puzzle's graph is in the DOM and painted. */
-const CLICK_ONCE = async () => {
+/** In the page, before New puzzle is clicked: the check that a new puzzle's graph is in the DOM. */
+const GRAPH_REDRAWN = () => {
   const before = window.__clutrr.getPuzzle();
-  const drawn = () => {
+  return () => {
     const p = window.__clutrr.getPuzzle();
     if (!p || p === before) return false;
     const names = [...document.querySelectorAll('[data-testid="graph-node"]')].map((n) => n.getAttribute('data-name'));
@@ -99,28 +83,18 @@ const CLICK_ONCE = async () => {
       edges === p.facts.length && names.length === p.entities.length && p.entities.every((e) => names.includes(e.name))
     );
   };
-  const t0 = performance.now();
-  document.querySelector('[data-testid="new-puzzle"]').click();
-  await new Promise((resolve) => {
-    if (drawn()) return resolve();
-    const mo = new MutationObserver(() => {
-      if (drawn()) {
-        mo.disconnect();
-        resolve();
-      }
-    });
-    mo.observe(document.body, { childList: true, subtree: true, attributes: true });
-  });
-  // The frame that shows it.
-  await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  return performance.now() - t0;
 };
 
+/** Click New puzzle, resolve after the new puzzle's graph is in the DOM and painted: the ms taken. */
+const clickOnce = (page) =>
+  evaluateWith(page, clickUntilPainted, '[data-testid="new-puzzle"]', GRAPH_REDRAWN, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+  });
+
 const preview = await startPreview({ port: PORT, dist: DIST, base: BASE });
-const browser = await chromium.launch({
-  executablePath: existsSync(CHROMIUM) ? CHROMIUM : undefined,
-  args: ['--headless', '--no-sandbox', '--disable-gpu'],
-});
+const browser = await launchChromium();
 const rows = [];
 let firstStoryScripts = [];
 try {
@@ -174,7 +148,7 @@ try {
     await page.goto(`${BASE}/?seed=1&k=${k}&task=${task}`);
     await page.waitForFunction(() => window.__bench.graph !== null);
     const times = [];
-    for (let i = 0; i < CLICKS; i++) times.push(await page.evaluate(CLICK_ONCE));
+    for (let i = 0; i < CLICKS; i++) times.push(await clickOnce(page));
     rows.push([
       `new puzzle → graph drawn (k=${k}, task ${task})`,
       `median ${fmt(median(times))}`,
@@ -242,11 +216,7 @@ try {
   ]);
 } finally {
   await browser.close();
-  try {
-    process.kill(-preview.pid, 'SIGTERM');
-  } catch {
-    preview.kill('SIGTERM');
-  }
+  stopPreview(preview);
 }
 
 const sizeOf = (file) => {

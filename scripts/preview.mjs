@@ -1,4 +1,4 @@
-// Starts `vite preview` of a build folder for the measuring scripts (bench-ui, bench-study), in
+// Starts and stops `vite preview` of a build folder for the measuring scripts (bench-ui, bench-study), in
 // its own process group so the caller can stop it and its children with process.kill(-pid).
 import { spawn } from 'node:child_process';
 
@@ -23,4 +23,13 @@ export async function startPreview({ port, dist, base }) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`vite preview did not start on ${base}:\n${log}`);
+}
+
+/** Stops the preview started by startPreview, its children with it where the group can be signalled. */
+export function stopPreview(preview) {
+  try {
+    process.kill(-preview.pid, 'SIGTERM');
+  } catch {
+    preview.kill('SIGTERM');
+  }
 }

@@ -247,30 +247,35 @@ function addMeasures(t: StoryStatsTally, m: RowMeasures): void {
   if (m.lastWordGuess === null) t.lastWordNone++;
 }
 
+/** A tally's plain counts and sums, which pooling adds field by field. */
+const SUMMED_FIELDS = [
+  'rows',
+  'tauSum',
+  'tauRows',
+  'tauSkipped',
+  'firstIsQ0',
+  'wordsPerFactSum',
+  'wordsPerFactRows',
+  'factsPerSentenceSum',
+  'factsPerSentenceRows',
+  'untypedNoise',
+  'lastWordHits',
+  'lastWordNone',
+  'entailed',
+  'assumed',
+  'impossible',
+] as const satisfies readonly (keyof StoryStatsTally)[];
+
 /** Adds tally `b` into tally `a` (same k, or when pooling every k). */
 function addTally(a: StoryStatsTally, b: StoryStatsTally): void {
-  a.rows += b.rows;
+  for (const f of SUMMED_FIELDS) a[f] += b[f];
   for (const [p, n] of b.patterns) bump(a.patterns, p, n);
   for (const [w, n] of b.targets) bump(a.targets, w, n);
-  a.tauSum += b.tauSum;
-  a.tauRows += b.tauRows;
-  a.tauSkipped += b.tauSkipped;
-  a.firstIsQ0 += b.firstIsQ0;
-  a.wordsPerFactSum += b.wordsPerFactSum;
-  a.wordsPerFactRows += b.wordsPerFactRows;
-  a.factsPerSentenceSum += b.factsPerSentenceSum;
-  a.factsPerSentenceRows += b.factsPerSentenceRows;
   for (const [kind, words] of b.noise) {
     let into = a.noise.get(kind);
     if (!into) a.noise.set(kind, (into = new Map()));
     for (const [w, n] of words) bump(into, w, n);
   }
-  a.untypedNoise += b.untypedNoise;
-  a.lastWordHits += b.lastWordHits;
-  a.lastWordNone += b.lastWordNone;
-  a.entailed += b.entailed;
-  a.assumed += b.assumed;
-  a.impossible += b.impossible;
   for (const [p, n] of b.assumedPatterns) bump(a.assumedPatterns, p, n);
 }
 

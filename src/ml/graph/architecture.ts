@@ -7,9 +7,9 @@
  * step, saving and loading); gatPaper.ts, relationComposer.ts, pairStates.ts and pathComposer.ts
  * are the four.
  */
-import type * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../../core/random/rng';
-import type { GraphBatch, StoryGraph } from '../encoding';
+import { type GraphBatch, NUM_EDGE_TYPES, type StoryGraph } from '../encoding';
 
 export interface GatConfig {
   /** Node state size; the identity vectors have this size too (rounds share weights). */
@@ -68,6 +68,17 @@ export interface GatInputs {
   readonly chainSteps?: tf.Tensor3D;
   /** `path`: [B, N, N], 1 at [b, to, from] for each step of the chain. */
   readonly chainEdges?: tf.Tensor3D;
+}
+
+/** The inputs every architecture has: the batch's edges, node mask and query one-hots as tensors. */
+export function graphTensors(batch: GraphBatch): Pick<GatInputs, 'edges' | 'nodeMask' | 'queryA' | 'queryB'> {
+  const { size: B, maxNodes: N } = batch;
+  return {
+    edges: tf.tensor4d(batch.edges, [B, N, N, NUM_EDGE_TYPES]),
+    nodeMask: tf.tensor2d(batch.nodeMask, [B, N]),
+    queryA: tf.tensor2d(batch.queryA, [B, N]),
+    queryB: tf.tensor2d(batch.queryB, [B, N]),
+  };
 }
 
 export interface ForwardOptions {

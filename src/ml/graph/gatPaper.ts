@@ -12,7 +12,15 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../../core/random/rng';
 import { type GraphBatch, NUM_CLASSES, NUM_EDGE_TYPES, type StoryGraph } from '../encoding';
-import type { ForwardOptions, GatConfig, GatInputs, GatOutputs, GraphArchitecture, WeightOf } from './architecture';
+import {
+  type ForwardOptions,
+  type GatConfig,
+  type GatInputs,
+  type GatOutputs,
+  type GraphArchitecture,
+  graphTensors,
+  type WeightOf,
+} from './architecture';
 
 /** The paper's GAT. */
 export const GAT_PAPER: GatConfig = {
@@ -97,10 +105,7 @@ export const NODES: GraphArchitecture = {
   inputs(c: GatConfig, batch: GraphBatch, rng: Rng): GatInputs {
     const { size: B, maxNodes: N } = batch;
     return {
-      edges: tf.tensor4d(batch.edges, [B, N, N, NUM_EDGE_TYPES]),
-      nodeMask: tf.tensor2d(batch.nodeMask, [B, N]),
-      queryA: tf.tensor2d(batch.queryA, [B, N]),
-      queryB: tf.tensor2d(batch.queryB, [B, N]),
+      ...graphTensors(batch),
       identities: tf.tensor3d(normals(B * N * c.dim, rng), [B, N, c.dim]),
     };
   },

@@ -11,7 +11,7 @@ import { INVERSE_CODE, PRED_CODE, predicateOf, wordFor } from '../../core/kinshi
 import type { PuzzleRecord } from '../../core/puzzle/puzzle';
 import { bit, composeMasks } from '../../core/reasoning/solver';
 import { CLASSES, type GraphBatch, NUM_EDGE_TYPES, type StoryGraph } from '../encoding';
-import type { GatConfig, GatInputs } from './architecture';
+import { type GatConfig, type GatInputs, graphTensors } from './architecture';
 
 /**
  * Classes of a pair's relation (both composers): the 18 answer classes, then `husband`, `wife` (a pair may be
@@ -141,10 +141,7 @@ export function batchPairLabels(labels: readonly (readonly Int32Array[])[], N: n
 export function pairInputs(c: GatConfig, batch: GraphBatch): GatInputs {
   const { size: B, maxNodes: N } = batch;
   return {
-    edges: tf.tensor4d(batch.edges, [B, N, N, NUM_EDGE_TYPES]),
-    nodeMask: tf.tensor2d(batch.nodeMask, [B, N]),
-    queryA: tf.tensor2d(batch.queryA, [B, N]),
-    queryB: tf.tensor2d(batch.queryB, [B, N]),
+    ...graphTensors(batch),
     splitMask: tf.tensor4d(splitMask(batch), [B, N, N, N]),
     rounds: c.rounds > 0 ? c.rounds : batchRounds(batch),
   };

@@ -20,6 +20,7 @@ import {
   type GatOutputs,
   glorotValues,
   type GraphArchitecture,
+  graphTensors,
   type WeightOf,
 } from './architecture';
 import { NONE_CLASS, NUM_PAIR_CLASSES, PAIR_CLASSES } from './pairRounds';
@@ -132,10 +133,7 @@ export const PATH_STATES: GraphArchitecture = {
     const { size: B, maxNodes: N } = batch;
     const { steps, length, onChain } = chainInputs(batch);
     return {
-      edges: tf.tensor4d(batch.edges, [B, N, N, NUM_EDGE_TYPES]),
-      nodeMask: tf.tensor2d(batch.nodeMask, [B, N]),
-      queryA: tf.tensor2d(batch.queryA, [B, N]),
-      queryB: tf.tensor2d(batch.queryB, [B, N]),
+      ...graphTensors(batch),
       chainSteps: tf.tensor3d(steps, [B, length, NUM_EDGE_TYPES]),
       chainEdges: tf.tensor3d(onChain, [B, N, N]),
     };

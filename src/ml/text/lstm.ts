@@ -14,7 +14,7 @@ import type { ClutrrModel } from '../model';
 import type { ModelArtifacts, ModelJsonBase } from '../variables';
 import { decode, decoderShapes } from './decoder';
 import { encoderShapes, type ForwardOptions, type LstmInputs, matMul } from './encoder';
-import { loadTextNet, readTokenizer, saveTextNet, TextNetBase, textModel } from './textNet';
+import { readTokenizer, TextNetBase, textNetFormat } from './textNet';
 import type { TextTokenizer, TokenizerJson } from './tokens';
 
 export type Pooling = 'mean' | 'attention';
@@ -130,29 +130,24 @@ export interface LstmModelJson extends ModelJsonBase {
 
 export type LstmArtifacts = ModelArtifacts<LstmModelJson>;
 
-/** The model as model.json and weights.bin contents. */
-export async function saveLstm(model: Lstm, name = 'lstm'): Promise<LstmArtifacts> {
-  return saveTextNet(model, LSTM_FORMAT, name);
-}
-
 /** The tokeniser of a model.json: its `tokenizer`, or the word `vocabulary` of a model trained before tokens.ts. */
 export function lstmTokens(modelJson: LstmModelJson): TextTokenizer {
   return readTokenizer('LSTM', modelJson.tokenizer ?? { kind: 'words', vocabulary: modelJson.vocabulary });
 }
 
+const lstmFormat = textNetFormat<LstmConfig, Lstm, LstmModelJson>(
+  'lstm',
+  'LSTM',
+  LSTM_FORMAT,
+  (c, t, i) => new Lstm(c, t, i),
+  lstmTokens,
+);
+
+/** The model as model.json and weights.bin contents (named `lstm` unless told). */
+export const saveLstm: (model: Lstm, name?: string) => Promise<LstmArtifacts> = lstmFormat.save;
+
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
-export function loadLstm(modelJson: LstmModelJson, weights: ArrayBuffer): Lstm {
-  return loadTextNet(
-    'LSTM',
-    LSTM_FORMAT,
-    modelJson,
-    weights,
-    lstmTokens(modelJson),
-    (c, t, init) => new Lstm(c, t, init),
-  );
-}
+export const loadLstm: (modelJson: LstmModelJson, weights: ArrayBuffer) => Lstm = lstmFormat.load;
 
 /** A loaded LSTM as a ClutrrModel: each question anonymised with a seed of its own text. */
-export function lstmAsModel(model: Lstm, name: string): ClutrrModel {
-  return textModel(model, 'lstm', name);
-}
+export const lstmAsModel: (model: Lstm, name: string) => ClutrrModel = lstmFormat.asModel;

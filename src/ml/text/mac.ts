@@ -30,7 +30,7 @@ import type { ClutrrModel } from '../model';
 import type { ModelArtifacts } from '../variables';
 import { decode, decoderShapes } from './decoder';
 import { encoderShapes, type ForwardOptions, type LstmInputs, matMul } from './encoder';
-import { loadTextNet, readTokenizer, saveTextNet, type TextModelJson, TextNetBase, textModel } from './textNet';
+import { type TextModelJson, TextNetBase, textNetFormat } from './textNet';
 import type { TextTokenizer } from './tokens';
 
 export interface MacConfig {
@@ -181,18 +181,13 @@ export type MacModelJson = TextModelJson<typeof MAC_FORMAT, MacConfig>;
 
 export type MacArtifacts = ModelArtifacts<MacModelJson>;
 
-/** The model as model.json and weights.bin contents. */
-export async function saveMac(model: Mac, name = 'mac'): Promise<MacArtifacts> {
-  return saveTextNet(model, MAC_FORMAT, name);
-}
+const macFormat = textNetFormat<MacConfig, Mac, MacModelJson>('mac', 'MAC', MAC_FORMAT, (c, t, i) => new Mac(c, t, i));
+
+/** The model as model.json and weights.bin contents (named `mac` unless told). */
+export const saveMac: (model: Mac, name?: string) => Promise<MacArtifacts> = macFormat.save;
 
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
-export function loadMac(modelJson: MacModelJson, weights: ArrayBuffer): Mac {
-  const tokens = readTokenizer('MAC', modelJson.tokenizer);
-  return loadTextNet('MAC', MAC_FORMAT, modelJson, weights, tokens, (c, t, init) => new Mac(c, t, init));
-}
+export const loadMac: (modelJson: MacModelJson, weights: ArrayBuffer) => Mac = macFormat.load;
 
 /** A loaded MAC as a ClutrrModel: each question anonymised with a seed of its own text. */
-export function macAsModel(model: Mac, name: string): ClutrrModel {
-  return textModel(model, 'mac', name);
-}
+export const macAsModel: (model: Mac, name: string) => ClutrrModel = macFormat.asModel;

@@ -23,7 +23,7 @@ import { batchTexts, NUM_CLASSES, type TextBatch, type TextBatchOptions, type Te
 import type { ClutrrModel } from '../model';
 import type { ModelArtifacts } from '../variables';
 import { encoderShapes, type ForwardOptions, type LstmInputs, matMul } from './encoder';
-import { loadTextNet, readTokenizer, saveTextNet, type TextModelJson, TextNetBase, textModel } from './textNet';
+import { type TextModelJson, TextNetBase, textNetFormat } from './textNet';
 import type { TextTokenizer } from './tokens';
 
 export interface RnConfig {
@@ -285,18 +285,13 @@ export type RnModelJson = TextModelJson<typeof RN_FORMAT, RnConfig>;
 
 export type RnArtifacts = ModelArtifacts<RnModelJson>;
 
-/** The model as model.json and weights.bin contents. */
-export async function saveRn(model: Rn, name = 'rn'): Promise<RnArtifacts> {
-  return saveTextNet(model, RN_FORMAT, name);
-}
+const rnFormat = textNetFormat<RnConfig, Rn, RnModelJson>('rn', 'RN', RN_FORMAT, (c, t, i) => new Rn(c, t, i));
+
+/** The model as model.json and weights.bin contents (named `rn` unless told). */
+export const saveRn: (model: Rn, name?: string) => Promise<RnArtifacts> = rnFormat.save;
 
 /** A model from model.json and weights.bin contents; refuses another format or class list. */
-export function loadRn(modelJson: RnModelJson, weights: ArrayBuffer): Rn {
-  const tokens = readTokenizer('RN', modelJson.tokenizer);
-  return loadTextNet('RN', RN_FORMAT, modelJson, weights, tokens, (c, t, init) => new Rn(c, t, init));
-}
+export const loadRn: (modelJson: RnModelJson, weights: ArrayBuffer) => Rn = rnFormat.load;
 
 /** A loaded RN as a ClutrrModel: each question anonymised with a seed of its own text. */
-export function rnAsModel(model: Rn, name: string): ClutrrModel {
-  return textModel(model, 'rn', name);
-}
+export const rnAsModel: (model: Rn, name: string) => ClutrrModel = rnFormat.asModel;

@@ -8,7 +8,7 @@ import type { Rng, Seed } from '../../core/random/rng';
 import { CLASSES, NUM_CLASSES, type TextBatchOptions, type TextItem } from '../encoding';
 import type { ClutrrModel, ModelAnswer, ModelKind, ModelQuestion } from '../model';
 import { applyClippedGradients, crossEntropy, type TrainStep } from '../training';
-import { createVariables, loadVariables, type ModelJsonBase, saveVariables } from '../variables';
+import { createVariables, loadVariables, type ModelArtifacts, type ModelJsonBase, saveVariables } from '../variables';
 import { BiLstmEncoder, type EncoderConfig, type ForwardOptions, initialValues } from './encoder';
 import { TextTokenizer, type TokenizerJson, tokenizerProblem } from './tokens';
 
@@ -226,4 +226,38 @@ export function readTokenizer(label: string, json: unknown): TextTokenizer {
   const problem = tokenizerProblem(json);
   if (problem) throw new Error(`${label} model.json: tokenizer: ${problem}`);
   return new TextTokenizer(json as TokenizerJson);
+}
+
+/** A text model's saving, loading and ClutrrModel, one set per model.json format. */
+export interface TextNetFormat<M, J extends ModelJsonBase> {
+  /** The model as model.json and weights.bin contents. */
+  readonly save: (model: M, name?: string) => Promise<ModelArtifacts<J>>;
+  /** A model from model.json and weights.bin contents; refuses another format or class list. */
+  readonly load: (modelJson: J, weights: ArrayBuffer) => M;
+  /** A loaded model as a ClutrrModel: each question anonymised with a seed of its own text. */
+  readonly asModel: (model: M, name: string) => ClutrrModel;
+}
+
+/**
+ * The save/load/asModel of the text model of `kind` whose model.json has `format` (`label` names
+ * it in errors), so lstm.ts, rn.ts and mac.ts share one body; `tokensOf` reads the tokeniser
+ * (by default the model.json's `tokenizer`).
+ */
+export function textNetFormat<
+  C,
+  M extends SavedTextNet<C> & TextNet<LabelledBatch, unknown>,
+  J extends ModelJsonBase & { readonly config: C; readonly tokenizer?: TokenizerJson },
+>(
+  kind: ModelKind,
+  label: string,
+  format: J['format'],
+  build: (config: C, tokens: TextTokenizer, init: ReadonlyMap<string, tf.Tensor>) => M,
+  tokensOf: (modelJson: J) => TextTokenizer = (modelJson) => readTokenizer(label, modelJson.tokenizer),
+): TextNetFormat<M, J> {
+  return {
+    // saveTextNet writes exactly J's fields, which TypeScript cannot see for a generic J.
+    save: async (model, name = kind) => (await saveTextNet(model, format, name)) as ModelArtifacts<J>,
+    load: (modelJson, weights) => loadTextNet(label, format, modelJson, weights, tokensOf(modelJson), build),
+    asModel: (model, name) => textModel(model, kind, name),
+  };
 }

@@ -205,9 +205,17 @@ export const BOOTSTRAP_REPLICATES = 2000;
 
 /**
  * Percentile bootstrap interval around `estimate`: `replicate` draws one resample's statistic
- * (it holds the generator, so replicates are drawn in order), `replicates` times.
+ * (it holds the generator, so replicates are drawn in order), `replicates` times. Fewer than 2
+ * things to resample (`size`): NaN ends, and the generator is left untouched.
  */
-function bootstrap(estimate: number, replicates: number, level: number, replicate: () => number): Interval {
+function bootstrap(
+  estimate: number,
+  size: number,
+  replicates: number,
+  level: number,
+  replicate: () => number,
+): Interval {
+  if (size < 2) return { estimate, lo: NaN, hi: NaN };
   const reps: number[] = [];
   for (let r = 0; r < replicates; r++) reps.push(replicate());
   const finite = reps.filter(Number.isFinite).sort((a, b) => a - b);
@@ -224,8 +232,7 @@ export function bootstrapMean(
 ): Interval {
   const n = values.length;
   const m = mean(values);
-  if (n < 2) return { estimate: m, lo: NaN, hi: NaN };
-  return bootstrap(m, replicates, level, () => {
+  return bootstrap(m, n, replicates, level, () => {
     let s = 0;
     for (let i = 0; i < n; i++) s += values[rng.int(n)]!;
     return s / n;
@@ -279,8 +286,7 @@ export function clusterBootstrap(
   const { total, count } = pooled(clusters);
   const estimate = count > 0 ? total / count : NaN;
   const g = clusters.length;
-  if (g < 2) return { estimate, lo: NaN, hi: NaN };
-  return bootstrap(estimate, replicates, level, () => {
+  return bootstrap(estimate, g, replicates, level, () => {
     let s = 0;
     let n = 0;
     for (let i = 0; i < g; i++) {
