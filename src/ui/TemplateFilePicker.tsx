@@ -64,7 +64,7 @@ export function TemplateFilePicker({
   return (
     <div className="template-picker" data-field="templates">
       <label htmlFor={id}>
-        {label} <span className="template-picker__flag">--templates</span>
+        {label} <span className="cli-flag">--templates</span>
       </label>
       <input
         ref={input}

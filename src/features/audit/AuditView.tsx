@@ -5,6 +5,7 @@ import { StatsPanel } from './StatsPanel';
 import { useAudit } from './store';
 import { Summary } from './Summary';
 import './audit.css';
+import { ViewHeader } from '../../ui/ViewHeader';
 
 /**
  * Import and audit (`#/audit`): drop CLUTRR CSV files or a dataset zip; every row is solved from
@@ -15,19 +16,14 @@ export function AuditView() {
   const clear = useAudit((s) => s.clear);
   return (
     <div className="audit page page--form" data-testid="audit-view">
-      <header className="audit__head">
-        <h1 data-view-heading tabIndex={-1}>
-          Import and audit
-        </h1>
-        <p className="hint">
-          As <code>npm run cli -- check</code>: each row is solved from story_edges, edge_types, genders and query_edge
-          (edges without a type are left out). <em>Entailed</em>: the rule base derives exactly the label;{' '}
-          <em>ambiguous</em>: the label among other answers; <em>unsupported</em>: not the label. Of the entailed rows,{' '}
-          <em>assumed</em> ones follow only through one of the rule base's two assumption rules (my child's uncle or
-          aunt is my sibling; my child's grandparent is my parent), and some of those have a label that is{' '}
-          <em>true in no family</em> where the facts hold.
-        </p>
-      </header>
+      <ViewHeader title="Import and audit" className="audit__head">
+        As <code>npm run cli -- check</code>: each row is solved from story_edges, edge_types, genders and query_edge
+        (edges without a type are left out). <em>Entailed</em>: the rule base derives exactly the label;{' '}
+        <em>ambiguous</em>: the label among other answers; <em>unsupported</em>: not the label. Of the entailed rows,{' '}
+        <em>assumed</em> ones follow only through one of the rule base's two assumption rules (my child's uncle or aunt
+        is my sibling; my child's grandparent is my parent), and some of those have a label that is{' '}
+        <em>true in no family</em> where the facts hold.
+      </ViewHeader>
       <DropZone />
       <FileErrors />
       <Summary />

@@ -8,6 +8,7 @@ import { mergePatternCounts, type PatternCount } from './summary';
 import './dataset.css';
 import { PREVIEW_ROWS_PER_JOB } from '../../worker/datasetProtocol';
 import { formatCount } from '../../core/util/format';
+import { ViewHeader } from '../../ui/ViewHeader';
 
 /** Pattern counts per k of the finished jobs. */
 function usePatternCounts() {
@@ -49,15 +50,10 @@ export function DatasetBuilderView() {
   }, [warm]);
   return (
     <div className="dataset page page--form" data-testid="dataset-view">
-      <header className="dataset__head">
-        <h1 data-view-heading tabIndex={-1}>
-          Dataset builder
-        </h1>
-        <p className="hint">
-          The options of <code>npm run cli -- generate</code>. Rows are made in background workers; each row is
-          determined by its seed, so the same settings give the same files as the command line.
-        </p>
-      </header>
+      <ViewHeader title="Dataset builder" className="dataset__head">
+        The options of <code>npm run cli -- generate</code>. Rows are made in background workers; each row is determined
+        by its seed, so the same settings give the same files as the command line.
+      </ViewHeader>
       <div className="two-col">
         <DatasetForm />
         <RunPanel />

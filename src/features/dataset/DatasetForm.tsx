@@ -19,7 +19,7 @@ function Field(props: {
   return (
     <div className="dataset__field" data-field={props.field}>
       <label htmlFor={id}>
-        {props.label} <span className="dataset__flag">{FLAG[props.field]}</span>
+        {props.label} <span className="cli-flag">{FLAG[props.field]}</span>
       </label>
       {props.children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy })}
       {props.hint && (
@@ -99,7 +99,7 @@ function Checkbox({
         onChange={(e) => setValue(field, e.target.checked)}
       />
       <label htmlFor={id}>
-        {label} <span className="dataset__flag">{FLAG[field]}</span>
+        {label} <span className="cli-flag">{FLAG[field]}</span>
       </label>
       <span id={`${id}-hint`} className="hint">
         {hint}
@@ -143,7 +143,7 @@ function PresetPicker() {
   return (
     <div className="dataset__field" data-field="preset">
       <label htmlFor={id}>
-        Preset <span className="dataset__flag">--preset</span>
+        Preset <span className="cli-flag">--preset</span>
       </label>
       <select
         id={id}

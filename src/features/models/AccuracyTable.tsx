@@ -2,8 +2,7 @@ import { useId } from 'react';
 import type { ModelIndexEntry, ModelMetadata } from '../../ml/model';
 import { PAPER_CLEAN_K23, PAPER_MODEL_NAME, PAPER_MODELS, PAPER_NOT_SHIPPED } from './paper';
 import { accuracyOf, formatAccuracy, formatPaper, metadataCurve, REPORT_KS, type KCount } from './report';
-import { HeadCells } from '../../ui/HeadCells';
-import { KHeadCells, MODEL_SOURCE_COLUMNS } from './HeadCells';
+import { AccuracyHead } from './HeadCells';
 
 export interface AccuracyTableProps {
   readonly models: readonly ModelIndexEntry[];
@@ -25,12 +24,7 @@ export function AccuracyTable({ models, counts, metadata, current }: AccuracyTab
     <div className="model-report__table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
       <table className="model-report__table" data-testid="models-accuracy">
         <caption id={`${id}-cap`}>Accuracy by model and k</caption>
-        <thead>
-          <tr>
-            <HeadCells columns={MODEL_SOURCE_COLUMNS} />
-            <KHeadCells />
-          </tr>
-        </thead>
+        <AccuracyHead />
         <tbody>
           {models.flatMap((m) => {
             const byK = new Map((counts[m.id] ?? []).map((c) => [c.k, c]));

@@ -20,6 +20,7 @@ import { SupervisionEffect } from './SupervisionEffect';
 import { MAX_ROWS } from './store';
 import { useReport } from './useReport';
 import './models.css';
+import { ViewHeader } from '../../ui/ViewHeader';
 
 function RunForm() {
   const id = useId();
@@ -172,21 +173,16 @@ export function ModelsView() {
 
   return (
     <div className="model-report page" data-testid="models-report">
-      <header>
-        <h1 tabIndex={-1} data-view-heading>
-          Models
-        </h1>
-        <p className="hint">
-          Each model below says what it reads (the story&apos;s graph of stated facts, or its text), what supervised its
-          training (the answer only, or the answer plus every pair&apos;s relation as the rule base derives it), what it
-          was trained on and which of the paper&apos;s models it reimplements. They were trained by{' '}
-          <code>npm run train</code> on clean k = 2, 3 puzzles of our engine; here they answer fresh puzzles of k = 2 to
-          10, drawn and labelled as each one&apos;s training data was, made and answered in a worker of this page
-          (nothing is sent anywhere). Seed 1 makes the training script&apos;s own test puzzles, so the two curves should
-          agree (up to a few puzzles per k: the paper&apos;s GAT draws its people&apos;s random identities per batch);
-          another seed makes new ones.
-        </p>
-      </header>
+      <ViewHeader title="Models">
+        Each model below says what it reads (the story&apos;s graph of stated facts, or its text), what supervised its
+        training (the answer only, or the answer plus every pair&apos;s relation as the rule base derives it), what it
+        was trained on and which of the paper&apos;s models it reimplements. They were trained by{' '}
+        <code>npm run train</code> on clean k = 2, 3 puzzles of our engine; here they answer fresh puzzles of k = 2 to
+        10, drawn and labelled as each one&apos;s training data was, made and answered in a worker of this page (nothing
+        is sent anywhere). Seed 1 makes the training script&apos;s own test puzzles, so the two curves should agree (up
+        to a few puzzles per k: the paper&apos;s GAT draws its people&apos;s random identities per batch); another seed
+        makes new ones.
+      </ViewHeader>
       {index.status === 'error' && (
         <p className="model-report__error" role="alert" data-testid="models-error">
           {index.message}

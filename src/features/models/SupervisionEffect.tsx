@@ -2,8 +2,7 @@ import { useId } from 'react';
 import type { ModelIndexEntry, ModelMetadata } from '../../ml/model';
 import { SUPERVISION_TEXT } from '../../ml/modelKinds';
 import { accuracyOf, type ablationPairs, formatAccuracy, type KCount, metadataCurve, REPORT_KS } from './report';
-import { HeadCells } from '../../ui/HeadCells';
-import { KHeadCells, MODEL_SOURCE_COLUMNS } from './HeadCells';
+import { AccuracyHead } from './HeadCells';
 
 /**
  * A model beside its ablation (the same network trained on the answer only), by k: the training
@@ -46,12 +45,7 @@ export function SupervisionEffect({
                 network, {SUPERVISION_TEXT[ablation.supervision]}): accuracy by k on the training script&apos;s test
                 sets{ran ? ' and in this browser' : ''}
               </caption>
-              <thead>
-                <tr>
-                  <HeadCells columns={MODEL_SOURCE_COLUMNS} />
-                  <KHeadCells />
-                </tr>
-              </thead>
+              <AccuracyHead />
               <tbody>
                 {[full, ablation].map((m) => (
                   <tr key={m.id}>

@@ -1,9 +1,9 @@
-import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useRef, type KeyboardEvent } from 'react';
 import { factSentences, impliedSentence } from '../../study/collect/clause';
 import { wordCount } from '../../study/collect/checks';
-import type { ParaphraseScreen, StudyRun } from '../../study/run/run';
+import type { ParaphraseScreen } from '../../study/run/run';
 import { CollectExamples } from './CollectExamples';
-import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';
+import { SubmitButton, TrialBar, useTrial, type TrialProps } from './TrialBar';
 
 /**
  * One paraphrase trial: the clause's facts, one per line; the implied fact with the
@@ -11,30 +11,14 @@ import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';
  * live checks, which must all pass before Submit works; the examples, folded. Keyboard: Tab
  * reaches everything; in the text box Enter is a new line and Ctrl/⌘+Enter submits.
  */
-export function ParaphraseTrial({
-  run,
-  state,
-  onError,
-  notices,
-}: {
-  run: StudyRun;
-  state: ParaphraseScreen;
-  onError: (e: unknown) => void;
-  /** Said above the trial: a refusal of an answer, the last trial's time being up. */
-  notices?: ReactNode;
-}) {
-  const now = useTrialClock(run, state.deadline !== null || state.overallDeadline !== null);
+export function ParaphraseTrial({ run, state, onError, notices }: TrialProps<ParaphraseScreen>) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const id = useId();
-  const index = state.trial.trialIndex;
-  const [done, total] = run.progress();
-
   // Each clause starts at the top with its heading focused; the keyboard of a phone opens only
   // when the participant goes to the text box, so the facts stay in view.
-  useTrialStart(index, headingRef);
+  const { now, done, total, submit } = useTrial(run, state, headingRef, onError);
 
   const ready = run.ready;
-  const submit = () => void run.submit().catch(onError);
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && ready) {
       e.preventDefault();
@@ -129,15 +113,7 @@ export function ParaphraseTrial({
         what="stories"
         hint={ready ? 'Press Submit (or Ctrl+Enter).' : 'Submit works once every check passes.'}
       >
-        <button
-          type="button"
-          className="button button--primary"
-          data-testid="submit-paraphrase"
-          disabled={!ready}
-          onClick={submit}
-        >
-          Submit
-        </button>
+        <SubmitButton testId="submit-paraphrase" ready={ready} onSubmit={submit} />
       </TrialBar>
     </section>
   );

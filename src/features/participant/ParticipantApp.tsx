@@ -13,20 +13,15 @@ import { RefusalNotice, ResumeCodeNote, TimeUpNotice } from './Notices';
 import { ParaphraseTrial } from './ParaphraseTrial';
 import { Progress } from './Progress';
 import { ReviewTrial } from './ReviewTrial';
+import type { TrialProps } from './TrialBar';
 import { TrialView } from './TrialView';
 import './participant.css';
 
-/** What a trial screen of any kind is given. */
-interface TrialProps<S> {
-  readonly run: StudyRun;
-  readonly state: S;
-  readonly env: RunEnv;
-  readonly onError: (e: unknown) => void;
-  readonly notices: ReactNode;
-}
+/** What a trial screen of any kind is given here: its props, and the run's environment to pick them from. */
+type TrialViewProps<S> = TrialProps<S> & { readonly env: RunEnv };
 
 /** The screen of each kind's trial. */
-const TRIAL_VIEWS: { readonly [K in StudyKind]: (props: TrialProps<KindScreens[K]>) => ReactNode } = {
+const TRIAL_VIEWS: { readonly [K in StudyKind]: (props: TrialViewProps<KindScreens[K]>) => ReactNode } = {
   solve: (p) => (
     <TrialView
       run={p.run}
@@ -149,7 +144,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
     go();
   };
   if (isTrialScreen(state)) {
-    const View = TRIAL_VIEWS[env.def.kind] as (props: TrialProps<AnyTrialScreen>) => ReactNode;
+    const View = TRIAL_VIEWS[env.def.kind] as (props: TrialViewProps<AnyTrialScreen>) => ReactNode;
     return <View run={run} state={state} env={env} onError={onError} notices={notices(state)} />;
   }
   switch (state.kind) {
@@ -241,9 +236,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
             </>
           )}
           <ResumeCodeNote run={run} />
-          <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
-            Start
-          </button>
+          <ContinueButton onClick={go}>Start</ContinueButton>
         </section>
       );
     }
@@ -257,9 +250,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
               ? `Right: ${state.content.queryB} is ${state.content.queryA}’s ${state.content.gold}.`
               : `${state.timedOut ? 'The time ran out.' : `You answered “${state.response}”.`} The right answer is “${state.content.gold}”: ${state.content.queryB} is ${state.content.queryA}’s ${state.content.gold}.`}
           </p>
-          <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
-            Continue
-          </button>
+          <ContinueButton onClick={go}>Continue</ContinueButton>
           <p className="study-hint">Press Enter to continue.</p>
         </section>
       );
@@ -271,9 +262,7 @@ function RunView({ run, env, onError }: { run: StudyRun; env: RunEnv; onError: (
           <Progress done={state.done} total={state.total} what={STUDY_KINDS[env.def.kind].words[1]} />
           <p>Rest for a moment if you like. Continue when you are ready.</p>
           <ResumeCodeNote run={run} />
-          <button type="button" className="button button--primary" data-testid="continue" onClick={go}>
-            Continue
-          </button>
+          <ContinueButton onClick={go}>Continue</ContinueButton>
         </section>
       );
     case 'complete':
@@ -339,5 +328,14 @@ function WaitingScreen({
       )}
       <p className="study-note">Nothing has been recorded yet.</p>
     </section>
+  );
+}
+
+/** The button on to the next screen (Start, Continue). */
+function ContinueButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="button button--primary" data-testid="continue" onClick={onClick}>
+      {children}
+    </button>
   );
 }

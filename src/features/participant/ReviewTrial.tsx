@@ -1,9 +1,9 @@
-import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useRef, type KeyboardEvent } from 'react';
 import { factSentences, impliedSentence } from '../../study/collect/clause';
 import { REVIEW_REASONS, type ReviewReason } from '../../study/definition/definition';
-import type { ReviewScreen, StudyRun } from '../../study/run/run';
+import type { ReviewScreen } from '../../study/run/run';
 import { CollectExamples } from './CollectExamples';
-import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';
+import { SubmitButton, TrialBar, useTrial, type TrialProps } from './TrialBar';
 
 /** What each reason for "bad" says on the screen (the paper's three, and another). */
 const REASON_TEXT: Record<ReviewReason, string> = {
@@ -24,29 +24,13 @@ const isTextField = (el: HTMLElement) => el.tagName === 'TEXTAREA' || el.isConte
  * everything; G and B choose the verdict, 1–4 tick the reasons of a bad one; once the verdict is
  * complete, Enter submits from anywhere on the trial.
  */
-export function ReviewTrial({
-  run,
-  state,
-  onError,
-  notices,
-}: {
-  run: StudyRun;
-  state: ReviewScreen;
-  onError: (e: unknown) => void;
-  /** Said above the trial: a refusal of an answer, the last trial's time being up. */
-  notices?: ReactNode;
-}) {
-  const now = useTrialClock(run, state.deadline !== null || state.overallDeadline !== null);
+export function ReviewTrial({ run, state, onError, notices }: TrialProps<ReviewScreen>) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const id = useId();
-  const index = state.trial.trialIndex;
-  const [done, total] = run.progress();
+  const { now, done, total, submit } = useTrial(run, state, headingRef, onError);
   const { clause, item } = state.task;
 
-  useTrialStart(index, headingRef);
-
   const ready = run.ready;
-  const submit = () => void run.submit().catch(onError);
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     const target = e.target as HTMLElement;
     if (e.ctrlKey || e.metaKey || e.altKey || isTextField(target)) return;
@@ -147,15 +131,7 @@ export function ReviewTrial({
         <CollectExamples />
       </details>
       <TrialBar state={state} now={now} done={done} total={total} what="reviews" hint={hint}>
-        <button
-          type="button"
-          className="button button--primary"
-          data-testid="submit-review"
-          disabled={!ready}
-          onClick={submit}
-        >
-          Submit
-        </button>
+        <SubmitButton testId="submit-review" ready={ready} onSubmit={submit} />
       </TrialBar>
     </section>
   );

@@ -47,6 +47,48 @@ export function useTrialClock(run: StudyRun, timed: boolean): number {
   return now;
 }
 
+/** What the participant app hands every kind of trial screen. */
+export interface TrialProps<S> {
+  run: StudyRun;
+  state: S;
+  onError: (e: unknown) => void;
+  /** Said above the trial: a refusal of an answer, the last trial's time being up. */
+  notices?: ReactNode;
+}
+
+/** A trial screen's state as the clock and the start of a trial read it. */
+interface TimedTrial {
+  readonly deadline: number | null;
+  readonly overallDeadline: number | null;
+  readonly trial: { readonly trialIndex: number };
+}
+
+/**
+ * What every kind of trial does alike: the clock (fast while a limit counts down), the trial's
+ * start with `focus` focused, the progress, and the submit (its failure to `onError`).
+ */
+export function useTrial(
+  run: StudyRun,
+  state: TimedTrial,
+  focus: RefObject<HTMLElement | null>,
+  onError: (e: unknown) => void,
+) {
+  const now = useTrialClock(run, state.deadline !== null || state.overallDeadline !== null);
+  useTrialStart(state.trial.trialIndex, focus);
+  const [done, total] = run.progress();
+  const submit = () => void run.submit().catch(onError);
+  return { now, done, total, submit };
+}
+
+/** The trial's Submit in its bar, usable once the trial is ready. */
+export function SubmitButton({ testId, ready, onSubmit }: { testId: string; ready: boolean; onSubmit: () => void }) {
+  return (
+    <button type="button" className="button button--primary" data-testid={testId} disabled={!ready} onClick={onSubmit}>
+      Submit
+    </button>
+  );
+}
+
 /** The warning line for the limits that end within WARNING_S seconds, or null. */
 function warningText(perItem: number | null, overall: number | null, item: string, all: string): string | null {
   const one = perItem !== null && perItem <= WARNING_S;

@@ -1,10 +1,9 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { TrialScreen } from '../../study/run/run';
-import type { StudyRun } from '../../study/run/run';
 import { AnswerGrid } from '../../ui/puzzle/AnswerGrid';
 import { FactsDrawing } from './FactsDrawing';
-import { TrialBar, useTrialClock, useTrialStart } from './TrialBar';
+import { SubmitButton, TrialBar, useTrial, type TrialProps } from './TrialBar';
 
 const DIFFICULTY_WORDS = ['very easy', 'easy', 'medium', 'hard', 'very hard'] as const;
 
@@ -56,27 +55,15 @@ export function TrialView({
   puzzle,
   onError,
   notices,
-}: {
-  run: StudyRun;
-  state: TrialScreen;
-  puzzle: Puzzle | undefined;
-  onError: (e: unknown) => void;
-  /** Said above the trial: a refusal of an answer, the last trial's time being up. */
-  notices?: ReactNode;
-}) {
+}: TrialProps<TrialScreen> & { puzzle: Puzzle | undefined }) {
   const condition = run.condition!;
-  const timed = state.deadline !== null || state.overallDeadline !== null;
-  const now = useTrialClock(run, timed);
   const storyRef = useRef<HTMLDivElement>(null);
   const wide = useWide();
   const index = state.trial.trialIndex;
-  const [done, total] = run.progress();
-
   // Each trial starts at the top of the page, with the story focused.
-  useTrialStart(index, storyRef);
+  const { now, done, total, submit } = useTrial(run, state, storyRef, onError);
 
   const ready = state.picked !== null && state.difficulty !== null;
-  const submit = () => void run.submit().catch(onError);
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     const target = e.target as HTMLElement;
     if (e.key === 'Enter') {
@@ -197,15 +184,7 @@ export function TrialView({
               : 'Rate the difficulty (keys 1–5).'
         }
       >
-        <button
-          type="button"
-          className="button button--primary"
-          data-testid="submit-answer"
-          disabled={!ready}
-          onClick={submit}
-        >
-          Submit
-        </button>
+        <SubmitButton testId="submit-answer" ready={ready} onSubmit={submit} />
       </TrialBar>
     </section>
   );

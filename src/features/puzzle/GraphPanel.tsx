@@ -14,6 +14,7 @@ import {
 import { useStore } from '../../state/useStore';
 import { stepFacts } from '../../ui/puzzle/proof';
 import type { AttentionView } from './ModelPanel';
+import { PanelHead } from './PanelHead';
 
 // The box is as tall as the family at a readable zoom (FamilyGraph), within these bounds.
 const AUTO_HEIGHT = { min: 220, max: 560 };
@@ -52,40 +53,41 @@ export function GraphPanel({ puzzle, attention }: { puzzle: Puzzle; attention?: 
   const { a, b } = { a: puzzle.entities[puzzle.query[0]], b: puzzle.entities[puzzle.query[1]] };
   return (
     <section className="panel panel--graph" aria-labelledby="graph-heading">
-      <div className="panel__head">
-        <h2 id="graph-heading" className="panel__title">
-          Family
-        </h2>
-        <div className="panel__tools">
-          <button
-            type="button"
-            className="button button--small"
-            aria-pressed={wide}
-            data-testid="toggle-wide"
-            onClick={() => useStore.getState().setGraphWide(!wide)}
-          >
-            {wide ? 'Narrow drawing' : 'Widen drawing'}
-          </button>
-          <div className="toggle">
-            <input
-              id={toggleId}
-              type="checkbox"
-              checked={showHidden}
-              disabled={!familyKnown || !open}
-              data-testid="toggle-hidden"
-              onChange={(e) => useStore.getState().setShowHidden(e.target.checked)}
-            />
-            <label htmlFor={toggleId}>
-              Show the hidden family
-              {!familyKnown
-                ? ' (unknown for this puzzle)'
-                : !open
-                  ? ' (it gives the answer away: after Reveal or Show proof)'
-                  : ''}
-            </label>
-          </div>
-        </div>
-      </div>
+      <PanelHead
+        id="graph-heading"
+        title="Family"
+        tools={
+          <>
+            <button
+              type="button"
+              className="button button--small"
+              aria-pressed={wide}
+              data-testid="toggle-wide"
+              onClick={() => useStore.getState().setGraphWide(!wide)}
+            >
+              {wide ? 'Narrow drawing' : 'Widen drawing'}
+            </button>
+            <div className="toggle">
+              <input
+                id={toggleId}
+                type="checkbox"
+                checked={showHidden}
+                disabled={!familyKnown || !open}
+                data-testid="toggle-hidden"
+                onChange={(e) => useStore.getState().setShowHidden(e.target.checked)}
+              />
+              <label htmlFor={toggleId}>
+                Show the hidden family
+                {!familyKnown
+                  ? ' (unknown for this puzzle)'
+                  : !open
+                    ? ' (it gives the answer away: after Reveal or Show proof)'
+                    : ''}
+              </label>
+            </div>
+          </>
+        }
+      />
       <FamilyGraph
         puzzle={puzzle}
         showHidden={showHidden}

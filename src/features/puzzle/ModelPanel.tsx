@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { labelVerdict } from './verdict';
+import { PanelHead } from './PanelHead';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { RenderedStory } from '../../core/text/render';
 import { selectGuess, selectProofOpen } from '../../state/selectors';
@@ -202,30 +203,31 @@ export function ModelPanel({
 
   return (
     <section className="panel panel--models" aria-labelledby="models-heading" data-testid="model-panel">
-      <div className="panel__head">
-        <h2 id="models-heading" className="panel__title">
-          Ask the models
-        </h2>
-        {backend && (
-          <div className="panel__tools">
-            <label htmlFor={backendId}>Runs on</label>
-            <select
-              id={backendId}
-              data-testid="model-backend"
-              value={backend.backend}
-              disabled={busy}
-              onChange={(e) => void switchBackend(e.target.value as BackendName)}
-            >
-              {(['webgl', 'wasm', 'cpu'] as const).map((n) => (
-                <option key={n} value={n} disabled={backend.available[n] !== true}>
-                  {BACKEND_WORDS[n]}
-                  {backend.available[n] === true ? '' : ' (unavailable)'}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
-      </div>
+      <PanelHead
+        id="models-heading"
+        title="Ask the models"
+        tools={
+          backend && (
+            <>
+              <label htmlFor={backendId}>Runs on</label>
+              <select
+                id={backendId}
+                data-testid="model-backend"
+                value={backend.backend}
+                disabled={busy}
+                onChange={(e) => void switchBackend(e.target.value as BackendName)}
+              >
+                {(['webgl', 'wasm', 'cpu'] as const).map((n) => (
+                  <option key={n} value={n} disabled={backend.available[n] !== true}>
+                    {BACKEND_WORDS[n]}
+                    {backend.available[n] === true ? '' : ' (unavailable)'}
+                  </option>
+                ))}
+              </select>
+            </>
+          )
+        }
+      />
 
       {phase.name === 'idle' || (phase.name === 'error' && models.length === 0) ? (
         <>

@@ -6,6 +6,7 @@ import { type ProofNode, proofTree, ruleWords } from '../../ui/puzzle/proof';
 import { Relation } from '../../ui/puzzle/Relation';
 import { LabelVerdictNote } from './LabelVerdictNote';
 import { labelVerdict, stepRule } from './verdict';
+import { PanelHead } from './PanelHead';
 import './proof.css';
 
 const actions = () => useStore.getState();
@@ -117,26 +118,27 @@ export function ProofPanel({ puzzle }: { puzzle: Puzzle }) {
   const n = puzzle.proof.length;
   return (
     <section className="panel panel--proof" aria-labelledby="proof-heading">
-      <div className="panel__head">
-        <h2 id="proof-heading" className="panel__title">
-          Proof
-        </h2>
-        <div className="panel__tools">
-          {open && n > 0 && verdict.proofShown && <Stepper n={n} current={current} />}
-          {!revealed && (
-            <button
-              type="button"
-              className="button button--small"
-              data-testid="show-proof"
-              aria-expanded={open}
-              aria-controls={bodyId}
-              onClick={() => actions().showProof(!open)}
-            >
-              {open ? 'Hide proof' : 'Show proof'}
-            </button>
-          )}
-        </div>
-      </div>
+      <PanelHead
+        id="proof-heading"
+        title="Proof"
+        tools={
+          <>
+            {open && n > 0 && verdict.proofShown && <Stepper n={n} current={current} />}
+            {!revealed && (
+              <button
+                type="button"
+                className="button button--small"
+                data-testid="show-proof"
+                aria-expanded={open}
+                aria-controls={bodyId}
+                onClick={() => actions().showProof(!open)}
+              >
+                {open ? 'Hide proof' : 'Show proof'}
+              </button>
+            )}
+          </>
+        }
+      />
       <div id={bodyId}>
         {!open ? (
           <p className="hint" data-testid="proof-closed">

@@ -2,6 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import { formatCount } from '../../core/util/format';
 import type { CellCoverage } from '../../study/collect/collect';
 import { Pager, pageWindow } from '../../ui/Pager';
+import { ChoiceSelect } from './ChoiceSelect';
 
 const PAGE = 50;
 
@@ -75,23 +76,17 @@ export function CollectCoverage({ cells }: { cells: readonly CellCoverage[] }) {
           </li>
         ))}
       </ul>
-      <label className="results__field results__collect-show">
-        Show
-        <select
-          value={show}
-          onChange={(e) => {
-            setShow(e.target.value as Show);
-            setPage(0);
-          }}
-          data-testid="collect-coverage-show"
-        >
-          {(Object.keys(SHOW) as Show[]).map((s) => (
-            <option key={s} value={s}>
-              {SHOW[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceSelect
+        label="Show"
+        className="results__field results__collect-show"
+        value={show}
+        choices={Object.entries(SHOW) as [Show, string][]}
+        onChoose={(s) => {
+          setShow(s);
+          setPage(0);
+        }}
+        testId="collect-coverage-show"
+      />
       <div className="results__table-wrap results__scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
         <table className="results__table">
           <caption id={`${id}-cap`}>

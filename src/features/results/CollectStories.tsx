@@ -4,6 +4,7 @@ import type { StoryReport, StoryStatus } from '../../study/collect/collect';
 import { Pager, pageWindow } from '../../ui/Pager';
 import { TableSearch } from '../../ui/TableSearch';
 import { textMatches } from '../../ui/tableQuery';
+import { ChoiceSelect } from './ChoiceSelect';
 
 const PAGE = 25;
 
@@ -35,24 +36,22 @@ export function CollectStories({ stories }: { stories: readonly StoryReport[] })
     <div className="results__collect-stories" data-testid="collect-stories" data-count={stories.length}>
       <h3 id={`${id}-h`}>Stories and their reviews</h3>
       <div className="results__controls">
-        <label className="results__field">
-          Status
-          <select
-            value={filter}
-            onChange={(e) => {
-              setFilter(e.target.value as Filter);
-              setPage(0);
-            }}
-            data-testid="collect-stories-status"
-          >
-            <option value="all">All ({formatCount(stories.length)})</option>
-            {(Object.keys(STATUS_TEXT) as StoryStatus[]).map((s) => (
-              <option key={s} value={s}>
-                {STATUS_TEXT[s]} ({formatCount(stories.filter((x) => x.status === s).length)})
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceSelect<Filter>
+          label="Status"
+          className="results__field"
+          value={filter}
+          choices={[
+            ['all', `All (${formatCount(stories.length)})`],
+            ...(Object.keys(STATUS_TEXT) as StoryStatus[]).map(
+              (s) => [s, `${STATUS_TEXT[s]} (${formatCount(stories.filter((x) => x.status === s).length)})`] as const,
+            ),
+          ]}
+          onChoose={(f) => {
+            setFilter(f);
+            setPage(0);
+          }}
+          testId="collect-stories-status"
+        />
         <TableSearch
           label="Search stories"
           value={q}

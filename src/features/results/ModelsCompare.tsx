@@ -131,11 +131,7 @@ export function ModelsCompare() {
                   <th scope="col">People, all items</th>
                   <th scope="col">Items asked</th>
                   <th scope="col">People, items asked</th>
-                  {models.map((m) => (
-                    <th key={m.id} scope="col">
-                      {m.label}
-                    </th>
-                  ))}
+                  <ModelHeads models={models} />
                 </tr>
               </thead>
               <tbody>
@@ -221,11 +217,7 @@ export function ModelsCompare() {
                     <th scope="col">k</th>
                     <th scope="col">Answer</th>
                     <th scope="col">People</th>
-                    {models.map((m) => (
-                      <th key={m.id} scope="col">
-                        {m.label}
-                      </th>
-                    ))}
+                    <ModelHeads models={models} />
                   </tr>
                 </thead>
                 <tbody>
@@ -272,4 +264,13 @@ export function ModelsCompare() {
       )}
     </section>
   );
+}
+
+/** A head cell per model, after the people's columns of both tables. */
+function ModelHeads({ models }: { models: readonly { id: string; label: string }[] }) {
+  return models.map((m) => (
+    <th key={m.id} scope="col">
+      {m.label}
+    </th>
+  ));
 }

@@ -8,6 +8,7 @@ import { ParticipantsTable } from './ParticipantsTable';
 import { ServerFetch } from './ServerFetch';
 import { useResults } from './store';
 import './results.css';
+import { ViewHeader } from '../../ui/ViewHeader';
 
 /**
  * The results dashboard (`#/results`): load result files (or fetch them from a results server),
@@ -20,15 +21,10 @@ export function ResultsView() {
   const collectionOnly = useResults((s) => s.collectionOnly);
   return (
     <div className="results page" data-testid="results-view">
-      <header>
-        <h1 tabIndex={-1} data-view-heading>
-          Results
-        </h1>
-        <p className="hint">
-          Figures from your study&apos;s result files, held against the human study of the CLUTRR paper (Sinha et al.
-          2019, Table 3). Files are read in this page and sent nowhere.
-        </p>
-      </header>
+      <ViewHeader title="Results">
+        Figures from your study&apos;s result files, held against the human study of the CLUTRR paper (Sinha et al.
+        2019, Table 3). Files are read in this page and sent nowhere.
+      </ViewHeader>
       <DropZone />
       <ServerFetch />
       <FileList />

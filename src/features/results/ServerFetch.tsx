@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type InputHTMLAttributes } from 'react';
 import { buildPsychDsDownload, saveBlob } from './psychDsDownload';
 import { exportUrl, useResults } from './store';
 
@@ -34,38 +34,32 @@ export function ServerFetch() {
           void fetchFromServer(address, token, study);
         }}
       >
-        <div className="results__field">
-          <label htmlFor={`${id}-a`}>Server address</label>
-          <input
-            id={`${id}-a`}
-            data-testid="results-server-url"
-            type="url"
-            value={address}
-            onChange={(e) => setAddress(e.target.value)}
-            required
-          />
-        </div>
-        <div className="results__field">
-          <label htmlFor={`${id}-t`}>Researcher token</label>
-          <input
-            id={`${id}-t`}
-            data-testid="results-server-token"
-            type="password"
-            autoComplete="off"
-            value={token}
-            onChange={(e) => setToken(e.target.value)}
-            required
-          />
-        </div>
-        <div className="results__field">
-          <label htmlFor={`${id}-s`}>Study id (empty: every study)</label>
-          <input
-            id={`${id}-s`}
-            data-testid="results-server-study"
-            value={study}
-            onChange={(e) => setStudy(e.target.value)}
-          />
-        </div>
+        <ServerField
+          id={`${id}-a`}
+          label="Server address"
+          data-testid="results-server-url"
+          type="url"
+          value={address}
+          onValue={setAddress}
+          required
+        />
+        <ServerField
+          id={`${id}-t`}
+          label="Researcher token"
+          data-testid="results-server-token"
+          type="password"
+          autoComplete="off"
+          value={token}
+          onValue={setToken}
+          required
+        />
+        <ServerField
+          id={`${id}-s`}
+          label="Study id (empty: every study)"
+          data-testid="results-server-study"
+          value={study}
+          onValue={setStudy}
+        />
         <p className="hint">
           Asks <code>{target || '(not an address)'}</code> with the token as <code>Authorization: Bearer</code>.
         </p>
@@ -107,5 +101,23 @@ export function ServerFetch() {
         )}
       </form>
     </details>
+  );
+}
+
+/** One labelled input of the server form; `onValue` gets what is typed. */
+function ServerField({
+  id,
+  label,
+  onValue,
+  ...input
+}: { id: string; label: string; value: string; onValue: (value: string) => void } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'id' | 'value' | 'onChange'
+>) {
+  return (
+    <div className="results__field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} {...input} onChange={(e) => onValue(e.target.value)} />
+    </div>
   );
 }

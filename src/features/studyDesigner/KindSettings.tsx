@@ -4,7 +4,7 @@ import { KIND_NAMES, KIND_WORDS, type StudyKind } from '../../study/definition/v
 import { STUDY_OPTIONS } from '../../study/definition/studyOptions';
 import { storiesFileName } from '../../study/definition/commandLine';
 import { saveFile } from '../../ui/saveFile';
-import { Check, GroupProblem, OptionInput } from './fields';
+import { Check, GroupProblem, OptionGroup } from './fields';
 import { useStudyDesigner } from './store';
 
 /** What each kind asks of participants, under its choice. */
@@ -55,23 +55,17 @@ export function KindChoice() {
 /** A paraphrase study's settings: which clauses, how many, how long a story. */
 export function ParaphraseSettings() {
   return (
-    <fieldset data-testid="study-paraphrase-settings">
-      <legend>Clauses to paraphrase</legend>
-      <div className="sd-grid">
-        <OptionInput field="studyId" />
-        <OptionInput field="seed" />
-        <OptionInput field="clauseKs" />
-        <OptionInput field="clauseGenders" />
-        <OptionInput field="clausesPerParticipant" />
-        <OptionInput field="minWords" />
-        <OptionInput field="maxWords" />
-      </div>
+    <OptionGroup
+      legend="Clauses to paraphrase"
+      fields={['studyId', 'seed', 'clauseKs', 'clauseGenders', 'clausesPerParticipant', 'minWords', 'maxWords']}
+      testId="study-paraphrase-settings"
+    >
       <Check
         field="favourUncovered"
         label={STUDY_OPTIONS.favourUncovered.label}
         hint={STUDY_OPTIONS.favourUncovered.help}
       />
-    </fieldset>
+    </OptionGroup>
   );
 }
 
@@ -80,15 +74,11 @@ export function ReviewSettings() {
   const stories = useStudyDesigner((s) => s.form.reviewStories);
   const studyId = useStudyDesigner((s) => s.form.studyId);
   return (
-    <fieldset data-testid="study-review-settings">
-      <legend>Stories to review</legend>
-      <div className="sd-grid">
-        <OptionInput field="studyId" />
-        <OptionInput field="seed" />
-        <OptionInput field="reviewsPerStory" />
-        <OptionInput field="reviewsPerParticipant" />
-        <OptionInput field="sourceStudy" />
-      </div>
+    <OptionGroup
+      legend="Stories to review"
+      fields={['studyId', 'seed', 'reviewsPerStory', 'reviewsPerParticipant', 'sourceStudy']}
+      testId="study-review-settings"
+    >
       <p className="hint">
         With the results server (under “Where results go”), name the paraphrase study registered there: each participant
         is handed stories it has collected, fewest reviews first, never their own. Without it (JATOS, files), embed the
@@ -96,7 +86,7 @@ export function ReviewSettings() {
         with embedded stories (it has no session to ask the server with).
       </p>
       <StoriesInput count={stories.length} studyId={studyId} />
-    </fieldset>
+    </OptionGroup>
   );
 }
 

@@ -4,7 +4,7 @@ import { kindSpec } from '../../study/kinds';
 import { STUDY_OPTIONS } from '../../study/definition/studyOptions';
 import { Conditions } from './Conditions';
 import { Destinations } from './Destinations';
-import { Check, Field, OptionInput, TextBox } from './fields';
+import { Check, Field, OptionGroup, OptionInput, TextBox } from './fields';
 import { formFromFile } from './form';
 import { KindChoice, ParaphraseSettings, ReviewSettings } from './KindSettings';
 import { useStudyDesigner } from './store';
@@ -45,29 +45,9 @@ export function SettingsForm() {
         <OptionInput field="instructionsText" />
         <OptionInput field="completionText" />
       </fieldset>
-      <fieldset>
-        <legend>Breaks &amp; completion</legend>
-        <div className="sd-grid">
-          <OptionInput field="breakEvery" />
-          <OptionInput field="completionCode" />
-          <OptionInput field="redirectUrl" />
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend>Reopened sessions</legend>
-        <div className="sd-grid">
-          <OptionInput field="resumePolicy" />
-          <OptionInput field="maxAgeMinutes" />
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend>Participants (results server)</legend>
-        <div className="sd-grid">
-          <OptionInput field="participation" />
-          <OptionInput field="roomSessions" />
-          <OptionInput field="claimMinutes" />
-        </div>
-      </fieldset>
+      <OptionGroup legend="Breaks & completion" fields={['breakEvery', 'completionCode', 'redirectUrl']} />
+      <OptionGroup legend="Reopened sessions" fields={['resumePolicy', 'maxAgeMinutes']} />
+      <OptionGroup legend="Participants (results server)" fields={['participation', 'roomSessions', 'claimMinutes']} />
       <Destinations />
       <div className="sd-actions">
         <LoadDefinition />
@@ -83,20 +63,12 @@ export function SettingsForm() {
 function SolveItems() {
   return (
     <>
-      <fieldset>
-        <legend>Items</legend>
-        <div className="sd-grid">
-          <OptionInput field="studyId" />
-          <OptionInput field="seed" />
-          <OptionInput field="k" />
-          <OptionInput field="tasks" />
-          <OptionInput field="itemsPerK" />
-          <OptionInput field="templateSplit" />
-          <OptionInput field="practice" />
-          <OptionInput field="attentionChecks" />
-        </div>
+      <OptionGroup
+        legend="Items"
+        fields={['studyId', 'seed', 'k', 'tasks', 'itemsPerK', 'templateSplit', 'practice', 'attentionChecks']}
+      >
         <Check field="strict" label={STUDY_OPTIONS.strict.label} hint={STUDY_OPTIONS.strict.help} />
-      </fieldset>
+      </OptionGroup>
     </>
   );
 }

@@ -7,6 +7,7 @@ import { SettingsForm } from './SettingsForm';
 import { useStudyDesigner } from './store';
 import { CliLine, Summary } from './Summary';
 import './studyDesigner.css';
+import { ViewHeader } from '../../ui/ViewHeader';
 
 /** The study designer (`#/study`): every setting of a study, its problems, its link and files. */
 export function StudyDesignerView() {
@@ -19,15 +20,10 @@ export function StudyDesignerView() {
 
   return (
     <section className="sd" aria-labelledby="sd-title">
-      <header className="sd-header">
-        <h1 id="sd-title" tabIndex={-1} data-view-heading>
-          Study designer
-        </h1>
-        <p className="hint">
-          A human study of CLUTRR puzzles like the paper&apos;s (Table 3): choose the items, conditions, texts and where
-          results go; the participant link carries the whole study, and the same settings always give the same link.
-        </p>
-      </header>
+      <ViewHeader title="Study designer" className="sd-header" headingId="sd-title">
+        A human study of CLUTRR puzzles like the paper&apos;s (Table 3): choose the items, conditions, texts and where
+        results go; the participant link carries the whole study, and the same settings always give the same link.
+      </ViewHeader>
       <div className="two-col">
         <form className="sd-form" aria-label="Study settings" onSubmit={(e) => e.preventDefault()} noValidate>
           <Problems.Provider value={problems.byInput}>

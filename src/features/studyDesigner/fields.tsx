@@ -125,6 +125,34 @@ export function OptionInput({ field }: { field: TextOptionField }) {
   );
 }
 
+/**
+ * A group of settings in the designer's grid: a fieldset of study options, then whatever else the
+ * group holds (a switch, a hint) below the grid.
+ */
+export function OptionGroup({
+  legend,
+  fields,
+  testId,
+  children,
+}: {
+  legend: string;
+  fields: readonly TextOptionField[];
+  testId?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset data-testid={testId}>
+      <legend>{legend}</legend>
+      <div className="sd-grid">
+        {fields.map((field) => (
+          <OptionInput key={field} field={field} />
+        ))}
+      </div>
+      {children}
+    </fieldset>
+  );
+}
+
 /** A checkbox field of the form (the switches, and one per destination). */
 export type CheckField = SwitchField | SinkKind;
 
