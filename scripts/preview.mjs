@@ -2,7 +2,13 @@
 // its own process group so the caller can stop it and its children with process.kill(-pid).
 import { spawn } from 'node:child_process';
 
-/** Resolves with the child process once `base` answers; throws with vite's output otherwise. */
+/** How long `vite preview` may take to answer (`npx` alone takes seconds on a loaded 2-core machine). */
+const START_MS = 30_000;
+
+/**
+ * Resolves with the child process once `base` answers; otherwise stops it (so no preview is left
+ * holding the port) and throws with vite's output.
+ */
 export async function startPreview({ port, dist, base }) {
   const child = spawn(
     'npx',
@@ -12,7 +18,8 @@ export async function startPreview({ port, dist, base }) {
   let log = '';
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
-  for (let i = 0; i < 100; i++) {
+  const deadline = Date.now() + START_MS;
+  while (Date.now() < deadline) {
     try {
       const r = await fetch(base);
       if (r.ok) return child;
@@ -22,7 +29,8 @@ export async function startPreview({ port, dist, base }) {
     if (child.exitCode !== null) throw new Error(`vite preview exited:\n${log}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`vite preview did not start on ${base}:\n${log}`);
+  stopPreview(child);
+  throw new Error(`vite preview did not answer on ${base} within ${START_MS / 1000} s:\n${log}`);
 }
 
 /** Stops the preview started by startPreview, its children with it where the group can be signalled. */
