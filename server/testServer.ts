@@ -11,6 +11,7 @@ import { withDefaults, type StudyDefinition } from '../src/study/definition/defi
 import type { ResultRow, SessionInfo } from '../src/study/results/results';
 import { scheduleParticipant } from '../src/study/schedule/schedule';
 import type { SessionGrant } from '../src/study/delivery/serverApi';
+import { STUDY_KINDS } from '../src/study/kinds';
 import { studyTrialContent } from '../src/study/schedule/trialFacts';
 import { createApp, type AppOptions } from './app';
 import type { ResultStore } from './store';
@@ -140,8 +141,8 @@ export function scheduledRow(
     forcedCondition: grant.condition ?? undefined,
   });
   const t = schedule.trials[i]!;
-  // A puzzle-solving trial's facts as the server rebuilds them, answered right a few seconds ago.
-  const content = def.kind === 'solve' ? studyTrialContent(def, t.item) : undefined;
+  // A generated puzzle's facts as the server rebuilds them, answered right a few seconds ago.
+  const content = STUDY_KINDS[def.kind].generated ? studyTrialContent(def, t.item) : undefined;
   const answered = Date.now() - 1000;
   return makeRow(def.studyId, grant.session_id, t.trialIndex, {
     participant_id: '',
