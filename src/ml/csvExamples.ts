@@ -14,30 +14,32 @@ import type { Example } from './testData';
 
 /** A row's example and its story length k; null when its target is not one of the 18 classes. */
 export function exampleFromRow(row: ClutrrRow): { example: Example; k: number } | null {
-  const { question, droppedPeople } = questionFromRow(row);
+  const { question, droppedPeople, nodeOf } = questionFromRow(row);
   if (question.graph.label < 0) return null;
   const imported = rowToPuzzle(row);
   return {
-    example: { puzzle: withoutPeople(imported, droppedPeople), story: row.story, question },
+    example: {
+      puzzle: droppedPeople.length === 0 ? imported : renumbered(imported, nodeOf),
+      story: row.story,
+      question,
+    },
     k: rowK(row),
   };
 }
 
 /**
- * The puzzle as the graph numbers its people: those left out of the graph removed and the rest
- * renumbered in order, so pair labels (pairRounds.ts) line up with the graph's nodes.
+ * The puzzle as the graph numbers its people (`nodeOf`, the graph's own renumbering: -1 for a
+ * person left out), so pair labels (pairRounds.ts) line up with the graph's nodes.
  */
-function withoutPeople(puzzle: PuzzleRecord, dropped: readonly number[]): PuzzleRecord {
-  if (dropped.length === 0) return puzzle;
-  const gone = new Set(dropped);
-  const index = (i: number) => i - dropped.filter((d) => d < i).length;
+function renumbered(puzzle: PuzzleRecord, nodeOf: Int32Array): PuzzleRecord {
+  const node = (i: number) => nodeOf[i] ?? -1;
   return {
     ...puzzle,
-    entities: puzzle.entities.filter((e) => !gone.has(e.index)).map((e) => ({ ...e, index: index(e.index) })),
+    entities: puzzle.entities.filter((e) => node(e.index) >= 0).map((e) => ({ ...e, index: node(e.index) })),
     facts: puzzle.facts
-      .filter((f) => !gone.has(f.from) && !gone.has(f.to))
-      .map((f) => ({ ...f, from: index(f.from), to: index(f.to) })),
-    query: [index(puzzle.query[0]), index(puzzle.query[1])],
+      .filter((f) => node(f.from) >= 0 && node(f.to) >= 0)
+      .map((f) => ({ ...f, from: node(f.from), to: node(f.to) })),
+    query: [node(puzzle.query[0]), node(puzzle.query[1])],
   };
 }
 

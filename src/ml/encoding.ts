@@ -100,7 +100,7 @@ function compactGraph(
   [qa, qb]: readonly [number, number],
   label: number,
   leaveOutBare: boolean,
-): { graph: StoryGraph; droppedPeople: number[] } {
+): { graph: StoryGraph; droppedPeople: number[]; nodeOf: Int32Array } {
   const index = Int32Array.from({ length: numNodes }, (_, i) => i);
   const droppedPeople: number[] = [];
   let nodes = numNodes;
@@ -111,7 +111,10 @@ function compactGraph(
     nodes = 0;
     for (let i = 0; i < numNodes; i++) {
       if (linked[i]) index[i] = nodes++;
-      else droppedPeople.push(i);
+      else {
+        index[i] = -1;
+        droppedPeople.push(i);
+      }
     }
   }
   return {
@@ -124,6 +127,7 @@ function compactGraph(
       label,
     },
     droppedPeople,
+    nodeOf: index,
   };
 }
 
@@ -136,6 +140,8 @@ export interface RowGraph {
    * would sit in the graph without an edge and shift a graph model's readout.
    */
   readonly droppedPeople: readonly number[];
+  /** Each row entity's node in `graph` (-1: left out): the one renumbering, for whoever lines other data up with the graph. */
+  readonly nodeOf: Int32Array;
 }
 
 /**
@@ -159,14 +165,14 @@ export function graphFromRow(row: ClutrrRow): RowGraph {
   numNodes = Math.max(numNodes, qa + 1, qb + 1);
   // Renumber only when an untyped edge may have left someone without an edge: a fully typed row
   // keeps every person (and its numbering), as the graphs of our own puzzles do.
-  const { graph, droppedPeople } = compactGraph(
+  const { graph, droppedPeople, nodeOf } = compactGraph(
     numNodes,
     kept,
     [qa, qb],
     classIndex(row.target),
     untypedEdges.length > 0,
   );
-  return { graph, untypedEdges, droppedPeople };
+  return { graph, untypedEdges, droppedPeople, nodeOf };
 }
 
 /**
@@ -335,11 +341,13 @@ export function questionFromRow(row: ClutrrRow): {
   question: ModelQuestion;
   untypedEdges: readonly number[];
   droppedPeople: readonly number[];
+  nodeOf: Int32Array;
 } {
-  const { graph, untypedEdges, droppedPeople } = graphFromRow(row);
+  const { graph, untypedEdges, droppedPeople, nodeOf } = graphFromRow(row);
   return {
     question: { graph, story: row.story, queryNames: [row.query[0], row.query[1]] },
     untypedEdges,
     droppedPeople,
+    nodeOf,
   };
 }
