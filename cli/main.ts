@@ -27,7 +27,8 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; summa
   },
   results: {
     run: async (argv) => (await import('./commands/results')).resultsCommand(argv),
-    summary: 'results export: the rows of a results server (npm run serve) as CSV or JSON, offline',
+    summary:
+      'results export: the rows of a results server (npm run serve) as CSV or JSON, offline; results irt: Rasch / 2PL item response theory over result files',
   },
   eval: {
     // Like every command, loaded on demand: this one loads tfjs, which takes about a second.

@@ -200,9 +200,11 @@ describe('results export (the CLI)', () => {
     expect(runCli(['results', 'export', '--data', data, '--out', jsonOut, '--study', 'lab']).status).toBe(0);
     expect(readFileSync(jsonOut, 'utf8')).toBe(json);
     expect(existsSync(path.join(dir, 'lab.json'))).toBe(true);
+    // A folder that does not exist is made, and said (issue 33).
     const nowhere = runCli(['results', 'export', '--data', data, '--out', path.join(dir, 'missing', 'r.csv')]);
-    expect(nowhere.status).not.toBe(0);
-    expect(nowhere.out).toContain(`out: the folder ${path.join(dir, 'missing')} does not exist`);
+    expect(nowhere.status).toBe(0);
+    expect(nowhere.out).toContain(`created the folder ${path.join(dir, 'missing')}`);
+    expect(readFileSync(path.join(dir, 'missing', 'r.csv'), 'utf8')).toBe(csv);
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   }, 180_000);
 });

@@ -1,4 +1,4 @@
-import type { ReadResultsBody, ReadResultsResult, ResultsCommands } from './resultsProtocol';
+import type { IrtBody, IrtResult, ReadResultsBody, ReadResultsResult, ResultsWorkerCommands } from './resultsProtocol';
 import { RpcClient, type WorkerLike } from './rpc';
 
 /**
@@ -9,14 +9,14 @@ import { RpcClient, type WorkerLike } from './rpc';
  * `WorkerCrash`; the next read starts a fresh worker, which reads every listed file again.
  */
 export class ResultsFilesClient {
-  private readonly client: RpcClient<ResultsCommands>;
+  private readonly client: RpcClient<ResultsWorkerCommands>;
   private current: number | null = null;
 
   constructor(
     spawn: () => WorkerLike = () =>
       new Worker(new URL('./results.worker.ts', import.meta.url), { type: 'module', name: 'results' }),
   ) {
-    this.client = new RpcClient<ResultsCommands>(spawn, 'results file reader');
+    this.client = new RpcClient<ResultsWorkerCommands>(spawn, 'results file reader');
   }
 
   read(body: ReadResultsBody, onProgress?: (done: number, total: number) => void): Promise<ReadResultsResult> {
@@ -24,5 +24,14 @@ export class ResultsFilesClient {
     const { id, promise } = this.client.request('read', body, { onProgress });
     this.current = id;
     return promise;
+  }
+
+  /**
+   * Item response theory over the rows of the merge `body.key` (the last read's): a newer `irt`
+   * supersedes an older one. Answers `stale` when the worker holds another merge (a read came
+   * between), or a crashed worker's fresh successor holds none yet.
+   */
+  irt(body: IrtBody): Promise<IrtResult> {
+    return this.client.latest('irt', 'irt', body);
   }
 }

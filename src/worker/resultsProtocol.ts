@@ -1,6 +1,8 @@
 import type { CollectionSummary, JudgeOptions } from '../study/collect/collect';
 import type { AnsweredItem, GroupBy, GroupRow, ItemRow, ParticipantRow } from '../study/results/figures';
 import type { RowConflict } from '../study/results/resultsFile';
+import type { IrtModel } from '../study/results/irt';
+import type { IrtReport, PlacedRespondent } from '../study/results/irtRows';
 
 /**
  * Messages of the results worker (`results.worker.ts`), served through `rpc.ts`: one command,
@@ -96,7 +98,46 @@ export interface ReadResultsResult {
   readonly collectionOnly: boolean;
 }
 
+/** Someone outside the study (a model) who answered some of its items, to place on its ability scale. */
+export interface IrtRespondent {
+  readonly id: string;
+  readonly label: string;
+  /** By item key (`itemKey`: puzzle_id|seed|k|task|strict): right or wrong. */
+  readonly answers: readonly (readonly [string, boolean])[];
+}
+
+/**
+ * `irt`: item response theory over the merged rows the worker holds (`src/study/results/irtRows.ts`),
+ * for the merge named `key` (the last `read`'s); the fit is kept for the same key, model and
+ * flagged choice, so placing new respondents does not fit again.
+ */
+export interface IrtBody {
+  readonly key: string;
+  readonly model: IrtModel;
+  readonly excludeFlagged: boolean;
+  readonly respondents: readonly IrtRespondent[];
+}
+
+export type IrtResult =
+  | {
+      readonly ok: true;
+      readonly key: string;
+      readonly report: IrtReport;
+      /** The respondents that answered a fitted item, in the order asked. */
+      readonly placed: readonly PlacedRespondent[];
+    }
+  /** No fit: the rows are not the merge asked for (`stale`), or the model cannot be fitted (why, in a sentence). */
+  | { readonly ok: false; readonly key: string; readonly stale: boolean; readonly message: string };
+
 export type ResultsCommands = {
   /** Progress: bytes read of the files read anew, over their total size. */
   read: { body: ReadResultsBody; chunk: never; result: ReadResultsResult };
 };
+
+/** The IRT command, served by the same worker (it needs the rows `read` merged). */
+export type ResultsIrtCommands = {
+  irt: { body: IrtBody; chunk: never; result: IrtResult };
+};
+
+/** Everything the results worker serves. */
+export type ResultsWorkerCommands = ResultsCommands & ResultsIrtCommands;

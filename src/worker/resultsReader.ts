@@ -144,7 +144,7 @@ export function createResultsReader() {
     return entry;
   }
 
-  return async function read(body: ReadResultsBody, ctx: ServeContext<never>): Promise<ReadResultsResult> {
+  const read = async function read(body: ReadResultsBody, ctx: ServeContext<never>): Promise<ReadResultsResult> {
     const listed = new Set(body.sources.map((s) => s.name));
     for (const name of [...known.keys()]) if (!listed.has(name)) known.delete(name);
     const entries = body.sources.map((s) => {
@@ -212,4 +212,7 @@ export function createResultsReader() {
       collectionOnly: last.collection === 'only',
     };
   };
+  /** The last merge's rows and participants (for the worker's other commands: IRT), null before one. */
+  const merged = () => (last ? { key: last.key, rows: last.merged.rows, people: last.people } : null);
+  return Object.assign(read, { merged });
 }

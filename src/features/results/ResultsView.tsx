@@ -2,6 +2,7 @@ import { CollectionPanel } from './CollectionPanel';
 import { DropZone } from './DropZone';
 import { FileList } from './FileList';
 import { Figures } from './Figures';
+import { IrtPanel } from './IrtPanel';
 import { ItemsTable } from './ItemsTable';
 import { ModelsCompare } from './ModelsCompare';
 import { ParticipantsTable } from './ParticipantsTable';
@@ -37,6 +38,7 @@ export function ResultsView() {
             <>
               <ItemsTable />
               <ModelsCompare />
+              <IrtPanel />
             </>
           )}
         </>

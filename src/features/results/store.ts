@@ -4,6 +4,8 @@ import type {
   DashboardFigures,
   FileOutcome,
   FileProblem,
+  IrtBody,
+  IrtResult,
   MergedSummary,
   ReadResultsResult,
   ResultsSource,
@@ -87,6 +89,15 @@ export function setResultsReader(r: Pick<ResultsFilesClient, 'read'> | null): vo
   reader = r;
 }
 const theReader = () => (reader ??= new ResultsFilesClient());
+
+/**
+ * Item response theory over the merge the reader's worker holds (the IRT panel); null when the
+ * reader is a test's stand-in without it.
+ */
+export function readerIrt(body: IrtBody): Promise<IrtResult> | null {
+  const r = theReader();
+  return 'irt' in r && typeof r.irt === 'function' ? (r as ResultsFilesClient).irt(body) : null;
+}
 
 /**
  * The line for a file the worker never answered for (it crashed, e.g. out of memory, or could not
