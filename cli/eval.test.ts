@@ -1,8 +1,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseClutrrCsv, writeClutrrCsv } from '../src/core/formats/clutrrCsv';
+import { unbracket } from '../src/core/text/render';
+import { ANSWER_WORDS, answerWordOf } from '../src/llm/answers';
 import { useBackend } from '../src/ml/backend';
 import { CLASSES, questionFromRow } from '../src/ml/encoding';
 import { GraphNet, saveGat } from '../src/ml/graph/graphNet';
@@ -204,5 +208,173 @@ describe('cli eval', () => {
     io.err = '';
     expect(await run('--backend', 'webgl', bad)).toBe(2);
     expect(io.err).toContain('--backend must be wasm or cpu (got webgl)');
+  });
+});
+
+/**
+ * `eval --llm` against a real chat-completions server on loopback (node:http, a free port): the
+ * stub reads each prompt's story, looks its row up and answers by a rule the test knows (right
+ * with reasoning, wrong, or a refusal), after one 429 with Retry-After. It stops itself after a
+ * minute whatever happens.
+ */
+describe('cli eval --llm', () => {
+  const io = captureOutput();
+  const KEY = 'sk-llm-test-NEVER-PRINTED-9931';
+  const files = [path.join(FIXTURES, 'mini-clutrr.csv'), path.join(FIXTURES, 'stats-generated.csv')];
+  const rowsOf = (f: string) => parseClutrrCsv(readFileSync(f, 'utf8'));
+  const goldOf = new Map(files.flatMap((f) => rowsOf(f).map((r) => [unbracket(r.story).trim(), r.target] as const)));
+  /** The stub's rule: by the story's length, right (with several relations on the way), wrong, or a refusal. */
+  const policy = (story: string) => story.length % 3;
+  const seen: {
+    auth: string | undefined;
+    body: { model: string; temperature?: number; max_tokens?: number; seed?: number };
+  }[] = [];
+  let server: Server;
+  let url = '';
+  let calls = 0;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        calls++;
+        if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+          res.writeHead(404).end('not here');
+          return;
+        }
+        if (calls === 1) {
+          res.writeHead(429, { 'Retry-After': '0', 'Content-Type': 'application/json' }).end('{"error":"busy"}');
+          return;
+        }
+        const parsed = JSON.parse(body) as { model: string; messages: { content: string }[] };
+        seen.push({ auth: req.headers.authorization, body: parsed });
+        const prompt = parsed.messages[0]!.content;
+        const story = /Story: ([\s\S]*?)\n\nQuestion:/.exec(prompt)![1]!.trim();
+        const gold = goldOf.get(story) ?? 'unknown';
+        const p = policy(story);
+        const wrong = ANSWER_WORDS.find((w) => w !== answerWordOf(gold))!;
+        const content =
+          p === 0
+            ? `Let me follow the links. The first person is a mother, the next a brother.\nAnswer: ${gold}`
+            : p === 1
+              ? `${wrong}`
+              : 'I am not able to tell from this story. Lo siento.';
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(
+          JSON.stringify({
+            model: parsed.model,
+            choices: [{ index: 0, message: { role: 'assistant', content } }],
+            usage: { prompt_tokens: 100, completion_tokens: 7, total_tokens: 107 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    setTimeout(() => server.close(), 60_000).unref();
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('prints the per-file lines, unparseable=<n>, then rows= correct= accuracy=; --rows keeps prompt, reply and answer; the key nowhere', async () => {
+    const rowsFile = path.join(dir, 'llm-rows.jsonl');
+    process.env.H6_TEST_LLM_KEY = KEY;
+    const code = await main([
+      'eval',
+      '--llm',
+      url,
+      '--llm-model',
+      'stub-7b',
+      '--prompt',
+      'cot',
+      '--api-key-env',
+      'H6_TEST_LLM_KEY',
+      '--concurrency',
+      '3',
+      '--seed',
+      '11',
+      '--rows',
+      rowsFile,
+      ...files,
+    ]);
+    delete process.env.H6_TEST_LLM_KEY;
+    expect(io.err).toBe('');
+    expect(code).toBe(0);
+    const lines = io.out.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      `llm stub-7b at ${url}/chat/completions: prompt cot (src/llm/prompts/chainOfThought.ts); temperature 0, max_tokens 768, seed 11; key from $H6_TEST_LLM_KEY; 3 at once`,
+    );
+    let all = { rows: 0, correct: 0, unparseable: 0 };
+    for (const f of files) {
+      const rows = rowsOf(f);
+      const right = rows.filter((r) => policy(unbracket(r.story).trim()) === 0 && answerWordOf(r.target) !== null);
+      const unparseable = rows.filter(
+        (r) =>
+          policy(unbracket(r.story).trim()) === 2 ||
+          (policy(unbracket(r.story).trim()) === 0 && !answerWordOf(r.target)),
+      );
+      expect(lines).toContain(
+        `${f}: rows=${rows.length} correct=${right.length} accuracy=${(right.length / rows.length).toFixed(3)}`,
+      );
+      all = {
+        rows: all.rows + rows.length,
+        correct: all.correct + right.length,
+        unparseable: all.unparseable + unparseable.length,
+      };
+    }
+    expect(all.correct).toBeGreaterThan(0);
+    expect(all.unparseable).toBeGreaterThan(0);
+    expect(lines.at(-2)).toBe(`unparseable=${all.unparseable}`);
+    expect(lines.at(-1)).toBe(
+      `rows=${all.rows} correct=${all.correct} accuracy=${(all.correct / all.rows).toFixed(3)}`,
+    );
+    expect(lines).toContain(
+      `time: median ${lines.find((l) => l.startsWith('time:'))!.match(/median (\d+)/)![1]} ms per row; tokens: ${100 * all.rows} prompt, ${7 * all.rows} completion over ${all.rows} row(s)`,
+    );
+    // Every request carried the key in its header, the model, the seed and the sampling settings.
+    expect(seen).toHaveLength(all.rows);
+    expect(seen.every((s) => s.auth === `Bearer ${KEY}`)).toBe(true);
+    expect(seen[0]!.body).toMatchObject({ model: 'stub-7b', temperature: 0, max_tokens: 768, seed: 11 });
+
+    const rows = readFileSync(rowsFile, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows).toHaveLength(all.rows);
+    const first = rows[0]!;
+    expect(first).toMatchObject({ file: files[0], k: 2, prompt_kind: 'cot', model: 'stub-7b' });
+    expect(first.prompt).toContain('How is Maren related to Odile?');
+    expect(first.prompt).toContain('Odile bought a kite for her son Bastien.');
+    expect(typeof first.reply).toBe('string');
+    expect(rows.filter((r) => r.outcome === 'unparseable')).toHaveLength(all.unparseable);
+    expect(rows.filter((r) => r.correct === true)).toHaveLength(all.correct);
+    // The retried 429 shows as a second attempt on some row.
+    expect(rows.some((r) => r.attempts === 2)).toBe(true);
+    for (const text of [io.out, io.err, readFileSync(rowsFile, 'utf8')]) expect(text).not.toContain(KEY);
+  });
+
+  it('refuses bad flags with a message naming them; a server not running stops the run', async () => {
+    const f = files[0]!;
+    expect(await main(['eval', '--llm', url, f])).toBe(2);
+    expect(io.err).toContain('--llm needs --llm-model NAME');
+    io.err = '';
+    expect(await main(['eval', '--llm', url, '--llm-model', 'm', '--prompt', 'tree', f])).toBe(2);
+    expect(io.err).toContain('--prompt must be one of zero-shot, few-shot, cot (got tree)');
+    io.err = '';
+    expect(await main(['eval', '--llm', url, '--llm-model', 'm', '--api-key-env', 'H6_NOT_SET_ANYWHERE', f])).toBe(2);
+    expect(io.err).toContain('--api-key-env H6_NOT_SET_ANYWHERE: the variable is not set or empty');
+    io.err = '';
+    expect(await main(['eval', '--llm', 'ftp://x', '--llm-model', 'm', f])).toBe(2);
+    expect(io.err).toContain('--llm: the endpoint must be http: or https:');
+    io.err = '';
+    expect(await main(['eval', '--model-dir', modelDir, '--llm-model', 'm', f])).toBe(2);
+    expect(io.err).toContain('--llm-model goes with --llm');
+    io.err = '';
+    // A port nothing listens on (this server's, closed).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    expect(await main(['eval', '--llm', `http://127.0.0.1:${port}`, '--llm-model', 'm', f])).toBe(1);
+    expect(io.err).toContain(`clutrr eval: --llm: http://127.0.0.1:${port}/v1/chat/completions: no answer`);
   });
 });

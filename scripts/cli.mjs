@@ -5,7 +5,7 @@ import { importBundled } from './bundle.mjs';
 const { main } = await importBundled({
   entry: 'cli/main.ts',
   outfile: 'dist-cli/clutrr.mjs',
-  sources: ['cli', 'src/core', 'src/study', 'src/ml', 'server'],
+  sources: ['cli', 'src/core', 'src/study', 'src/ml', 'src/llm', 'server'],
   // The row makers' module as an entry of its own: it and the engine land in a chunk, and that
   // chunk is all a worker thread of `generate` loads (cli/rowWorkers.ts starts threads on the
   // file it is in), not the whole command line.

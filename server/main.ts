@@ -10,7 +10,7 @@ import { createApp, DEFAULT_MAX_BODY_BYTES } from './app';
 import { defaultBudgetMb, MAX_DEFAULT_BUDGET_MB, parseBudgetMb, StorageBudget } from './budget';
 import { ACCESS_FLAGS, ACCESS_USAGE, accessOptionsFrom, AccessLimiter, bareTrustProxy } from './limits';
 import { makePrivateDir } from './files';
-import { dataInsideDist } from './static';
+import { connectOrigin, contentSecurityPolicy, dataInsideDist, withPolicy } from './static';
 import { DATABASE_FILE, ResultStore, StoreError } from './store';
 import { ensureToken } from './token';
 
@@ -25,6 +25,9 @@ Options:
   --data <folder>       where the database and the token live (default ./data)
   --dist <folder>       the app's production build (default: dist/ of this project)
   --origin <url>        another origin whose pages may call the API (repeatable; default: same origin only)
+  --llm-origin <url>    narrow the page's CSP connect-src to its own origin and this one (repeatable): the
+                        language-model endpoint the app may ask; name a study's HTTP sink too if it is
+                        elsewhere (default: connect-src allows any http(s) address)
   --max-body <bytes>    largest request body accepted (default ${DEFAULT_MAX_BODY_BYTES})
   --session-rate <n>    requests per second per participant session, sustained (default 5)
   --session-burst <n>   requests per participant session at once (default 20)
@@ -64,6 +67,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
         data: { type: 'string' },
         dist: { type: 'string' },
         origin: { type: 'string', multiple: true },
+        'llm-origin': { type: 'string', multiple: true },
         'max-body': { type: 'string' },
         'session-rate': { type: 'string' },
         'session-burst': { type: 'string' },
@@ -85,6 +89,7 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
   let access: ReturnType<typeof accessOptionsFrom>;
   let port: number, maxBody: number, perSecond: number, burst: number;
   let budgetMb: number | undefined;
+  const connectOrigins: string[] = [];
   try {
     port = number('port', values.port, 8080, 0);
     if (!Number.isInteger(port) || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535`);
@@ -95,6 +100,11 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
     budgetMb = values['max-db-mb'] === undefined ? undefined : parseBudgetMb(values['max-db-mb']);
     for (const o of values.origin ?? []) {
       if (!/^https?:\/\/[^/]+$/.test(o)) throw new UsageError(`--origin must be like https://example.org (got "${o}")`);
+    }
+    for (const o of values['llm-origin'] ?? []) {
+      const got = connectOrigin(o);
+      if ('error' in got) throw new UsageError(got.error);
+      connectOrigins.push(got.origin);
     }
   } catch (e) {
     process.stderr.write(`serve: ${(e as Error).message}\n`);
@@ -180,7 +190,9 @@ export async function main(argv: string[], projectRoot: string): Promise<number>
   });
 
   return await new Promise<number>((resolve) => {
-    const server: ServerType = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+    // --llm-origin: every response's CSP lets the page reach exactly those origins besides its own.
+    const fetch = connectOrigins.length ? withPolicy(app.fetch, contentSecurityPolicy(connectOrigins)) : app.fetch;
+    const server: ServerType = serve({ fetch, port, hostname: host }, (info) => {
       if (!existsSync(path.join(distDir, 'index.html')))
         log({ event: 'warning', message: `no app build in ${distDir}: serving the API only` });
       const shown = host.includes(':') ? `[${host}]` : host;

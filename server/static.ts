@@ -37,6 +37,47 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'self'",
 ].join('; ');
 
+/**
+ * The policy with `connect-src` narrowed to the page's own origin and exactly `origins`
+ * (`npm run serve -- --llm-origin URL`, repeatable; issue 35): the page can then reach a
+ * language-model endpoint, and nothing else but its own server. Without origins, the default
+ * policy (any http(s) address: a study's sink may be anywhere).
+ */
+export function contentSecurityPolicy(origins: readonly string[] = []): string {
+  if (origins.length === 0) return CONTENT_SECURITY_POLICY;
+  return CONTENT_SECURITY_POLICY.replace("connect-src 'self' https: http:", `connect-src 'self' ${origins.join(' ')}`);
+}
+
+/** The origin of an endpoint URL for `--llm-origin` (`http://127.0.0.1:8080/v1` → `http://127.0.0.1:8080`), or a message. */
+export function connectOrigin(text: string): { origin: string } | { error: string } {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { error: `--llm-origin must be a URL like http://127.0.0.1:8080 (got "${text}")` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { error: `--llm-origin must be an http: or https: URL (got "${text}")` };
+  }
+  return { origin: url.origin };
+}
+
+/**
+ * Wraps a fetch handler so that every response carries `policy` as its CSP (main.ts, for
+ * `--llm-origin`; the app's own middleware sets the default one first).
+ */
+export function withPolicy<A extends unknown[]>(
+  handler: (request: Request, ...rest: A) => Response | Promise<Response>,
+  policy: string,
+): (request: Request, ...rest: A) => Promise<Response> {
+  return async (request, ...rest) => {
+    const res = await handler(request, ...rest);
+    const headers = new Headers(res.headers);
+    headers.set('Content-Security-Policy', policy);
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  };
+}
+
 /** The headers every response carries, API and files alike. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,

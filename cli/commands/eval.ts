@@ -4,6 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClutrrRowReader } from '../../src/core/formats/clutrrCsv';
 import type { ClutrrRow } from '../../src/core/formats/clutrrRow';
+import { rowK } from '../../src/core/formats/toPuzzle';
+import { completionsUrl, LlmError, type LlmEndpoint, type LlmSampling, type LlmTransport } from '../../src/llm/client';
+import { isPromptKind, PROMPT_KINDS, PROMPTS, type PromptKind } from '../../src/llm/prompt';
+import { askItems, type LlmItem, type LlmItemResult } from '../../src/llm/run';
 import { useBackend } from '../../src/ml/backend';
 import { CLASSES, questionFromRow } from '../../src/ml/encoding';
 import { answeredRow, EvalBreakdown } from '../../src/ml/evalReport';
@@ -38,12 +42,31 @@ const FLAGS: Record<string, FlagSpec> = {
   list: { type: 'boolean', help: 'print the ids of rows answered wrong, with both answers' },
   rows: {
     type: 'string',
-    help: "write one JSON line per row to this file: id, file, k, task, gold, predicted, correct, top5, the audit's verdict",
+    help: "write one JSON line per row to this file: id, file, k, task, gold, predicted, correct, top5, the audit's verdict (with --llm: prompt, reply, outcome, answer, correct, ms, tokens)",
   },
+  llm: {
+    type: 'string',
+    help: 'ask a language model instead: an OpenAI-compatible server (http://127.0.0.1:8080/v1, or its …/chat/completions URL)',
+  },
+  'llm-model': { type: 'string', help: 'with --llm: the model name the server knows (e.g. llama3.1:8b)' },
+  prompt: { type: 'string', default: 'zero-shot', help: `with --llm: ${PROMPT_KINDS.join(', ')} (src/llm/prompts/)` },
+  'api-key-env': {
+    type: 'string',
+    help: 'with --llm: the environment variable holding the API key (sent only as Authorization: Bearer; never printed)',
+  },
+  concurrency: { type: 'integer', default: 4, help: 'with --llm: requests in flight at once', hint: 'n' },
+  temperature: { type: 'number', default: 0, help: 'with --llm: sampling temperature, passed through', hint: 'n' },
+  'max-tokens': {
+    type: 'integer',
+    help: `with --llm: max_tokens, passed through (default: ${PROMPT_KINDS.map((k) => `${k} ${PROMPTS[k].maxTokens}`).join(', ')})`,
+    hint: 'n',
+  },
+  seed: { type: 'integer', help: 'with --llm: the sampling seed, passed through (servers that take one)', hint: 'n' },
 };
 
 const HELP = helpText(
-  `usage: npm run cli -- eval --model ${MODEL_IDS.join('|')} [--version V] [--rows OUT.jsonl] FILE.csv...`,
+  `usage: npm run cli -- eval --model ${MODEL_IDS.join('|')} [--version V] [--rows OUT.jsonl] FILE.csv...
+       npm run cli -- eval --llm URL --llm-model NAME [--prompt ${PROMPT_KINDS.join('|')}] [--api-key-env VAR] [--concurrency N] [--rows OUT.jsonl] FILE.csv...`,
   `Answers every row of CLUTRR CSV files (ours or the released ones) with a trained model and
 counts correct answers (the model's most probable class equals the row's target). The models
 (src/ml/modelKinds.ts):
@@ -60,7 +83,14 @@ what the model is and what it was trained on; one line per file follows, then th
 down by the audit's verdict on each row (entailed; assumed, possible; true in no family;
 ambiguous; unsupported) and by predicted class, each with its majority baseline, then as the
 very last line
-  rows=<n> correct=<n> accuracy=<x.xxx>`,
+  rows=<n> correct=<n> accuracy=<x.xxx>
+
+With --llm, a language model behind an OpenAI-compatible chat-completions endpoint answers
+instead (src/llm/README.md): each row's story (names without brackets) and question go into the
+--prompt template; the reply is read as one of the 18 answers (the last relation stated, or the
+one after "Answer:"); a reply naming none is unparseable and counted as wrong. The same per-file
+lines follow the first line, then a line unparseable=<n>, then the same last line. The key is
+read only from the environment variable --api-key-env names, and never printed or written.`,
   FLAGS,
 );
 
@@ -196,6 +226,137 @@ async function evalFile(file: string, model: ClutrrModel, sinks: RowSinks): Prom
   return tally;
 }
 
+/** The notes under a file's line: rows read as no answer, rows that got no usable reply. */
+function llmNotes(results: readonly LlmItemResult[]): string[] {
+  const notes: string[] = [];
+  const unparseable = results.filter((r) => r.outcome === 'unparseable').map((r) => r.id);
+  const failed = results.filter((r) => r.outcome === 'error');
+  if (unparseable.length > 0) {
+    notes.push(
+      `  ${unparseable.length} row(s) unparseable (no answer among the 18), counted as wrong: ${named(unparseable)}`,
+    );
+  }
+  if (failed.length > 0) {
+    notes.push(
+      `  ${failed.length} row(s) got no usable reply, counted as wrong: ${named(failed.map((r) => r.id))} (first: ${failed[0]!.reason})`,
+    );
+  }
+  return notes;
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** `eval --llm`: every row of the files asked of a chat-completions endpoint. */
+async function evalLlmCommand(flags: Record<string, string | number | boolean | undefined>, files: string[]) {
+  const url = flags.llm as string;
+  const model = flags['llm-model'] as string | undefined;
+  if (!model) throw new UsageError('--llm needs --llm-model NAME (the model name the server knows)');
+  const prompt = flags.prompt as string;
+  if (!isPromptKind(prompt)) throw new UsageError(`--prompt must be one of ${PROMPT_KINDS.join(', ')} (got ${prompt})`);
+  const concurrency = flags.concurrency as number;
+  if (concurrency < 1 || concurrency > 64)
+    throw new UsageError(`--concurrency must be from 1 to 64 (got ${concurrency})`);
+  let endpointUrl: string;
+  try {
+    endpointUrl = completionsUrl(url);
+  } catch (e) {
+    throw new UsageError(`--llm: ${(e as Error).message}`);
+  }
+  const keyVar = flags['api-key-env'] as string | undefined;
+  let apiKey: string | undefined;
+  if (keyVar !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyVar))
+      throw new UsageError(`--api-key-env: not a variable name (got ${keyVar})`);
+    apiKey = process.env[keyVar];
+    if (!apiKey) throw new UsageError(`--api-key-env ${keyVar}: the variable is not set or empty`);
+  }
+  const endpoint: LlmEndpoint = { url: endpointUrl, model, apiKey };
+  const sampling: LlmSampling = {
+    temperature: flags.temperature as number,
+    maxTokens: (flags['max-tokens'] as number | undefined) ?? PROMPTS[prompt as PromptKind].maxTokens,
+    seed: flags.seed as number | undefined,
+  };
+  const transport: LlmTransport = {
+    fetch: (u, init) => fetch(u, init),
+    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    now: () => performance.now(),
+  };
+  const rowsOut = flags.rows as string | undefined;
+  let rowsFd: number | null = null;
+  const total = { rows: 0, correct: 0, unparseable: 0 };
+  const times: number[] = [];
+  const tokens = { prompt: 0, completion: 0, counted: 0 };
+  process.stdout.write(
+    `llm ${model} at ${endpointUrl}: prompt ${prompt} (${PROMPTS[prompt].file}); temperature ${sampling.temperature}, max_tokens ${sampling.maxTokens}, seed ${sampling.seed ?? 'not sent'}; ${apiKey ? `key from $${keyVar}` : 'no key'}; ${concurrency} at once\n`,
+  );
+  try {
+    if (rowsOut !== undefined) {
+      try {
+        rowsFd = openSync(rowsOut, 'w');
+      } catch (e) {
+        throw new CliError(`--rows ${rowsOut}: cannot write it (${(e as Error).message})`);
+      }
+    }
+    for (const file of files) {
+      const rows: { item: LlmItem; row: ClutrrRow }[] = [];
+      const reader = new ClutrrRowReader((row, n) => {
+        const id = row.id || `row ${n}`;
+        rows.push({ item: { id, story: row.story, a: row.query[0], b: row.query[1], gold: row.target }, row });
+      }, file);
+      for await (const chunk of readText(file)) reader.push(chunk);
+      reader.end();
+      const results: LlmItemResult[] = [];
+      for (let i = 0; i < rows.length; i += BATCH) {
+        const part = rows.slice(i, i + BATCH);
+        let got: LlmItemResult[];
+        try {
+          got = await askItems(
+            part.map((p) => p.item),
+            { endpoint, prompt, sampling, concurrency },
+            transport,
+          );
+        } catch (e) {
+          if (e instanceof LlmError) throw new CliError(`--llm: ${e.message}`);
+          throw e;
+        }
+        let lines = '';
+        got.forEach((r, j) => {
+          const row = part[j]!.row;
+          results.push(r);
+          if (r.ms !== null) times.push(r.ms);
+          if (r.tokens?.prompt != null && r.tokens.completion != null) {
+            tokens.prompt += r.tokens.prompt;
+            tokens.completion += r.tokens.completion;
+            tokens.counted++;
+          }
+          lines += `${JSON.stringify({ file, k: rowK(row), task: row.taskName, prompt_kind: prompt, model, ...r })}\n`;
+        });
+        if (rowsFd !== null) writeSync(rowsFd, lines);
+      }
+      const correct = results.filter((r) => r.correct).length;
+      const unparseable = results.filter((r) => r.outcome === 'unparseable').length;
+      process.stdout.write(
+        `${file}: rows=${results.length} correct=${correct} accuracy=${accuracy(correct, results.length)}\n`,
+      );
+      for (const line of llmNotes(results)) process.stdout.write(`${line}\n`);
+      total.rows += results.length;
+      total.correct += correct;
+      total.unparseable += unparseable;
+    }
+  } finally {
+    if (rowsFd !== null) closeSync(rowsFd);
+  }
+  process.stdout.write(
+    `time: median ${times.length ? median(times).toFixed(0) : '–'} ms per row; tokens: ${tokens.counted ? `${tokens.prompt} prompt, ${tokens.completion} completion over ${tokens.counted} row(s)` : 'not reported by the server'}\n`,
+  );
+  process.stdout.write(`unparseable=${total.unparseable}\n`);
+  process.stdout.write(`rows=${total.rows} correct=${total.correct} accuracy=${accuracy(total.correct, total.rows)}\n`);
+  return 0;
+}
+
 export async function evalCommand(argv: string[]): Promise<number> {
   if (argv.includes('--help')) {
     process.stdout.write(HELP);
@@ -204,6 +365,14 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const { flags, positional } = parseArgs('eval', argv, FLAGS);
   const name = flags.model as string | undefined;
   const dir = flags['model-dir'] as string | undefined;
+  if (flags.llm !== undefined) {
+    if (name || dir) throw new UsageError('give --llm or --model / --model-dir, not both');
+    if (positional.length === 0) throw new UsageError('name at least one CSV file (see eval --help)');
+    return evalLlmCommand(flags, positional);
+  }
+  for (const f of ['llm-model', 'api-key-env', 'max-tokens', 'seed'] as const) {
+    if (flags[f] !== undefined) throw new UsageError(`--${f} goes with --llm`);
+  }
   if (!name && !dir) throw new UsageError(`name a model with --model (${MODEL_IDS.join(', ')}) or --model-dir`);
   if (name && dir) throw new UsageError('give --model or --model-dir, not both');
   const backend = flags.backend as string;

@@ -70,6 +70,9 @@ test('the panel loads the models lazily, answers, draws attention and switches b
   expect(scripts.length).toBeGreaterThan(0);
 
   await page.getByTestId('model-load').click();
+  // Loading is not answering (issue 33): the answers wait behind "Show their answers".
+  await expect(page.getByTestId('model-show')).toHaveText('Show their answers');
+  await page.getByTestId('model-show').click();
   await expectAnswers(page, models);
   // Each model says what it reads, what supervised it, what it was trained on, which paper model.
   for (const m of models) {
@@ -175,6 +178,8 @@ test('the panel is usable from the keyboard', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('model-backend')).toHaveAccessibleName('Runs on');
   const models = await mainModels(page);
+  await page.getByTestId('model-show').focus();
+  await page.keyboard.press('Enter');
   await expectAnswers(page, models);
   if (models.some((m) => m.kind === 'gat')) {
     await page.getByTestId('attention-toggle').focus();
@@ -198,6 +203,7 @@ test('memory stays flat over hundreds of answers (the real worker, wasm)', async
   await page.goto('/?seed=3&k=2&task=1');
   await page.getByTestId('model-load').click();
   const models = await mainModels(page);
+  await page.getByTestId('model-show').click();
   await expectAnswers(page, models);
   expect(workers).toHaveLength(1);
 

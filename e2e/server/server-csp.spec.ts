@@ -50,6 +50,7 @@ test('every view, the wasm models and a download run under the CSP with no viola
     if (/\.wasm$/.test(r.url()) && r.ok()) wasm.push(r.url());
   });
   await page.getByTestId('model-load').click();
+  await page.getByTestId('model-show').click();
   await expect(page.locator('[data-testid^="model-answer-"]').first()).toHaveAttribute('data-relation', /\w/, {
     timeout: 120_000,
   });

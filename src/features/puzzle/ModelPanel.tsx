@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { labelVerdict } from './verdict';
+import { LlmAsk } from './LlmAsk';
 import { PanelHead } from './PanelHead';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import type { RenderedStory } from '../../core/text/render';
@@ -103,8 +104,9 @@ export function ModelPanel({
   const key = `${puzzle.seed}|${puzzle.k}|${puzzle.task}|${story.story}`;
   const question = useMemo(() => questionFromPuzzle(puzzle, story.story), [puzzle, story]);
 
+  // Loading is not answering: the answers of the puzzle in view stay behind "Show their answers"
+  // until the reader answers or opens the proof (issue 33).
   const load = async () => {
-    setShownFor(key);
     const client = modelsClient();
     try {
       setPhase({ name: 'loading', done: 0, total: 0, what: 'the list of models' });
@@ -199,7 +201,7 @@ export function ModelPanel({
   const { a, b } = queryPeople(puzzle);
   const gats = factAttentionModels(models);
   const busy = phase.name === 'loading' || phase.name === 'switching';
-  const visible = open || shownFor === key;
+  const visible = open || guess !== null || shownFor === key;
 
   return (
     <section className="panel panel--models" aria-labelledby="models-heading" data-testid="model-panel">
@@ -287,10 +289,11 @@ export function ModelPanel({
                 data-testid="model-show"
                 onClick={() => setShownFor(key)}
               >
-                Show the models' answers
+                Show their answers
               </button>{' '}
               <span className="hint">
-                They are hidden for a new puzzle until you answer it, since they may give it away.
+                The models have answered; their answers wait until you answer or reveal the proof, since they may give
+                the puzzle away.
               </span>
             </p>
           )}
@@ -407,6 +410,16 @@ export function ModelPanel({
           )}
         </>
       )}
+      <LlmAsk
+        puzzle={puzzle}
+        question={{ story: story.story, a: question.queryNames[0], b: question.queryNames[1] }}
+        puzzleKey={key}
+        visible={visible}
+        trusted={trusted}
+        open={open}
+        guess={guess}
+        onShow={() => setShownFor(key)}
+      />
     </section>
   );
 }

@@ -1,13 +1,41 @@
 import { useId, useMemo } from 'react';
+import { PROMPTS } from '../../llm/prompt';
+import { EndpointForm } from '../../llm/session/EndpointForm';
+import { llmReady, useLlmSettings } from '../../llm/session/settings';
 import { modelFactsText } from '../../worker/modelsClient';
 import { answeredShown } from '../../study/results/figures';
+import { wilson } from '../../study/results/stats';
 import { fixed } from './format';
-import { compareByK, type ModelItemAnswer } from './modelItems';
+import { compareByK, LLM_COLUMN, llmItemAnswer, type ModelItemAnswer } from './modelItems';
+import { useLlmCompare } from './modelsStore';
 import { useResults } from './store';
 import { useCompare } from './useCompare';
 import './modelsCompare.css';
 
 const pct = (correct: number, n: number) => (n > 0 ? `${correct}/${n}` : '');
+
+/** One accuracy cell: the accuracy, its Wilson 95% interval (as the figures draw), and correct/n. */
+function AccuracyCell({ testId, correct, n }: { testId: string; correct: number; n: number }) {
+  const ci = wilson(correct, n);
+  return (
+    <td data-testid={testId} data-value={n > 0 ? correct / n : undefined} data-n={n} data-lo={ci.lo} data-hi={ci.hi}>
+      {fixed(n > 0 ? correct / n : NaN, 3)}{' '}
+      {n > 0 && (
+        <span className="results__ci">
+          [{fixed(ci.lo, 2)}, {fixed(ci.hi, 2)}] {pct(correct, n)}
+        </span>
+      )}
+    </td>
+  );
+}
+
+/** A column of the comparison: a shipped model, or the language model. */
+interface Column {
+  readonly id: string;
+  /** The testid part: the model's name, or `llm`. */
+  readonly model: string;
+  readonly label: string;
+}
 
 /**
  * The models on the very items people answered: rebuilt from each row's seed (puzzle) and story
@@ -29,16 +57,32 @@ export function ModelsCompare() {
   const answers = useCompare((s) => s.answers);
   const ask = useCompare((s) => s.ask);
   const cancel = useCompare((s) => s.cancel);
-
-  const answerMaps = useMemo(
-    () =>
-      new Map(
-        models.map(
-          (m) => [m.id, new Map(Object.entries(answers[m.id] ?? {}))] as [string, Map<string, ModelItemAnswer>],
-        ),
-      ),
-    [models, answers],
+  const llm = useLlmCompare();
+  const llmSettings = useLlmSettings();
+  const llmRunning = llm.status === 'asking';
+  const llmAnswers = useMemo(
+    () => new Map(Object.entries(llm.answers).map(([key, r]) => [key, llmItemAnswer(r)] as const)),
+    [llm.answers],
   );
+  const columns: Column[] = useMemo(
+    () => [
+      ...models.map((m) => ({ id: m.id, model: m.model, label: m.label })),
+      ...(llm.run
+        ? [{ id: LLM_COLUMN, model: LLM_COLUMN, label: `${llm.run.model} (${PROMPTS[llm.run.prompt].label})` }]
+        : []),
+    ],
+    [models, llm.run],
+  );
+
+  const answerMaps = useMemo(() => {
+    const maps = new Map(
+      models.map((m) => [m.id, new Map(Object.entries(answers[m.id] ?? {}))] as [string, Map<string, ModelItemAnswer>]),
+    );
+    if (llm.run) maps.set(LLM_COLUMN, llmAnswers);
+    return maps;
+  }, [models, answers, llm.run, llmAnswers]);
+  const answerOf = (col: Column, key: string): ModelItemAnswer | undefined =>
+    col.id === LLM_COLUMN ? llmAnswers.get(key) : answers[col.id]?.[key];
   const table = useMemo(() => compareByK(items, answerMaps), [items, answerMaps]);
   const refused = items.flatMap((i) => {
     const r = rebuilt[i.key];
@@ -97,7 +141,59 @@ export function ModelsCompare() {
           {notAsked} item{notAsked === 1 ? '' : 's'} came with files loaded since: ask again to include them.
         </p>
       )}
-      {models.length > 0 && (
+      <details className="results__llm" data-testid="results-llm" open={llm.status !== 'idle' || undefined}>
+        <summary>Ask a language model on the same items</summary>
+        <p className="hint">
+          Each item&apos;s story, as the participant read it, and its question go to the OpenAI-compatible endpoint you
+          give (llama.cpp, Ollama, vLLM, a hosted one), and nowhere else; the reply is read as one of the 18 answers,
+          and a reply naming none counts as wrong (unparseable). Its column sits beside people&apos;s and the
+          models&apos;.
+        </p>
+        <EndpointForm disabled={llmRunning} />
+        <div className="results__models-actions">
+          <button
+            type="button"
+            className="results__button"
+            disabled={llmRunning || !llmReady(llmSettings)}
+            data-testid="results-llm-run"
+            onClick={() =>
+              void llm.ask(
+                items,
+                {
+                  url: llmSettings.url.trim(),
+                  model: llmSettings.model.trim(),
+                  apiKey: llmSettings.apiKey || undefined,
+                },
+                llmSettings.prompt,
+              )
+            }
+          >
+            {llm.status === 'idle' ? 'Ask the language model' : 'Ask it again'}
+          </button>
+          {llmRunning && (
+            <button type="button" onClick={llm.cancel} data-testid="results-llm-cancel">
+              Cancel
+            </button>
+          )}
+          {llmRunning && (
+            <progress
+              value={llm.progress.done}
+              max={llm.progress.total || 1}
+              aria-label="Asking the language model"
+              data-testid="results-llm-progress"
+            />
+          )}
+        </div>
+        <p
+          role="status"
+          className={llm.status === 'error' ? 'results__alert llm-error' : 'hint'}
+          data-testid="results-llm-status"
+          data-status={llm.status}
+        >
+          {llmRunning ? `Asking ${llm.run?.model}: ${llm.progress.done} of ${llm.progress.total}…` : llm.message}
+        </p>
+      </details>
+      {columns.length > 0 && (
         <>
           <ul className="results__models-facts" data-testid="results-models-facts" aria-label="The models asked">
             {models.map((m) => (
@@ -118,11 +214,35 @@ export function ModelsCompare() {
                 </dl>
               </li>
             ))}
+            {llm.run && (
+              <li data-model={LLM_COLUMN}>
+                <strong>{llm.run.model}</strong> <span className="mono results__ci">{llm.run.origin}</span>
+                <dl>
+                  <div>
+                    <dt>Reads</dt>
+                    <dd>the story as the participant read it, and the question</dd>
+                  </div>
+                  <div>
+                    <dt>Prompt</dt>
+                    <dd>
+                      {PROMPTS[llm.run.prompt].label} ({PROMPTS[llm.run.prompt].file}); temperature 0
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Unparseable</dt>
+                    <dd data-testid="results-llm-unparseable">
+                      {Object.values(llm.answers).filter((r) => r.outcome === 'unparseable').length} (counted as wrong)
+                    </dd>
+                  </div>
+                </dl>
+              </li>
+            )}
           </ul>
           <div className="results__table-wrap results__scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
             <table className="results__table" data-testid="results-models-table">
               <caption id={`${id}-cap`}>
-                Accuracy by k: people over their answers, each model over the items it was asked (one answer per item)
+                Accuracy by k with Wilson 95% intervals: people over their answers, each model over the items it was
+                asked (one answer per item)
               </caption>
               <thead>
                 <tr>
@@ -131,7 +251,7 @@ export function ModelsCompare() {
                   <th scope="col">People, all items</th>
                   <th scope="col">Items asked</th>
                   <th scope="col">People, items asked</th>
-                  <ModelHeads models={models} />
+                  <ModelHeads models={columns} />
                 </tr>
               </thead>
               <tbody>
@@ -141,35 +261,26 @@ export function ModelsCompare() {
                     <tr key={k} data-testid="results-models-row" data-k={k}>
                       <th scope="row">{r.k === 0 ? 'All' : r.k}</th>
                       <td>{r.items}</td>
-                      <td
-                        data-testid={`results-models-people-${k}`}
-                        data-value={r.people.accuracy}
-                        data-n={r.people.answers}
-                      >
-                        {fixed(r.people.accuracy, 3)}{' '}
-                        <span className="results__ci">{pct(r.people.correct, r.people.answers)}</span>
-                      </td>
+                      <AccuracyCell
+                        testId={`results-models-people-${k}`}
+                        correct={r.people.correct}
+                        n={r.people.answers}
+                      />
                       <td>{r.peopleAsked.items}</td>
-                      <td
-                        data-testid={`results-models-people-asked-${k}`}
-                        data-value={r.peopleAsked.accuracy}
-                        data-n={r.peopleAsked.answers}
-                      >
-                        {fixed(r.peopleAsked.accuracy, 3)}{' '}
-                        <span className="results__ci">{pct(r.peopleAsked.correct, r.peopleAsked.answers)}</span>
-                      </td>
-                      {models.map((m) => {
+                      <AccuracyCell
+                        testId={`results-models-people-asked-${k}`}
+                        correct={r.peopleAsked.correct}
+                        n={r.peopleAsked.answers}
+                      />
+                      {columns.map((m) => {
                         const c = r.models[m.id];
                         return (
-                          <td
+                          <AccuracyCell
                             key={m.id}
-                            data-testid={`results-models-acc-${m.model}-${k}`}
-                            data-value={c?.accuracy}
-                            data-n={c?.items}
-                          >
-                            {fixed(c?.accuracy ?? NaN, 3)}{' '}
-                            <span className="results__ci">{c ? pct(c.correct, c.items) : ''}</span>
-                          </td>
+                            testId={`results-models-acc-${m.model}-${k}`}
+                            correct={c?.correct ?? 0}
+                            n={c?.items ?? 0}
+                          />
                         );
                       })}
                     </tr>
@@ -217,7 +328,7 @@ export function ModelsCompare() {
                     <th scope="col">k</th>
                     <th scope="col">Answer</th>
                     <th scope="col">People</th>
-                    <ModelHeads models={models} />
+                    <ModelHeads models={columns} />
                   </tr>
                 </thead>
                 <tbody>
@@ -232,8 +343,8 @@ export function ModelsCompare() {
                         {fixed(it.correct / it.answers, 2)}{' '}
                         <span className="results__ci">{pct(it.correct, it.answers)}</span>
                       </td>
-                      {models.map((m) => {
-                        const a = answers[m.id]?.[it.key];
+                      {columns.map((m) => {
+                        const a = answerOf(m, it.key);
                         return (
                           <td
                             key={m.id}
@@ -244,9 +355,11 @@ export function ModelsCompare() {
                             {a ? (
                               <>
                                 {a.word} <span aria-label={a.correct ? 'right' : 'wrong'}>{a.correct ? '✓' : '✗'}</span>{' '}
-                                <span className="results__ci">{fixed(a.probability, 2)}</span>
+                                {!Number.isNaN(a.probability) && (
+                                  <span className="results__ci">{fixed(a.probability, 2)}</span>
+                                )}
                               </>
-                            ) : rebuilt[it.key]?.ok === false ? (
+                            ) : m.id !== LLM_COLUMN && rebuilt[it.key]?.ok === false ? (
                               <span className="results__ci">not rebuilt</span>
                             ) : (
                               '–'

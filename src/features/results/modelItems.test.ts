@@ -8,6 +8,8 @@ import { answeredItems, type AnsweredItem } from '../../study/results/figures';
 import {
   bracketNames,
   compareByK,
+  llmItemAnswer,
+  llmItemOf,
   modelItemAnswer,
   rebuildItem,
   storyRequestFor,
@@ -200,5 +202,38 @@ function realResultsFixture(): string {
 describe('the e2e results file of real puzzles', () => {
   it('is the output of realResultsFixture()', async () => {
     await expect(realResultsFixture()).toMatchFileSnapshot('../../../e2e/fixtures/results-real.csv');
+  });
+});
+
+describe('the language model on the items', () => {
+  const item = {
+    key: 'p|1|2|1|false',
+    story: 'Russell is the brother of Edith.',
+    query_a: 'Edith',
+    query_b: 'Russell',
+    gold: 'brother',
+  } as AnsweredItem;
+
+  it('is asked the story and names the person read, with the gold word', () => {
+    expect(llmItemOf(item)).toEqual({
+      id: 'p|1|2|1|false',
+      story: 'Russell is the brother of Edith.',
+      a: 'Edith',
+      b: 'Russell',
+      gold: 'brother',
+    });
+  });
+
+  it('an unparseable reply or a failed request is a wrong answer, named as such', () => {
+    const base = { id: 'x', prompt: 'p', gold: 'brother', ms: 1, tokens: null, attempts: 1 } as const;
+    expect(
+      llmItemAnswer({ ...base, reply: 'brother', outcome: 'answer', answer: 'brother', reason: null, correct: true }),
+    ).toEqual({ word: 'brother', probability: NaN, correct: true });
+    expect(
+      llmItemAnswer({ ...base, reply: 'no idea', outcome: 'unparseable', answer: null, reason: 'r', correct: false }),
+    ).toEqual({ word: 'unparseable', probability: NaN, correct: false });
+    expect(
+      llmItemAnswer({ ...base, reply: null, outcome: 'error', answer: null, reason: 'HTTP 500', correct: false }),
+    ).toMatchObject({ word: 'no reply', correct: false });
   });
 });

@@ -14,6 +14,7 @@
  * the item the person saw: it is left out and named.
  */
 import type { PuzzleRecord } from '../../core/puzzle/puzzle';
+import type { LlmItem, LlmItemResult } from '../../llm/run';
 import { unbracket, type RenderedStory } from '../../core/text/render';
 import { classIndex, CLASSES, questionFromPuzzle } from '../../ml/encoding';
 import { bestClass, type ModelQuestion } from '../../ml/model';
@@ -161,4 +162,21 @@ export function compareByK(
   );
   if (ks.length > 1) rows.push(rowFor(0, items));
   return rows;
+}
+
+/** The column id of the language model in the comparison (beside the shipped models' ids). */
+export const LLM_COLUMN = 'llm';
+
+/** An item as the language model is asked it: the story as the person read it, their query, the gold word. */
+export function llmItemOf(item: AnsweredItem): LlmItem {
+  return { id: item.key, story: item.story, a: item.query_a, b: item.query_b, gold: item.gold };
+}
+
+/** A language model's record as a comparison answer: its word (or `unparseable`, `no reply`), right or wrong. */
+export function llmItemAnswer(r: LlmItemResult): ModelItemAnswer {
+  return {
+    word: r.answer ?? (r.outcome === 'unparseable' ? 'unparseable' : 'no reply'),
+    probability: NaN,
+    correct: r.correct,
+  };
 }

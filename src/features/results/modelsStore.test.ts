@@ -5,7 +5,9 @@ import { indexEntry } from '../../ml/modelKinds';
 import { readResultsFile } from '../../study/results/resultsFile';
 import { handlers } from '../../worker/handlers';
 import { answeredItems } from '../../study/results/figures';
-import { createCompareStore, type CompareClient, type StoryMaker } from './modelsStore';
+import type { FetchLike } from '../../llm/client';
+import { compareByK, LLM_COLUMN, llmItemAnswer } from './modelItems';
+import { createCompareStore, createLlmCompareStore, type CompareClient, type StoryMaker } from './modelsStore';
 import { readFileSync } from 'node:fs';
 
 const story: StoryMaker = async (body) => handlers.story(body) as Awaited<ReturnType<StoryMaker>>;
@@ -62,5 +64,66 @@ describe('the dashboard’s model comparison', () => {
     expect(refused.length).toBeGreaterThan(0);
     for (const i of refused) expect(s.rebuilt[i.key]?.ok).toBe(false);
     expect(s.message).toMatch(new RegExp(`^1 model answered 9 items; ${refused.length} could not be rebuilt`));
+  });
+});
+
+describe('the dashboard’s language model', () => {
+  const KEY = 'sk-dash-SECRET-77';
+  const real = readResultsFile('real.csv', readFileSync('e2e/fixtures/results-real.csv', 'utf8'));
+  const items = answeredItems(real.rows);
+  /** An in-process chat-completions stub: right on k = 2, a refusal on k = 3, a wrong word beyond. */
+  const stubFetch =
+    (seen: string[]): FetchLike =>
+    async (_url, init) => {
+      seen.push(init.headers.Authorization ?? '');
+      const prompt = (JSON.parse(init.body) as { messages: { content: string }[] }).messages[0]!.content;
+      const item = items.find(
+        (i) => prompt.includes(i.story) && prompt.includes(`How is ${i.query_b} related to ${i.query_a}?`),
+      )!;
+      const content = item.k === 2 ? `Answer: ${item.gold}` : item.k === 3 ? 'I cannot say.' : 'son-in-law';
+      return {
+        ok: true,
+        status: 200,
+        headers: { get: () => null },
+        text: async () => JSON.stringify({ choices: [{ message: { content } }] }),
+      };
+    };
+
+  it('asks every item with the row’s story and names, and its answers join the comparison by k', async () => {
+    const seen: string[] = [];
+    const store = createLlmCompareStore(() => ({ fetch: stubFetch(seen), now: () => 0, sleep: async () => {} }));
+    await store.getState().ask(items, { url: 'http://127.0.0.1:9/v1', model: 'stub', apiKey: KEY }, 'cot');
+    const s = store.getState();
+    expect(s.status).toBe('done');
+    expect(s.run).toEqual({ model: 'stub', prompt: 'cot', origin: 'http://127.0.0.1:9' });
+    expect(seen).toHaveLength(items.length);
+    expect(seen.every((h) => h === `Bearer ${KEY}`)).toBe(true);
+    const k3 = items.filter((i) => i.k === 3).length;
+    expect(s.message).toBe(`stub answered ${items.length} items; unparseable=${k3}.`);
+    const answers = new Map(Object.entries(s.answers).map(([key, r]) => [key, llmItemAnswer(r)] as const));
+    const rows = compareByK(items, new Map([[LLM_COLUMN, answers]]));
+    for (const r of rows.filter((x) => x.k > 0)) {
+      const want = r.k === 2 ? 1 : 0;
+      expect(r.models[LLM_COLUMN]).toMatchObject({ items: r.items, accuracy: want });
+    }
+    expect(JSON.stringify(s)).not.toContain(KEY);
+  });
+
+  it('a refused origin stops the run with the explanation', async () => {
+    const store = createLlmCompareStore(
+      () => ({
+        fetch: async () => {
+          throw new TypeError('Failed to fetch');
+        },
+        now: () => 0,
+        sleep: async () => {},
+      }),
+      (e, url) => `explained ${url}: ${(e as Error).message}`,
+    );
+    await store.getState().ask(items, { url: 'http://127.0.0.1:9', model: 'stub', apiKey: KEY }, 'zero-shot');
+    const s = store.getState();
+    expect(s.status).toBe('error');
+    expect(s.message).toMatch(/^explained http:\/\/127\.0\.0\.1:9: .*no answer \(Failed to fetch\)/);
+    expect(s.message).not.toContain(KEY);
   });
 });

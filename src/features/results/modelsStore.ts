@@ -1,10 +1,15 @@
 import { create } from 'zustand';
+import { endpointOrigin, LlmError, type LlmEndpoint, type LlmTransport } from '../../llm/client';
+import { PROMPTS, type PromptKind } from '../../llm/prompt';
+import { askItems, type LlmItemResult } from '../../llm/run';
+import { explainFailure, pageOrigin, pageTransport } from '../../llm/session/ask';
 import type { ModelIndexEntry } from '../../ml/model';
 import { createGeneratorClient } from '../../worker/generatorClient';
 import type { ModelsClient } from '../../worker/modelsClient';
 import { isCancelled } from '../../worker/rpc';
 import type { AnsweredItem } from '../../study/results/figures';
 import {
+  llmItemOf,
   modelItemAnswer,
   rebuildItem,
   storyRequestFor,
@@ -147,3 +152,101 @@ export function appStoryMaker(): StoryMaker {
     return generator.request('story', body).promise;
   };
 }
+
+/** The language model's side of the comparison: the endpoint the user typed, asked on the same items. */
+export interface LlmCompareState {
+  readonly status: 'idle' | 'asking' | 'done' | 'cancelled' | 'error';
+  readonly progress: { readonly done: number; readonly total: number };
+  readonly message: string;
+  /** Who answered, as asked (no key, no URL beyond its origin). */
+  readonly run: { readonly model: string; readonly prompt: PromptKind; readonly origin: string } | null;
+  /** By item key. */
+  readonly answers: Readonly<Record<string, LlmItemResult>>;
+}
+
+export interface LlmCompareActions {
+  ask(items: readonly AnsweredItem[], endpoint: LlmEndpoint, prompt: PromptKind): Promise<void>;
+  cancel(): void;
+}
+
+const LLM_IDLE: LlmCompareState = {
+  status: 'idle',
+  progress: { done: 0, total: 0 },
+  message: '',
+  run: null,
+  answers: {},
+};
+
+/**
+ * The language model asked on every item people answered (the row's story and names, as the
+ * person read them: no rebuilding needed), `concurrency` at once. A new run replaces the last one.
+ * `transport` is the page's fetch in the app, a stub in tests; `explain` words a failure.
+ */
+export function createLlmCompareStore(
+  transport: (signal: AbortSignal) => LlmTransport,
+  explain: (e: unknown, url: string) => string = messageOf,
+  concurrency = 4,
+) {
+  let controller: AbortController | null = null;
+  return create<LlmCompareState & LlmCompareActions>()((set, get) => ({
+    ...LLM_IDLE,
+
+    async ask(items, endpoint, prompt) {
+      controller?.abort();
+      const mine = new AbortController();
+      controller = mine;
+      const live = () => controller === mine;
+      let origin: string;
+      try {
+        origin = endpointOrigin(endpoint.url);
+      } catch (e) {
+        set({ ...LLM_IDLE, status: 'error', message: messageOf(e) });
+        return;
+      }
+      const answers: Record<string, LlmItemResult> = {};
+      set({
+        status: 'asking',
+        message: '',
+        run: { model: endpoint.model, prompt, origin },
+        answers: {},
+        progress: { done: 0, total: items.length },
+      });
+      try {
+        await askItems(
+          items.map(llmItemOf),
+          { endpoint, prompt, sampling: { temperature: 0, maxTokens: PROMPTS[prompt].maxTokens }, concurrency },
+          transport(mine.signal),
+          (r) => {
+            if (!live()) return;
+            answers[r.id] = r;
+            set({ answers: { ...answers }, progress: { done: Object.keys(answers).length, total: items.length } });
+          },
+        );
+        if (!live()) return;
+        const all = Object.values(answers);
+        const unparseable = all.filter((r) => r.outcome === 'unparseable').length;
+        const failed = all.filter((r) => r.outcome === 'error');
+        set({
+          status: 'done',
+          message:
+            `${endpoint.model} answered ${all.length} item${all.length === 1 ? '' : 's'}; unparseable=${unparseable}` +
+            (failed.length ? `; ${failed.length} got no usable reply (first: ${failed[0]!.reason})` : '') +
+            '.',
+        });
+      } catch (e) {
+        if (!live() || (e instanceof LlmError && e.kind === 'cancelled')) return;
+        set({ status: 'error', message: explain(e, endpoint.url) });
+      }
+    },
+
+    cancel() {
+      if (get().status !== 'asking') return;
+      controller?.abort();
+      controller = null;
+      set({ status: 'cancelled', message: 'Cancelled; the answers so far stay.' });
+    },
+  }));
+}
+
+/** The dashboard's language model: the page's fetch, failures explained with the settings that allow this page. */
+export const useLlmCompare = createLlmCompareStore(pageTransport, (e, url) => explainFailure(e, url, pageOrigin()));
