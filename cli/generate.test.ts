@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FORM, readDatasetForm } from '../src/features/dataset/form';
 import { parseClutrrCsv } from '../src/core/formats/clutrrCsv';
+import { CHOICE_WORDS, parseJsonl } from '../src/core/formats/jsonl';
 import { main } from './main';
 import { captureOutput } from './testOutput';
 
@@ -291,5 +292,133 @@ describe('--labels clutrr', () => {
     io.err = '';
     expect(await main(['generate', ...SMALL, '--labels', 'released', '--out', path.join(tmp(), 'y')])).toBe(2);
     expect(io.err).toMatch(/--labels must be family or clutrr \(got "released"\)/);
+  });
+});
+
+describe('generate says where its facts were told from (--templates, --templates-only)', () => {
+  // A template file with a few single-fact paraphrases: most facts of a story have none.
+  const templateFile = () => {
+    const file = path.join(tmp(), 'few.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        sister: {
+          'male-female': [
+            'ENT_1_female is the sister of ENT_0_male.',
+            'ENT_0_male went out with his sister ENT_1_female.',
+          ],
+          'female-female': ['ENT_0_female and her sister ENT_1_female talked.'],
+        },
+        brother: { 'female-male': ["ENT_1_male is ENT_0_female's brother."] },
+      }),
+    );
+    return file;
+  };
+  const flags = [
+    '--train-tasks',
+    '1.3',
+    '--test-tasks',
+    '1.3',
+    '--train-rows',
+    '60',
+    '--test-rows',
+    '6',
+    '--seed',
+    'tpl',
+  ];
+
+  it('--templates FILE prints how many facts the file, the bank and plain sentences told, and config.json records them', async () => {
+    const dir = path.join(tmp(), 'd');
+    expect(await main(['generate', ...flags, '--templates', templateFile(), '--out', dir])).toBe(0);
+    const m =
+      /^clutrr generate: facts told: (\d+) by the template file \([\d.]+%\), 0 by the bank, (\d+) by plain sentences \([\d.]+%\)$/m.exec(
+        io.err,
+      );
+    expect(m, io.err).not.toBeNull();
+    const [file, plain] = [Number(m![1]), Number(m![2])];
+    // Task 1.3: three facts a row, 66 rows; every one told once.
+    expect(file + plain).toBe(66 * 3);
+    expect(file).toBeGreaterThan(0);
+    expect(plain).toBeGreaterThan(file);
+    const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
+    expect(config.facts_told).toEqual({ template_file: file, bank: 0, plain });
+    // The plain sentences are really in the stories.
+    const rows = parseClutrrCsv(readFileSync(path.join(dir, '1.3_train.csv'), 'utf8'));
+    expect(rows.some((r) => /\[\w+\]'s \w+ is \[\w+\]\.|\[\w+\] is the \w+ of \[\w+\]\./.test(r.story))).toBe(true);
+  });
+
+  it('our bank tells every fact: config.json records it, and stderr stays quiet', async () => {
+    const dir = path.join(tmp(), 'b');
+    expect(await main(['generate', ...flags, '--out', dir])).toBe(0);
+    expect(io.err).toBe('');
+    expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).facts_told).toEqual({
+      template_file: 0,
+      bank: 66 * 3,
+      plain: 0,
+    });
+  });
+
+  it('--templates-only refuses to fall back, naming the first fact without a template, and writes nothing', async () => {
+    const dir = path.join(tmp(), 'refused');
+    expect(await main(['generate', ...flags, '--templates', templateFile(), '--templates-only', '--out', dir])).toBe(1);
+    expect(io.err).toMatch(
+      /^clutrr generate: row 0 \(id [0-9a-f-]+, task 1\.3\): .*few\.json has no template for the fact "\[\w+\]'s \w+ is \[\w+\]\." \(relation [\w-]+, genders (male|female)-(male|female)\), and falling back to a plain sentence is refused \(--templates-only\)$/m,
+    );
+    expect(existsSync(dir)).toBe(false);
+    // With our bank, which tells every fact, the same flag passes.
+    io.err = '';
+    const ok = path.join(tmp(), 'ok');
+    expect(await main(['generate', ...flags, '--templates-only', '--out', ok])).toBe(0);
+    expect(io.err).toMatch(
+      /^clutrr generate: facts told: 0 by the template file, 198 by the bank \(100\.0%\), 0 by plain sentences$/m,
+    );
+    expect(JSON.parse(readFileSync(path.join(ok, 'config.json'), 'utf8')).templates_only).toBe(true);
+    io.err = '';
+    expect(await main(['generate', ...flags, '--templates-only', '--synthetic', '--out', ok])).toBe(2);
+    expect(io.err).toMatch(/--templates-only asks for paraphrases only; --synthetic writes plain sentences/);
+  });
+});
+
+describe('generate --format jsonl', () => {
+  it('writes one object a row beside what the CSV holds: id, k, task, story, question, answer, the 18 choices', async () => {
+    const flags = [
+      '--train-tasks',
+      '1.2,2.3',
+      '--test-tasks',
+      '1.4',
+      '--train-rows',
+      '25',
+      '--test-rows',
+      '5',
+      '--seed',
+      'j',
+    ];
+    const csvDir = path.join(tmp(), 'csv');
+    const jsonDir = path.join(tmp(), 'jsonl');
+    expect(await main(['generate', ...flags, '--out', csvDir])).toBe(0);
+    expect(await main(['generate', ...flags, '--format', 'jsonl', '--out', jsonDir])).toBe(0);
+    expect(readdirSync(jsonDir).sort()).toEqual(['1.2,2.3_train.jsonl', '1.4_test.jsonl', 'config.json']);
+    expect(io.out).toMatch(/wrote .*1\.4_test\.jsonl$/m);
+    expect(JSON.parse(readFileSync(path.join(jsonDir, 'config.json'), 'utf8')).format).toBe('jsonl');
+    for (const [csvName, jsonName] of [
+      ['1.2,2.3_train.csv', '1.2,2.3_train.jsonl'],
+      ['1.4_test.csv', '1.4_test.jsonl'],
+    ]) {
+      const csv = parseClutrrCsv(readFileSync(path.join(csvDir, csvName!), 'utf8'));
+      const text = readFileSync(path.join(jsonDir, jsonName!), 'utf8');
+      expect(text.endsWith('}\n')).toBe(true);
+      const rows = parseJsonl(text);
+      expect(rows).toHaveLength(csv.length);
+      rows.forEach((r, i) => {
+        const c = csv[i]!;
+        expect(Object.keys(r)).toEqual(['id', 'k', 'task', 'story', 'question', 'answer', 'choices']);
+        expect([r.id, r.story, r.answer, `task_${r.task}.${r.k}`]).toEqual([c.id, c.story, c.target, c.taskName]);
+        expect(r.question).toContain(`[${c.query[1]}]`);
+        expect(r.choices).toEqual(CHOICE_WORDS);
+        expect(r.choices).toHaveLength(18);
+      });
+    }
+    expect(await main(['generate', ...flags, '--format', 'xml', '--out', path.join(tmp(), 'x')])).toBe(2);
+    expect(io.err).toMatch(/--format must be csv or jsonl \(got "xml"\)/);
   });
 });

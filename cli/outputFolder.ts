@@ -20,7 +20,7 @@ export interface PendingFolder {
 }
 
 /** Files a dataset folder of ours holds. */
-const isDatasetFile = (name: string) => name === 'config.json' || /\.csv$/i.test(name);
+const isDatasetFile = (name: string) => name === 'config.json' || /\.(csv|jsonl)$/i.test(name);
 
 /**
  * Checks `--out` before any work and creates the temporary folder beside it. Throws a CliError
@@ -41,7 +41,7 @@ export function prepareOutputFolder(out: string): PendingFolder {
     }
     if (entries.length > 0 && !isOurConfig(path.join(target, 'config.json'))) {
       throw new UsageError(
-        `--out ${out} holds CSV files but no clutrr-lab config.json, so it is not a dataset folder of ours to replace; give a new or empty folder`,
+        `--out ${out} holds dataset files but no clutrr-lab config.json, so it is not a dataset folder of ours to replace; give a new or empty folder`,
       );
     }
   }

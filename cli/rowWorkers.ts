@@ -1,8 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
-import { type DatasetJob, makePuzzles, type MadePuzzles, tellRowBytes } from '../src/core/formats/datasetFolder';
+import {
+  type DatasetFormat,
+  type DatasetJob,
+  makePuzzles,
+  type MadePuzzles,
+  tellRowBytes,
+} from '../src/core/formats/datasetFolder';
 import { type DatasetSpec, taskRowNumbers } from '../src/core/puzzle/dataset';
 import { datasetRenderer, type TextSettings, type TemplateSource } from '../src/core/text/datasetText';
+import type { TextTally } from '../src/core/text/paraphrase';
 import type { StoryRenderer } from '../src/core/text/render';
 import { ROW_MAKER_ROLE, takeRowThreads } from './rowThreads';
 
@@ -20,6 +27,10 @@ export interface RowSetup {
   readonly spec: DatasetSpec;
   readonly text: TextSettings;
   readonly templates?: TemplateSource;
+  /** --templates-only: a fact no paraphrase tells fails the run instead of being told plainly. */
+  readonly templatesOnly?: boolean;
+  /** The rows' format: CLUTRR CSV records (the default) or JSON Lines. */
+  readonly format?: DatasetFormat;
 }
 
 type Request = { readonly id: number; readonly type: 'numbers'; readonly job: DatasetJob } | BatchRequest;
@@ -47,7 +58,13 @@ type Recycle =
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 type Reply =
-  | { readonly id: number; readonly ok: true; readonly value: Uint8Array | Int32Array | MadePuzzles }
+  | {
+      readonly id: number;
+      readonly ok: true;
+      readonly value: Uint8Array | Int32Array | MadePuzzles;
+      /** The facts the request's stories told, by a paraphrase and plainly (a `tell` request's). */
+      readonly told?: TextTally;
+    }
   | { readonly id: number; readonly ok: false; readonly name: string; readonly message: string };
 
 export interface RowMakers {
@@ -64,6 +81,8 @@ export interface RowMakers {
    * heaps grew a 300,000-row run with two threads past 160 MB.
    */
   release(bytes: Uint8Array): void;
+  /** The facts the stories told so far, by a paraphrase and plainly, over every maker. */
+  told(): TextTally;
   close(): Promise<void>;
 }
 
@@ -73,6 +92,8 @@ interface Maker {
   readonly finish: (req: BatchRequest, made: MadePuzzles) => Uint8Array;
   /** Keeps released buffers for a later batch (a few at most). */
   readonly recycle: (r: Recycle) => void;
+  /** The facts told since the last call, by a paraphrase and plainly (then counted from zero). */
+  readonly takeTold: () => TextTally;
 }
 
 /** Released buffers a maker keeps: the batches in flight at once are few. */
@@ -83,7 +104,13 @@ function handler(setup: RowSetup): Maker {
   const { spec } = setup;
   // Built when first needed: a thread that only makes puzzles never tells a story.
   let renderer: StoryRenderer | null = null;
-  const render = (): StoryRenderer => (renderer ??= datasetRenderer(setup.text, spec.seed, setup.templates).render);
+  let tally: TextTally = { template: 0, plain: 0 };
+  const render = (): StoryRenderer => {
+    if (renderer) return renderer;
+    const made = datasetRenderer(setup.text, spec.seed, setup.templates, { templatesOnly: setup.templatesOnly });
+    tally = made.tally;
+    return (renderer = made.render);
+  };
   const spare: ArrayBuffer[] = [];
   const spareMade: MadePuzzles[] = [];
   const recycle = (r: Recycle) => {
@@ -105,12 +132,18 @@ function handler(setup: RowSetup): Maker {
   };
   return {
     recycle,
+    takeTold: () => {
+      const told = { ...tally };
+      tally.template = 0;
+      tally.plain = 0;
+      return told;
+    },
     run: (req) => {
       if (req.type === 'numbers') return Int32Array.from(taskRowNumbers(spec, req.job.task, req.job.split));
       if (req.type === 'puzzles') return makePuzzles(range(req), spareMade.pop());
-      return tellRowBytes(range(req), render(), { into: intoBytes() });
+      return tellRowBytes(range(req), render(), { into: intoBytes(), format: setup.format });
     },
-    finish: (req, made) => tellRowBytes(range(req), render(), { into: intoBytes(), made }),
+    finish: (req, made) => tellRowBytes(range(req), render(), { into: intoBytes(), made, format: setup.format }),
   };
 }
 
@@ -164,10 +197,19 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
   let nextId = 1;
   let failure: Error | null = null;
   let localTurn: NodeJS.Immediate | null = null;
+  const told: TextTally = { template: 0, plain: 0 };
+  const count = (t: TextTally | undefined) => {
+    if (!t) return;
+    told.template += t.template;
+    told.plain += t.plain;
+  };
   const settle = (p: Pending, work: () => Uint8Array | Int32Array | MadePuzzles) => {
     try {
       const value = work();
-      if (p.req.type === 'tell') madeBy.set((value as Uint8Array).buffer, 'here');
+      if (p.req.type === 'tell') {
+        madeBy.set((value as Uint8Array).buffer, 'here');
+        count(here().takeTold());
+      }
       p.resolve(value);
     } catch (err) {
       p.reject(err instanceof Error ? err : new Error(String(err)));
@@ -231,6 +273,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
         toTell.push({ p, made: reply.value as MadePuzzles, from: w });
       } else {
         if (p.req.type === 'tell') madeBy.set((reply.value as Uint8Array).buffer, w);
+        count(reply.told);
         p.resolve(reply.value);
       }
       pump();
@@ -258,6 +301,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
       if (by === 'here') maker?.recycle({ type: 'recycle', buffer });
       else if (by && !failure) by.postMessage({ type: 'recycle', buffer } satisfies Recycle, [buffer]);
     },
+    told: () => ({ ...told }),
     close: async () => {
       failure ??= new Error('closed');
       if (localTurn) clearImmediate(localTurn);
@@ -288,7 +332,8 @@ function serve(port: NonNullable<typeof parentPort>, maker: Maker): void {
     }
     let reply: Reply;
     try {
-      reply = { id: req.id, ok: true, value: maker.run(req) };
+      const value = maker.run(req);
+      reply = { id: req.id, ok: true, value, ...(req.type === 'tell' ? { told: maker.takeTold() } : {}) };
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err));
       reply = { id: req.id, ok: false, name: e.name, message: e.message };

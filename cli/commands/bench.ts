@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +11,7 @@ import { TASK_IDS, type TaskId } from '../../src/core/puzzle/tasks';
 import { formatCount } from '../../src/core/util/format';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
+import { type CpuProfile, profileStages, STAGE_HELP, STAGES } from '../profileStages';
 import { defaultThreadPlan } from '../rowThreads';
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -21,6 +22,21 @@ const FLAGS: Record<string, FlagSpec> = {
     help: 'row counts of the end-to-end generate runs, comma-separated (empty: none)',
     default: '30000,300000',
   },
+  'by-k-rows': {
+    type: 'integer',
+    help: 'rows of the end-to-end generate run of task 1.k for each k = 2..max-k (0: none)',
+    default: 30000,
+  },
+  'profile-rows': {
+    type: 'integer',
+    help: 'rows of the profiled generate runs (one thread, node --cpu-prof) that give the share of each stage (0: none)',
+    default: 30000,
+  },
+  'profile-k': {
+    type: 'string',
+    help: 'the k of each profiled run, comma-separated',
+    default: '3,6',
+  },
   'strict-report': {
     type: 'boolean',
     help: 'instead of timing: for k = 2..max-k, the share of non-strict task 1 puzzles that strict mode rejects',
@@ -30,7 +46,7 @@ const FLAGS: Record<string, FlagSpec> = {
 
 const HELP = helpText(
   'usage: npm run cli -- bench [options]',
-  'Measures the whole pipeline first: `generate` of paraphrased task 1.3 datasets of each\npipeline-rows size, run as its own process (rows per second end to end, from process start to\nexit, and its peak RSS, worker threads included). Then the engine alone, on one core (this\nprocess): puzzles generated per second for k = 2..max-k and each task.',
+  'Measures the whole pipeline first: `generate` of paraphrased task 1.3 datasets of each\npipeline-rows size, run as its own process (rows per second end to end, from process start to\nexit, and its peak RSS, worker threads included), then of task 1.k for each k (by-k-rows). Then\nwhere the time goes: profiled runs on one thread, the share of each stage (family, closure,\npuzzle, text, CSV, collector) and the functions with the most self time. Then the engine alone,\non one core (this process): puzzles generated per second for k = 2..max-k and each task.',
   FLAGS,
 );
 
@@ -79,6 +95,25 @@ export async function benchCommand(argv: string[]): Promise<number> {
     );
     for (const rows of sizes) out(pipelineRun(rows));
   }
+  const byK = flags['by-k-rows'] as number;
+  if (byK > 0) {
+    out(`\ngenerate end to end by k (task 1.k, ${formatCount(byK)} rows, default threads: ${threadsText(byK)})`);
+    for (let k = 2; k <= maxK; k++) out(pipelineRun(byK, k));
+  }
+  const profileRows = flags['profile-rows'] as number;
+  if (profileRows > 0) {
+    const ks = String(flags['profile-k'])
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .map(Number);
+    if (ks.some((k) => !Number.isInteger(k) || k < 2 || k > 10)) {
+      throw new UsageError(
+        `--profile-k must be whole numbers from 2 to 10, comma-separated (got "${flags['profile-k']}")`,
+      );
+    }
+    for (const k of ks.filter((k) => k <= maxK)) for (const line of profiledRun(profileRows, k)) out(line);
+  }
 
   out(`\npuzzles per second, engine alone, one core (node ${process.version}, ${ms} ms per cell)`);
   out(['k'.padStart(3), ...TASK_IDS.map((t) => `task ${t}`.padStart(9))].join(' '));
@@ -101,14 +136,16 @@ function threadsText(rows: number): string {
  * One `generate` run in a child process, started as a user starts it (`node scripts/cli.mjs`,
  * without npm): rows per second from spawn to exit, and its peak RSS.
  */
-function pipelineRun(rows: number): string {
+function pipelineRun(rows: number, k?: number): string {
   const cli = process.argv[1] ?? '';
+  const label = k === undefined ? formatCount(rows) : `k = ${String(k).padStart(2)}: ${formatCount(rows)}`;
   if (!cli.endsWith(path.join('scripts', 'cli.mjs'))) {
-    return `  ${rows} rows: skipped (run through npm run bench, which runs scripts/cli.mjs)`;
+    return `  ${label} rows: skipped (run through npm run bench, which runs scripts/cli.mjs)`;
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'clutrr-bench-'));
   const out = path.join(dir, 'data');
-  const args = ['generate', '--train-tasks', '1.3', '--test-tasks', '1.3', '--train-rows', String(rows)];
+  const task = `1.${k ?? 3}`;
+  const args = ['generate', '--train-tasks', task, '--test-tasks', task, '--train-rows', String(rows)];
   // scripts/cli.mjs reads its command line from process.argv[2] on, and its top-level await ends
   // with the command; its exit status and this process's peak RSS then go to stderr's last line.
   const script = `await import(${JSON.stringify(pathToFileURL(cli).href)});
@@ -124,10 +161,10 @@ process.stderr.write('\\n' + JSON.stringify({ code: process.exitCode ?? 0, maxRS
     const last = r.stderr.trim().split('\n').at(-1) ?? '';
     const report = (last.startsWith('{') ? JSON.parse(last) : {}) as { code?: number; maxRSS?: number };
     if (r.status !== 0 || report.code !== 0) {
-      return `  ${rows} rows: failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})`;
+      return `  ${label} rows: failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})`;
     }
     const rate = formatCount(Math.round(rows / secs));
-    return `  ${formatCount(rows)} rows: ${rate} rows/s end to end (${secs.toFixed(2)} s), peak RSS ${Math.round((report.maxRSS ?? 0) / 1024)} MB`;
+    return `  ${label} rows: ${rate} rows/s end to end (${secs.toFixed(2)} s), peak RSS ${Math.round((report.maxRSS ?? 0) / 1024)} MB`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -163,5 +200,45 @@ function strictReport(maxK: number, n: number, out: (s: string) => void): void {
       if (mask !== bit(PRED_CODE[p.target.predicate])) unresolved++;
     }
     out([String(k).padStart(3), cell(unsound), cell(unresolved)].join(' '));
+  }
+}
+
+/**
+ * One `generate` of task 1.k on one thread (--workers 1) under `node --cpu-prof`, in a child
+ * process: the share of its time in each stage of the pipeline (profileStages) and the functions
+ * with the most self time. The profiler slows the run a little; the shares are what it is for.
+ */
+function profiledRun(rows: number, k: number): string[] {
+  const cli = process.argv[1] ?? '';
+  const title = `\nwhere the time goes: generate of task 1.${k}, ${formatCount(rows)} rows, one thread (node --cpu-prof)`;
+  if (!cli.endsWith(path.join('scripts', 'cli.mjs'))) return [title, '  skipped (run through npm run bench)'];
+  const dir = mkdtempSync(path.join(tmpdir(), 'clutrr-profile-'));
+  try {
+    const task = `1.${k}`;
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--cpu-prof',
+        `--cpu-prof-dir=${path.join(dir, 'prof')}`,
+        cli,
+        'generate',
+        ...['--train-tasks', task, '--test-tasks', task, '--train-rows', String(rows), '--test-rows', '0'],
+        ...['--workers', '1', '--seed', 'bench', '--out', path.join(dir, 'data')],
+      ],
+      { encoding: 'utf8' },
+    );
+    const file =
+      r.status === 0 ? readdirSync(path.join(dir, 'prof')).find((f) => f.endsWith('.cpuprofile')) : undefined;
+    if (!file) return [title, `  failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})`];
+    const report = profileStages(JSON.parse(readFileSync(path.join(dir, 'prof', file), 'utf8')) as CpuProfile);
+    const pct = (ms: number) => `${((100 * ms) / report.totalMs).toFixed(1).padStart(5)}%`;
+    return [
+      `${title}: ${(report.totalMs / 1000).toFixed(2)} s sampled`,
+      ...STAGES.map((s) => `  ${s.padEnd(8)} ${pct(report.ms[s])}  ${STAGE_HELP[s]}`),
+      '  most self time:',
+      ...report.top.map((f) => `    ${pct(f.ms)}  ${f.name} (${f.source})`),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

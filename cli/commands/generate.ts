@@ -1,6 +1,14 @@
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { CLUTRR_CSV_HEADER, datasetConfig, planDataset, type PlannedJob } from '../../src/core/formats/datasetFolder';
+import {
+  CLUTRR_CSV_HEADER,
+  DATASET_FORMATS,
+  type DatasetFormat,
+  datasetConfig,
+  fileInFormat,
+  planDataset,
+  type PlannedJob,
+} from '../../src/core/formats/datasetFolder';
 import {
   DATASET_OPTIONS,
   type DatasetValues,
@@ -12,7 +20,14 @@ import {
 } from '../../src/core/puzzle/datasetOptions';
 import { GenerationError } from '../../src/core/puzzle/puzzle';
 import { formatCount } from '../../src/core/util/format';
-import { datasetRenderer, type TemplateSource } from '../../src/core/text/datasetText';
+import {
+  datasetRenderer,
+  factsTold,
+  factsToldConfig,
+  factsToldLine,
+  type FactsTold,
+  type TemplateSource,
+} from '../../src/core/text/datasetText';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
 import { prepareOutputFolder } from '../outputFolder';
@@ -49,6 +64,16 @@ const FLAGS: Record<string, FlagSpec> = {
     type: 'string',
     help: 'paraphrases from a template file in the original format (amt_placeholders_clean.json or a .train/.test half)',
   },
+  'templates-only': {
+    type: 'boolean',
+    help: 'never fall back to a plain sentence: a fact no paraphrase tells stops the run, naming the fact',
+  },
+  format: {
+    type: 'string',
+    help: 'csv: CLUTRR CSV files, as released; jsonl: one JSON object a row (id, k, task, story, question, answer, choices) for evaluation harnesses',
+    default: 'csv',
+    hint: 'value',
+  },
   out: {
     type: 'string',
     help: 'output folder (created if missing; a previous dataset folder there is replaced whole)',
@@ -65,7 +90,7 @@ const FLAGS: Record<string, FlagSpec> = {
 
 const HELP = helpText(
   'usage: npm run cli -- generate --out DIR [options]',
-  'Writes a CLUTRR dataset folder: <train tasks>_train.csv, one <task>_test.csv per test task and\nconfig.json. Every row is uniquely entailed by its facts and reproducible from its seed. Rows\nstream to the files as they are made, and the folder appears only once it is complete.',
+  'Writes a CLUTRR dataset folder: <train tasks>_train.csv, one <task>_test.csv per test task and\nconfig.json (.jsonl files with --format jsonl). Every row is uniquely entailed by its facts and\nreproducible from its seed. Rows stream to the files as they are made, and the folder appears only\nonce it is complete.',
   FLAGS,
 );
 
@@ -104,6 +129,14 @@ export async function generateCommand(argv: string[]): Promise<number> {
   const reading = readDatasetOptions(values, { templates: Boolean(file) });
   if (!reading.ok) throw new UsageError(reading.problems[0]!.message);
   const { spec, text } = reading;
+  const format = String(flags.format) as DatasetFormat;
+  if (!DATASET_FORMATS.includes(format)) {
+    throw new UsageError(`--format must be ${DATASET_FORMATS.join(' or ')} (got "${String(flags.format)}")`);
+  }
+  const templatesOnly = flags['templates-only'] === true;
+  if (templatesOnly && text.synthetic) {
+    throw new UsageError('--templates-only asks for paraphrases only; --synthetic writes plain sentences');
+  }
   const plan = planDataset(spec);
   const threads = defaultThreadPlan(plan.totalRows);
   const workers = flags.workers === undefined ? threads.makers : (flags.workers as number);
@@ -112,7 +145,7 @@ export async function generateCommand(argv: string[]): Promise<number> {
   }
   const templates: TemplateSource | undefined =
     file && !text.synthetic ? { name: file, ...readTemplateSource(file) } : undefined;
-  const { describe } = datasetRenderer(text, spec.seed, templates);
+  const renderer = datasetRenderer(text, spec.seed, templates, { templatesOnly });
 
   // Checked (and the temporary folder made) before any row is generated.
   const folder = prepareOutputFolder(String(flags.out));
@@ -122,18 +155,25 @@ export async function generateCommand(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const makers = startRowMakers({ spec, text, templates }, workers, {
+  const makers = startRowMakers({ spec, text, templates, templatesOnly, format }, workers, {
     puzzleThread: flags['puzzle-thread'] === true || (flags.workers === undefined && threads.puzzleThread),
   });
   const bar = progressBar('generating');
   const t0 = performance.now();
+  let told: FactsTold;
   try {
-    await writeFiles(plan.files, plan.jobs, makers, folder.dir, (done) => {
+    await writeFiles(plan.files, plan.jobs, makers, folder.dir, format, (done) => {
       if (interrupted) throw new Interrupted(interrupted);
       bar.update(done, plan.totalRows);
     });
+    told = factsTold(makers.told(), renderer.source);
     const preset = matchingPreset(values);
-    const recorded = preset ? { ...describe, preset } : describe;
+    const recorded = {
+      ...renderer.describe,
+      ...(preset ? { preset } : {}),
+      ...(format === 'csv' ? {} : { format }),
+      facts_told: factsToldConfig(told),
+    };
     writeFileSync(path.join(folder.dir, 'config.json'), datasetConfig(spec, recorded));
     if (interrupted) throw new Interrupted(interrupted);
     folder.commit();
@@ -155,7 +195,12 @@ export async function generateCommand(argv: string[]): Promise<number> {
   bar.done(plan.totalRows, plan.totalRows);
   const secs = (performance.now() - t0) / 1000;
   const out = String(flags.out);
-  for (const f of plan.files) process.stdout.write(`wrote ${path.join(out, f.name)}\n`);
+  for (const f of plan.files) process.stdout.write(`wrote ${path.join(out, fileInFormat(f.name, format))}\n`);
+  // Said when a template file or --templates-only was given, or when paraphrases fell back to
+  // plain sentences: a default run (our bank tells every fact) keeps a quiet stderr.
+  if (file || templatesOnly || (!text.synthetic && told.plain > 0)) {
+    process.stderr.write(`clutrr generate: ${factsToldLine(told)}\n`);
+  }
   process.stdout.write(`rows=${plan.totalRows} files=${plan.files.length + 1} seconds=${secs.toFixed(2)}\n`);
   return 0;
 }
@@ -181,6 +226,7 @@ async function writeFiles(
   jobs: readonly PlannedJob[],
   makers: RowMakers,
   dir: string,
+  format: DatasetFormat,
   onRows: (done: number) => void,
 ): Promise<void> {
   const byKey = new Map(jobs.map((j) => [j.key, j]));
@@ -190,9 +236,9 @@ async function writeFiles(
   );
   let done = 0;
   for (const f of files) {
-    const fd = openSync(path.join(dir, f.name), 'w');
+    const fd = openSync(path.join(dir, fileInFormat(f.name, format)), 'w');
     try {
-      writeSync(fd, CLUTRR_CSV_HEADER);
+      if (format === 'csv') writeSync(fd, CLUTRR_CSV_HEADER);
       const batches: { job: PlannedJob; from: number; to: number }[] = [];
       for (const key of f.jobs) {
         const job = byKey.get(key)!;

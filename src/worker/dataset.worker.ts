@@ -3,7 +3,7 @@ import { Zip, ZipDeflate } from 'fflate';
 import { tellRows } from '../core/formats/datasetFolder';
 import { reindexCsv } from '../core/formats/reindex';
 import { taskRowNumbers } from '../core/puzzle/dataset';
-import { datasetRenderer } from '../core/text/datasetText';
+import { datasetRenderer, factsTold } from '../core/text/datasetText';
 import { CHUNK_ROWS, type DatasetCommands, type PreviewRow } from './datasetProtocol';
 import { type Handlers, installWorker, type ServeContext } from './rpc';
 
@@ -16,7 +16,7 @@ const encoder = new TextEncoder();
 
 export const datasetHandlers: Handlers<DatasetCommands> = {
   generate(body, ctx) {
-    const { render, name, describe } = datasetRenderer(body.text, body.spec.seed, body.templates);
+    const { render, name, describe, tally, source } = datasetRenderer(body.text, body.spec.seed, body.templates);
     // With --equal, choosing the rows is the first half of the work; otherwise there is nothing
     // to report before the rows themselves.
     const base = body.spec.equal ? 0.5 : 0;
@@ -53,7 +53,7 @@ export const datasetHandlers: Handlers<DatasetCommands> = {
       ctx.chunk({ csv, rows: to - from, preview }, [csv.buffer]);
       ctx.progress(Math.round(total * (base + (1 - base) * (to / total))), total);
     }
-    return { rows: total, renderer: name, describe, patterns: [...patterns] };
+    return { rows: total, renderer: name, describe, patterns: [...patterns], told: factsTold(tally, source) };
   },
 
   async zip(body, ctx) {

@@ -5,7 +5,7 @@ import { datasetConfig, datasetFileNames, datasetStem, planDataset } from '../co
 import { rowsToClutrr } from '../core/formats/fromPuzzle';
 import { DEFAULT_FAMILY } from '../core/family/family';
 import { type DatasetSpec, generateDataset } from '../core/puzzle/dataset';
-import { datasetRenderer, type TextSettings } from '../core/text/datasetText';
+import { datasetRenderer, factsToldConfig, type TextSettings } from '../core/text/datasetText';
 import { datasetHandlers } from './dataset.worker';
 import { DatasetPool, poolSize } from './datasetClient';
 import type { DatasetCommands, PreviewRow } from './datasetProtocol';
@@ -146,7 +146,13 @@ describe('DatasetPool', () => {
     for (const [name, csv] of expected) expect(strFromU8(zip[`${stem}/${name}`]!)).toBe(csv);
     // config.json records the text settings as the CLI's does.
     const { describe } = datasetRenderer(PARAPHRASE, spec.seed);
-    expect(strFromU8(zip[`${stem}/config.json`]!)).toBe(datasetConfig(spec, describe));
+    // It also counts the facts told: every fact of every row, all by our bank here.
+    const facts = generateDataset(spec);
+    const all = [...facts.train, ...facts.test.flat()].reduce((n, r) => n + r.puzzle.facts.length, 0);
+    expect(run.told).toEqual({ file: 0, bank: all, plain: 0 });
+    expect(strFromU8(zip[`${stem}/config.json`]!)).toBe(
+      datasetConfig(spec, { ...describe, facts_told: factsToldConfig(run.told) }),
+    );
     pool.terminate();
   });
 

@@ -7,7 +7,14 @@ import {
   type PlannedJob,
 } from '../core/formats/datasetFolder';
 import type { DatasetSpec } from '../core/puzzle/dataset';
-import type { TextSettings, TemplateSource } from '../core/text/datasetText';
+import {
+  addFactsTold,
+  type FactsTold,
+  factsToldConfig,
+  NO_FACTS_TOLD,
+  type TextSettings,
+  type TemplateSource,
+} from '../core/text/datasetText';
 import { type DatasetCommands, type GenerateResult, PREVIEW_ROWS_PER_JOB, type PreviewRow } from './datasetProtocol';
 import { CancelledError, RpcClient, type WorkerLike } from './rpc';
 
@@ -45,6 +52,8 @@ export interface DatasetRun {
   /** The renderer in words, and what config.json records of it. */
   readonly renderer: string;
   readonly describe: Readonly<Record<string, unknown>>;
+  /** How many facts the template file, our bank and plain sentences told, over every job. */
+  readonly told: FactsTold;
   readonly workers: number;
   /** Each job's CSV records (no header), index values from the job's offset in its file. */
   readonly records: ReadonlyMap<string, Blob>;
@@ -80,6 +89,7 @@ export class DatasetPool {
     const records = new Map<string, Blob>();
     let renderer = '';
     let describe: Readonly<Record<string, unknown>> = {};
+    let told = NO_FACTS_TOLD;
     let stopped = false;
     const used = this.clients.slice(0, workers);
     const stop = (reason: Error) => {
@@ -118,12 +128,13 @@ export class DatasetPool {
         records.set(j.key, new Blob(parts, { type: 'text/csv' }));
         renderer = result.renderer;
         describe = result.describe;
+        told = addFactsTold(told, result.told);
         cb.onJobDone?.(j, result);
       }
     };
     const cancel = () => stop(new CancelledError('generation cancelled'));
     const promise = Promise.all(used.map((_, w) => lane(w)))
-      .then((): DatasetRun => ({ spec, plan, renderer, describe, workers, records }))
+      .then((): DatasetRun => ({ spec, plan, renderer, describe, told, workers, records }))
       .catch((e: Error) => {
         // The first failure stops the other workers; their CancelledErrors are not the story.
         stop(new CancelledError('stopped after another task failed'));
@@ -172,7 +183,7 @@ export class DatasetPool {
     const files = run.plan.files.map((f) => ({ path: `${stem}/${f.name}`, parts: [this.folderFile(run, f.name)] }));
     files.push({
       path: `${stem}/config.json`,
-      parts: [new Blob([datasetConfig(run.spec, { ...run.describe })])],
+      parts: [new Blob([datasetConfig(run.spec, { ...run.describe, facts_told: factsToldConfig(run.told) })])],
     });
     const pieces: Blob[] = [];
     await this.clients[0]!.request(

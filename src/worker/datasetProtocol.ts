@@ -1,7 +1,7 @@
 import type { DatasetJob } from '../core/formats/datasetFolder';
 import type { DatasetSpec } from '../core/puzzle/dataset';
 import type { TaskId } from '../core/puzzle/tasks';
-import type { TextSettings, TemplateSource } from '../core/text/datasetText';
+import type { FactsTold, TextSettings, TemplateSource } from '../core/text/datasetText';
 import type { Split } from '../core/text/render';
 
 /**
@@ -51,6 +51,8 @@ export interface GenerateResult {
   readonly patterns: readonly (readonly [string, number])[];
   /** Which renderer wrote the stories, in words. */
   readonly renderer: string;
+  /** How many of the job's facts were told by the template file, by our bank and by plain sentences. */
+  readonly told: FactsTold;
 }
 
 /** Files of a zip, each as the Blobs of its content in order (read and deflated a piece at a time). */

@@ -3,8 +3,10 @@ import { familyParams } from '../puzzle/puzzle';
 import { PuzzleReader, PuzzleWriter } from '../puzzle/puzzleCodec';
 import { taskName, type TaskSpec } from '../puzzle/tasks';
 import { createRng } from '../random/rng';
+import { MissingTemplateError } from '../text/paraphrase';
 import type { RenderedStory, Split, StoryRenderer } from '../text/render';
 import { writeClutrrCsv } from './clutrrCsv';
+import { jsonlRecord } from './jsonl';
 import type { ClutrrRow } from './clutrrRow';
 import { csvField } from './csv';
 import { puzzleCsvColumns, puzzleCsvRecord, puzzleToRow, storyCsvHead, storyCsvMiddle } from './fromPuzzle';
@@ -117,6 +119,17 @@ export function datasetConfig(spec: DatasetSpec, extra: Record<string, unknown> 
   );
 }
 
+/**
+ * What a dataset's files hold: CLUTRR CSV (the default, as released) or JSON Lines for evaluation
+ * harnesses (jsonl.ts: one object a row, no header).
+ */
+export const DATASET_FORMATS = ['csv', 'jsonl'] as const;
+export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+
+/** A dataset-folder file name (datasetFileNames: `.csv`) in a format: `1.3_test.jsonl`. */
+export const fileInFormat = (name: string, format: DatasetFormat): string =>
+  format === 'csv' ? name : name.replace(/\.csv$/, `.${format}`);
+
 /** The header line of every CLUTRR CSV file we write. */
 export const CLUTRR_CSV_HEADER = writeClutrrCsv([]);
 
@@ -172,7 +185,18 @@ function eachToldRow(range: RowRange, make: (i: number) => DatasetRow, render: S
   const { numbers, indexStart } = range;
   for (let j = range.from; j < range.to; j++) {
     const row = make(numbers[j]!);
-    const text = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text'));
+    let text: RenderedStory;
+    try {
+      text = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text'));
+    } catch (e) {
+      // Which row could not be told, for an error that names a fact (--templates-only).
+      if (e instanceof MissingTemplateError) {
+        throw new MissingTemplateError(
+          `row ${indexStart + j} (id ${row.id}, task ${taskName(range.job.task)}): ${e.message}`,
+        );
+      }
+      throw e;
+    }
     visit(row, text, { index: indexStart + j, id: row.id, split: row.split }, j);
   }
 }
@@ -226,10 +250,11 @@ export function makePuzzles(range: RowRange, into?: MadePuzzles): MadePuzzles {
 export function tellRowBytes(
   range: RowRange,
   render: StoryRenderer,
-  options: { readonly into?: Uint8Array; readonly made?: MadePuzzles } = {},
+  options: { readonly into?: Uint8Array; readonly made?: MadePuzzles; readonly format?: DatasetFormat } = {},
 ): Uint8Array {
   const { spec, job } = range;
   const { into, made } = options;
+  const jsonl = options.format === 'jsonl';
   let make: (i: number) => DatasetRow;
   if (made) {
     const reader = new PuzzleReader(made.puzzles, familyParams(spec.family));
@@ -237,7 +262,8 @@ export function tellRowBytes(
   } else make = rowMaker(spec, job.task, job.split);
   const out = new Utf8Sink(into, (range.to - range.from) * 1536);
   eachToldRow(range, make, render, (row, text, meta, j) => {
-    if (made) {
+    if (jsonl) out.text(jsonlRecord(row.puzzle, text, meta.id));
+    else if (made) {
       // The puzzle's columns come as bytes; only the story's are written here.
       const r = 2 * (j - range.from);
       const story = csvField(text.story);

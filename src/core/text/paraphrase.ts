@@ -1,4 +1,4 @@
-import type { PuzzleRecord, StoryFact } from '../puzzle/puzzle';
+import { GenerationError, type PuzzleRecord, type StoryFact } from '../puzzle/puzzle';
 import type { Rng, Seed } from '../random/rng';
 import { mapped } from '../util/mapped';
 import { arrange, factChains, type StoryOrder } from './order';
@@ -24,7 +24,27 @@ export interface ParaphraseOptions {
   readonly synthetic?: boolean;
   /** The order the sentences are told in (see StoryOrder); shuffled when absent. */
   readonly storyOrder?: StoryOrder;
+  /** Counts the facts told, by a paraphrase and by a plain sentence (see TextTally). */
+  readonly tally?: TextTally;
+  /**
+   * Refuse plain sentences (`--templates-only`): a fact no paraphrase of the bank tells throws a
+   * MissingTemplateError naming it and `bankName`, instead of being told plainly. Runs of facts
+   * are then chosen only among those the bank tells, so a fact fails only when no paraphrase fits.
+   */
+  readonly refusePlain?: { readonly bankName: string };
 }
+
+/**
+ * Facts a renderer has told so far: with a paraphrase of its bank, and with a plain sentence
+ * (no paraphrase fits, or --synthetic). Mutable: the renderer adds to it as it tells.
+ */
+export interface TextTally {
+  template: number;
+  plain: number;
+}
+
+/** A fact no paraphrase tells, with falling back to a plain sentence refused (`--templates-only`). */
+export class MissingTemplateError extends GenerationError {}
 
 /** A run of consecutive facts of a chain, and the key it is told with (if any). */
 interface Group {
@@ -115,7 +135,7 @@ export function segmentChain(
   maxLength: number,
   rng: Rng,
 ): Group[] {
-  return segmentWith(bankTables(bank), puzzle, chain, maxLength, rng);
+  return segmentWith(bankTables(bank), puzzle, chain, maxLength, rng, false);
 }
 
 /** What segmentChain looks up in a bank: its index and its tree of runs (each found once per bank, not per chain). */
@@ -135,6 +155,7 @@ function segmentWith(
   chain: readonly StoryFact[],
   maxLength: number,
   rng: Rng,
+  refusePlain: boolean,
 ): Group[] {
   const n = chain.length;
   const out: Group[] = [];
@@ -163,10 +184,15 @@ function segmentWith(
       // The run's key is `${fComb}/${genderComb}` (words joined by -, genders joined by -).
       run = runStep(index, run, f.word, puzzle.entities[f.to]!.gender);
       const templates = distinct ? run.templates : NO_TEMPLATES;
-      if (len > 1 && templates.length === 0) continue;
+      if ((len > 1 || refusePlain) && templates.length === 0) continue;
       lengths[candidates] = len;
       lists[candidates++] = templates;
       total += GROUP_WEIGHT[len]!;
+    }
+    if (candidates === 0) {
+      // Refusing plain sentences, and no paraphrase fits here: the one fact, told by none.
+      lengths[0] = 1;
+      lists[candidates++] = NO_TEMPLATES;
     }
     let chosen = 0;
     if (candidates > 1) {
@@ -299,6 +325,7 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
   // Each split's bank tables, found on its first row.
   const tables: Partial<Record<Split, BankTables>> = {};
   const tablesFor = (split: Split): BankTables => (tables[split] ??= bankTables(halves ? halves[split] : options.bank));
+  const { tally, refusePlain } = options;
 
   return (puzzle, split, rng) => {
     const splitTables = tablesFor(split);
@@ -308,21 +335,24 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
       const factIds = mapped(g.facts, (f) => f.id);
       if (g.templates.length === 0) {
         const f = g.facts[0]!;
+        if (refusePlain) throw missingTemplate(puzzle, f, refusePlain.bankName);
         const text = plainSentence(
           puzzle.entities[f.from]!.name,
           f.word,
           puzzle.entities[f.to]!.name,
           rng.chance(0.5) ? 0 : 1,
         );
+        if (tally) tally.plain++;
         return { text, factIds };
       }
+      if (tally) tally.template += g.facts.length;
       const template = pickFresh(g.templates, used, rng);
       used.push(template);
       return { text: fillWith(template, names, g.entities), factIds };
     };
     const told = mapped(factChains(puzzle), (chain) => ({
       path: chain[0]!.kind === 'path',
-      sentences: mapped(segmentWith(splitTables, puzzle, chain, maxLength, rng), tell),
+      sentences: mapped(segmentWith(splitTables, puzzle, chain, maxLength, rng, refusePlain !== undefined), tell),
     }));
     const { sentences, clean } = arrange(told, order, rng);
     const story = joinSentences(sentences);
@@ -336,4 +366,14 @@ export function createParaphraseRenderer(options: ParaphraseOptions): StoryRende
       textTarget: randomTargetText(puzzle, rng, names),
     };
   };
+}
+
+/** The error for a fact that no paraphrase of `bankName` tells: the fact as its plain sentence, its relation and genders. */
+function missingTemplate(puzzle: PuzzleRecord, f: StoryFact, bankName: string): MissingTemplateError {
+  const a = puzzle.entities[f.from]!;
+  const b = puzzle.entities[f.to]!;
+  return new MissingTemplateError(
+    `${bankName} has no template for the fact "${plainSentence(a.name, f.word, b.name, 1)}" ` +
+      `(relation ${f.word}, genders ${a.gender}-${b.gender}), and falling back to a plain sentence is refused (--templates-only)`,
+  );
 }

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { datasetStem } from '../../core/formats/datasetFolder';
 import { useDatasetBuilder } from './store';
 import { formatCount as fmt } from '../../core/util/format';
-import { countsPerK, totalDone } from './summary';
+import { countsPerK, factsToldSummary, fellBackToPlain, totalDone } from './summary';
 
 const secs = (ms: number | null) => (ms === null ? '' : `${(ms / 1000).toFixed(1)} s`);
 
@@ -70,6 +70,18 @@ export function RunPanel() {
             </li>
           ))}
         </ul>
+      )}
+      {status === 'done' && run && (
+        <p
+          className="hint"
+          data-testid="dataset-facts-told"
+          data-file={run.told.file}
+          data-bank={run.told.bank}
+          data-plain={run.told.plain}
+        >
+          {factsToldSummary(run.told)}
+          {fellBackToPlain(run.told) && ' Facts no paraphrase tells were written as plain sentences.'}
+        </p>
       )}
       {runError && (
         <div className="dataset__alert" role="alert" data-testid="dataset-run-error">

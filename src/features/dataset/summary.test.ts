@@ -5,6 +5,8 @@ import type { PreviewRow } from '../../worker/datasetProtocol';
 import {
   countRows,
   countsPerK,
+  factsToldSummary,
+  fellBackToPlain,
   filterPreview,
   isNoFilter,
   jobRowsDone,
@@ -120,5 +122,26 @@ describe('rows in file order', () => {
     expect(isNoFilter(NO_FILTER)).toBe(true);
     expect(isNoFilter({ ...NO_FILTER, pattern: ' ' })).toBe(true);
     expect(isNoFilter({ ...NO_FILTER, k: 2 })).toBe(false);
+  });
+});
+
+describe('factsToldSummary', () => {
+  it('says how many facts the template file, the bank and plain sentences told, with shares', () => {
+    expect(factsToldSummary({ file: 410, bank: 0, plain: 90 })).toBe(
+      'Facts told: 410 by the template file (82.0%), 0 by the bank, 90 by plain sentences (18.0%).',
+    );
+    expect(factsToldSummary({ file: 0, bank: 12, plain: 0 })).toBe(
+      'Facts told: 0 by the template file, 12 by the bank (100.0%), 0 by plain sentences.',
+    );
+    expect(factsToldSummary({ file: 0, bank: 0, plain: 0 })).toBe(
+      'Facts told: 0 by the template file, 0 by the bank, 0 by plain sentences.',
+    );
+  });
+
+  it('warns of a fallback only when paraphrases were asked for and some facts were told plainly', () => {
+    expect(fellBackToPlain({ file: 410, bank: 0, plain: 90 })).toBe(true);
+    expect(fellBackToPlain({ file: 410, bank: 0, plain: 0 })).toBe(false);
+    // --synthetic: every fact plain, by choice.
+    expect(fellBackToPlain({ file: 0, bank: 0, plain: 30 })).toBe(false);
   });
 });
