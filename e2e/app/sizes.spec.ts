@@ -113,18 +113,24 @@ test('Fit with the hidden family shown keeps every person and label inside the d
   await page.getByTestId('graph').screenshot({ path: test.info().outputPath('hidden-family-fit.png') });
 });
 
-test('the classroom on a 1920 × 1080 projector draws k = 10 names at least 24 px high', async ({ page }) => {
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  await page.goto('/?seed=3&k=10&task=5#/classroom');
-  await expect(page.getByTestId('classroom')).toBeVisible();
-  for (let i = 0; i < 14; i++) await page.keyboard.press('ArrowRight');
-  await expect(page.getByTestId('story-sentence')).toHaveCount(14);
-  const names = () =>
-    page
-      .getByTestId('graph')
-      .evaluate((svg) =>
-        [...svg.querySelectorAll('.node__name')].map((t) => t.getBoundingClientRect().height).filter((h) => h > 0),
-      );
-  await expect.poll(async () => (await names()).length).toBeGreaterThan(5);
-  await expect.poll(async () => Math.min(...(await names()))).toBeGreaterThanOrEqual(24);
-});
+// Issue 33: a large family is shown whole on the projector (no panning to follow the story), so
+// its names are as large as the whole drawing allows; a small family keeps the 24 px names.
+for (const [k, least] of [
+  [4, 24],
+  [10, 13],
+] as const) {
+  test(`the classroom on a 1920 × 1080 projector draws k = ${k} names at least ${least} px high`, async ({ page }) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.goto(`/?seed=3&k=${k}&task=5#/classroom`);
+    await expect(page.getByTestId('classroom')).toBeVisible();
+    for (let i = 0; i < 14; i++) await page.keyboard.press('ArrowRight');
+    const names = () =>
+      page
+        .getByTestId('graph')
+        .evaluate((svg) =>
+          [...svg.querySelectorAll('.node__name')].map((t) => t.getBoundingClientRect().height).filter((h) => h > 0),
+        );
+    await expect.poll(async () => (await names()).length).toBeGreaterThan(3);
+    await expect.poll(async () => Math.min(...(await names()))).toBeGreaterThanOrEqual(least);
+  });
+}

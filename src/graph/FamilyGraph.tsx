@@ -1,8 +1,9 @@
 import { memo, useId, useLayoutEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { drawnBounds } from './layout/drawn';
 import { layoutPuzzle } from './layout/layout';
 import { derivedEdge } from './layout/routing';
-import { boundsOf, readableHeight, readableTransform, type Bounds, type Box } from './layout/geometry';
-import { BADGE_RADIUS, labelBox, nodeBox, QUERY_RING_GAP } from './layout/sizes';
+import { boundsOf, fitTransform, readableHeight, readableTransform, type Bounds } from './layout/geometry';
+import { BADGE_RADIUS, nodeBox, QUERY_RING_GAP } from './layout/sizes';
 import type { DrawnPuzzle, EdgeKind, LayoutEdge, LayoutNode } from './layout/types';
 import { createPanZoom, type PanZoom } from './panZoom';
 import './graph.css';
@@ -46,8 +47,21 @@ export interface FamilyGraphProps {
    * measuring), the box's shape the drawing's.
    */
   readonly still?: boolean;
-  /** Facts the opening view centres on when the drawing is larger than its box (the classroom's newest sentence). */
+  /**
+   * With `still`: screen px per layout unit, so drawings printed together share one scale (see
+   * `sharedScale`); the box is then the drawing's size at that scale (within the page's width).
+   */
+  readonly stillScale?: number;
+  /**
+   * Facts the opening view centres on when the drawing is larger than its box (the classroom's
+   * newest sentence). Without them the view centres on the question's two people (A and B).
+   */
   readonly focusFacts?: ReadonlySet<number>;
+  /**
+   * Open on the whole story, shrinking below `minTextZoom` when it must (a projector shows the
+   * whole family instead of panning to follow the story); `minTextZoom` is then the largest zoom.
+   */
+  readonly whole?: boolean;
   /**
    * A model's attention on the story's facts (fact id → weight in [0, 1], e.g. the GAT's
    * `factAttention`): each fact gets a band under its line, wider and stronger by weight
@@ -60,16 +74,6 @@ export interface FamilyGraphProps {
 export const READABLE_ZOOM = 0.85;
 const MAX_ZOOM = 1.15;
 
-/** Everything drawn: every person's box (the hidden family's too, when shown) and every fact's label. */
-function drawnBounds(
-  nodes: readonly (Box & { readonly query?: 'A' | 'B' | null })[],
-  edges: readonly { readonly kind: EdgeKind; readonly word: string; readonly label: { x: number; y: number } }[],
-): Bounds {
-  const boxes: Box[] = nodes.map((n) => nodeBox(n));
-  for (const e of edges) if (e.kind !== 'background') boxes.push(labelBox(e.label, e.word));
-  return boundsOf(boxes, 8);
-}
-
 interface ViewArgs {
   readonly bounds: Bounds;
   readonly focus: Bounds | null;
@@ -77,7 +81,17 @@ interface ViewArgs {
   readonly autoHeight: { readonly min: number; readonly max: number } | undefined;
   /** The focus must be shown whole, even below `minTextZoom` (the story's people among the hidden family). */
   readonly focusWhole: boolean;
+  /** Everything in `bounds` is shown, at `minTextZoom` or less. */
+  readonly whole: boolean;
+  /**
+   * The focus is the question's pair: to hold both, the view may go below `minTextZoom`, down to
+   * `TEXT_FLOOR` (no text under 10 px), with a narrower margin.
+   */
+  readonly pairFocus: boolean;
 }
+
+/** The smallest type drawn is 12 px (the A/B badge): at this zoom it is still 10 px high. */
+const TEXT_FLOOR = 10 / 12;
 
 /** Sizes the box (with `autoHeight`; the observer then calls back) or sets the opening view. */
 function openView(svg: SVGSVGElement, pz: PanZoom, size: { width: number; height: number }, v: ViewArgs) {
@@ -97,7 +111,20 @@ function openView(svg: SVGSVGElement, pz: PanZoom, size: { width: number; height
     }
     size = { width: size.width, height: h };
   }
+  if (v.whole) {
+    pz.show(fitTransform(v.bounds, size.width, size.height, 24, v.minTextZoom), size);
+    return;
+  }
   let minScale = v.minTextZoom;
+  let padding = 24;
+  if (v.pairFocus && v.focus) {
+    padding = 4;
+    const pair = Math.min(
+      (size.width - 2 * padding) / Math.max(1, v.focus.x1 - v.focus.x0),
+      (size.height - 2 * padding) / Math.max(1, v.focus.y1 - v.focus.y0),
+    );
+    minScale = Math.max(Math.min(minScale, TEXT_FLOOR), Math.min(minScale, pair));
+  }
   if (v.focusWhole && v.focus) {
     const pad = 24;
     const whole = Math.min(
@@ -111,6 +138,7 @@ function openView(svg: SVGSVGElement, pz: PanZoom, size: { width: number; height
       minScale,
       maxScale: MAX_ZOOM,
       focus: v.focus,
+      padding,
     }),
     size,
   );
@@ -149,9 +177,12 @@ export function FamilyGraph(props: FamilyGraphProps) {
   // The whole story (not only what the classroom has told so far), so the view does not jump.
   const bounds = useMemo(() => drawnBounds(layout.nodes, layout.edges), [layout]);
   const focus = useMemo<Bounds | null>(() => {
-    // With the hidden family (often far wider than the box), the story's people stay in view.
+    // With the hidden family (often far wider than the box), the story's people stay in view;
+    // else the question's two people do (a phone opens on A and B, not on the left edge).
     if (!focusFacts || focusFacts.size === 0) {
-      return hiddenOk ? boundsOf(layout.nodes.filter((n) => !n.hidden).map((n) => nodeBox(n))) : null;
+      if (hiddenOk) return boundsOf(layout.nodes.filter((n) => !n.hidden).map((n) => nodeBox(n)));
+      const pair = layout.nodes.filter((n) => n.query !== null && !n.hidden).map((n) => nodeBox(n));
+      return pair.length ? boundsOf(pair, 2) : null;
     }
     const ids = new Set<number>();
     for (const f of puzzle.facts) if (focusFacts.has(f.id)) ids.add(f.from).add(f.to);
@@ -188,10 +219,18 @@ export function FamilyGraph(props: FamilyGraphProps) {
     };
   }, [still]);
   useLayoutEffect(() => {
-    viewArgs.current = { bounds, focus, minTextZoom, autoHeight, focusWhole: hiddenOk && !focusFacts?.size };
+    viewArgs.current = {
+      bounds,
+      focus,
+      minTextZoom,
+      autoHeight,
+      focusWhole: hiddenOk && !focusFacts?.size,
+      whole: props.whole === true,
+      pairFocus: !hiddenOk && !focusFacts?.size,
+    };
     const svg = svgRef.current;
     if (svg && zoomRef.current && sizeRef.current) openView(svg, zoomRef.current, sizeRef.current, viewArgs.current);
-  }, [bounds, focus, minTextZoom, autoHeight, hiddenOk, focusFacts]);
+  }, [bounds, focus, minTextZoom, autoHeight, hiddenOk, focusFacts, props.whole]);
   const fit = () => zoomRef.current?.fit(bounds, sizeRef.current ?? undefined);
 
   const lit = useMemo(() => {
@@ -275,7 +314,13 @@ export function FamilyGraph(props: FamilyGraphProps) {
         data-hidden-family={hiddenOk ? 'true' : 'false'}
         viewBox={still ? `${bounds.x0} ${bounds.y0} ${bounds.x1 - bounds.x0} ${bounds.y1 - bounds.y0}` : undefined}
         style={
-          still ? { height: 'auto', aspectRatio: `${bounds.x1 - bounds.x0} / ${bounds.y1 - bounds.y0}` } : undefined
+          still
+            ? {
+                height: 'auto',
+                aspectRatio: `${bounds.x1 - bounds.x0} / ${bounds.y1 - bounds.y0}`,
+                ...(props.stillScale ? { width: `${(bounds.x1 - bounds.x0) * props.stillScale}px` } : {}),
+              }
+            : undefined
         }
       >
         <defs>

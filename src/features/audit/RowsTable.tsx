@@ -4,6 +4,7 @@ import { FilterSelect } from '../../ui/FilterSelect';
 import { formatCount as fmt } from '../../core/util/format';
 import { Pager, pageWindow } from '../../ui/Pager';
 import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
+import '../../ui/table.css';
 import { useHashTable } from '../../ui/useHashTable';
 import type { AuditedRow } from '../../core/formats/audit';
 import { RowHead, RowLine, ROW_SORTS } from './RowLine';
@@ -132,7 +133,12 @@ export function RowsTable() {
         {count}
       </p>
       {shown.length > 0 && (
-        <div className="audit__table-wrap">
+        <div
+          className="audit__table-wrap table-scroll table-scroll--sticky-last"
+          tabIndex={0}
+          role="region"
+          aria-label="Audited rows (scrolls sideways; each row's Open button stays in view)"
+        >
           <table className="audit__table audit__table--rows">
             <RowHead query={query} onSort={sortBy} />
             <tbody>

@@ -8,6 +8,7 @@ import {
 } from '../../core/formats/storyStats';
 import { formatCount as fmt } from '../../core/util/format';
 import { useAudit } from './store';
+import '../../ui/table.css';
 
 /** Column heads with what each one measures (the CLI's `stats --help` says the same at length). */
 const HEADS: readonly (readonly [string, string])[] = [
@@ -69,7 +70,12 @@ export function StatsPanel() {
         As <code>npm run cli -- stats</code> over the files read whole. A low τ and first = q0 mean the story is not
         told along the path; the baselines show how far an answer can be read off the text without reasoning.
       </p>
-      <div className="audit__table-wrap">
+      <div
+        className="audit__table-wrap table-scroll table-scroll--sticky-first"
+        tabIndex={0}
+        role="region"
+        aria-label="Shortcuts and character per story length k (scrolls sideways)"
+      >
         <table className="audit__table">
           <caption>Per story length k</caption>
           <thead>

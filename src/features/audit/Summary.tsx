@@ -3,6 +3,7 @@ import { formatCount as fmt } from '../../core/util/format';
 import { FileSummary } from './FileSummary';
 import { KSummary } from './KSummary';
 import { useAudit } from './store';
+import '../../ui/table.css';
 import { summariseByFile, summariseByK } from './summary';
 
 /** The totals, then verdict counts per file and per k: every row of every file, kept or not. */
@@ -30,8 +31,24 @@ export function Summary() {
         have a label true in no family.
       </p>
       <div className="audit__tables">
-        <FileSummary files={byFile.files} total={t} />
-        <KSummary byK={byK} />
+        <div
+          className="audit__table-wrap table-scroll table-scroll--sticky-first"
+          tabIndex={0}
+          role="region"
+          aria-label="Verdicts per file (scrolls sideways)"
+        >
+          <FileSummary files={byFile.files} total={t} />
+        </div>
+        {byK.length > 0 && (
+          <div
+            className="audit__table-wrap table-scroll table-scroll--sticky-first"
+            tabIndex={0}
+            role="region"
+            aria-label="Verdicts per story length k (scrolls sideways)"
+          >
+            <KSummary byK={byK} />
+          </div>
+        )}
       </div>
     </section>
   );

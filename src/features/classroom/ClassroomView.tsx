@@ -106,7 +106,7 @@ function Presenter({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) 
   const newest = view.current?.type ?? null;
 
   return (
-    <div className="classroom__body">
+    <div className={`classroom__body${puzzle.entities.length > 8 ? ' classroom__body--large' : ''}`}>
       <div
         className={`classroom__text${story.sentences.length > 6 ? ' classroom__text--long' : ''}`}
         ref={textRef}
@@ -176,7 +176,7 @@ function Presenter({ puzzle, story }: { puzzle: Puzzle; story: RenderedStory }) 
           highlighted={view.proofStep === null ? latest : undefined}
           proof={proof}
           minTextZoom={projectorZoom}
-          focusFacts={view.proofStep === null ? latest : undefined}
+          whole
           label={`The family so far: ${visibleFacts.size} of ${puzzle.facts.length} facts`}
         />
       </div>

@@ -1,6 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { FamilyGraph } from '../../graph/FamilyGraph';
+import { drawnBounds, sharedScale } from '../../graph/layout/drawn';
+import { layoutPuzzle } from '../../graph/layout/layout';
 import { handoutPuzzles } from '../../state/handout';
 import { selectPuzzle, selectStory } from '../../state/selectors';
 import { useStore } from '../../state/useStore';
@@ -13,8 +15,26 @@ import './handout.css';
 
 export const HANDOUT_SIZES = [1, 2, 4, 6, 8, 10, 12] as const;
 
+/**
+ * The printed drawing's room (CSS px at 96 per inch): the page's text width (A4 less the 15 mm
+ * margins of handout.css) and at most 9 cm high.
+ */
+const DRAWING_BOX = { width: (180 / 25.4) * 96, height: (90 / 25.4) * 96 };
+/** Names are set in 14 px layout type: at this scale they print at 9 pt (12 px) or more. */
+const NAMES_9PT = 12 / 14;
+
 /** One puzzle on paper: its story, the question, a line to write the answer on, maybe the drawing. */
-function HandoutPuzzle({ item, n, drawing }: { item: PuzzleWithStory; n: number; drawing: boolean }) {
+function HandoutPuzzle({
+  item,
+  n,
+  drawing,
+  scale,
+}: {
+  item: PuzzleWithStory;
+  n: number;
+  drawing: boolean;
+  scale: number;
+}) {
   const { puzzle, story } = item;
   return (
     <article className="handout__puzzle" data-testid="handout-puzzle">
@@ -38,8 +58,9 @@ function HandoutPuzzle({ item, n, drawing }: { item: PuzzleWithStory; n: number;
           puzzle={puzzle}
           className="handout__drawing"
           label={`Family of puzzle ${n}: ${puzzle.facts.length} facts`}
-          // Paper cannot be panned: the whole family, in a box of its shape.
+          // Paper cannot be panned: the whole family, in a box of its shape, at the handout's one scale.
           still
+          stillScale={scale}
         />
       )}
     </article>
@@ -91,17 +112,37 @@ export function Handout({ count, drawing }: { count: number; drawing: boolean })
       live = false;
     };
   }, [key, count, puzzle]);
+  const items = useMemo(
+    () =>
+      !puzzle || !story
+        ? null
+        : count <= 1
+          ? [{ puzzle, story, renderer: '' } as PuzzleWithStory]
+          : more?.key === key
+            ? more.items
+            : null,
+    [puzzle, story, count, more, key],
+  );
+  // One scale for every drawing, so no puzzle's names print smaller than another's.
+  const scale = useMemo(() => {
+    if (!items || !drawing || !printing) return 1;
+    const bounds = items.map(({ puzzle: p }) => {
+      const l = layoutPuzzle(p);
+      return drawnBounds(l.nodes, l.edges);
+    });
+    return sharedScale(bounds, DRAWING_BOX, NAMES_9PT);
+  }, [items, drawing, printing]);
   if (!puzzle || !story) return null;
-  const items =
-    count <= 1 ? [{ puzzle, story, renderer: '' } as PuzzleWithStory] : more?.key === key ? more.items : null;
   return (
     <div
       className="handout"
       data-testid="handout"
       data-ready={items ? 'true' : 'false'}
       data-count={items?.length ?? 0}
+      data-scale={scale.toFixed(3)}
     >
-      {printing && items?.map((item, i) => <HandoutPuzzle key={i} item={item} n={i + 1} drawing={drawing} />)}
+      {printing &&
+        items?.map((item, i) => <HandoutPuzzle key={i} item={item} n={i + 1} drawing={drawing} scale={scale} />)}
       {printing && items && (
         <section className="handout__answers" data-testid="handout-answers">
           <h2 className="handout__title">Answers</h2>

@@ -3,10 +3,9 @@ import { useId, useState } from 'react';
 import { formatCount as fmt } from '../../core/util/format';
 import type { PatternCount } from './summary';
 import { GridX } from '../../ui/chart/axes';
+import { useChartWidth } from '../../ui/chart/useChartWidth';
 
 const TOP = 20;
-const WIDTH = 720;
-const LABEL = 250;
 const BAR = 22;
 const MARGIN = { top: 24, right: 48, bottom: 8 };
 const TABLE_LIMIT = 500;
@@ -24,6 +23,11 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
   const ks = [...counts.keys()];
   const [chosenK, setChosenK] = useState<number | null>(null);
   const [tableOpen, setTableOpen] = useState(false);
+  // Drawn at the box's own width, so the 12 px type is 12 px on a phone too: a narrower box gets
+  // a narrower label column (patterns clipped to it, whole in their tooltip) and fewer ticks.
+  const [boxRef, WIDTH] = useChartWidth<HTMLElement>(720, 280, 864);
+  const LABEL = Math.round(Math.min(250, Math.max(110, WIDTH * 0.38)));
+  const labelChars = Math.max(8, Math.floor((LABEL - 14) / 7.3));
   const k = chosenK !== null && counts.has(chosenK) ? chosenK : (ks[0] ?? null);
   const list = k === null ? [] : (counts.get(k) ?? []);
   const top = list.slice(0, TOP);
@@ -49,7 +53,14 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
         `The chart shows the ${Math.min(TOP, list.length)} most frequent.`;
 
   return (
-    <section className="dataset__chart" aria-labelledby={`${id}-h`} data-testid="pattern-chart" data-k={k ?? ''}>
+    // Measured on the section: its contents may be skipped while off screen (content-visibility).
+    <section
+      ref={boxRef}
+      className="dataset__chart"
+      aria-labelledby={`${id}-h`}
+      data-testid="pattern-chart"
+      data-k={k ?? ''}
+    >
       <h2 id={`${id}-h`}>Patterns per k</h2>
       {ks.length === 0 ? (
         <p className="hint">The chart appears as tasks finish.</p>
@@ -68,44 +79,49 @@ export function PatternChart({ counts }: { counts: ReadonlyMap<number, readonly 
           <p className="hint" id={`${id}-d`}>
             {description}
           </p>
-          <svg
-            className="dataset__chart-svg"
-            viewBox={`0 0 ${WIDTH} ${height}`}
-            role="img"
-            aria-labelledby={`${id}-t ${id}-desc`}
-            preserveAspectRatio="xMinYMin meet"
-          >
-            <title id={`${id}-t`}>{`Count of each f_comb pattern at k = ${k}`}</title>
-            <desc id={`${id}-desc`}>{description}</desc>
-            <GridX
-              x={x}
-              top={MARGIN.top}
-              bottom={height - MARGIN.bottom}
-              format={fmt}
-              integers
-              className="dataset__axis"
-            />
-            {top.map((p) => {
-              const by = y(p.pattern) ?? 0;
-              return (
-                <g key={p.pattern} className="dataset__bar" aria-hidden="true">
-                  <text x={LABEL - 8} y={by + y.bandwidth() / 2} dominantBaseline="middle" textAnchor="end">
-                    <title>{p.pattern}</title>
-                    {clip(p.pattern, 36)}
-                  </text>
-                  <rect x={LABEL} y={by} width={Math.max(1, x(p.count) - LABEL)} height={y.bandwidth()} rx={2} />
-                  <text
-                    x={x(p.count) + 4}
-                    y={by + y.bandwidth() / 2}
-                    dominantBaseline="middle"
-                    className="dataset__bar-value"
-                  >
-                    {fmt(p.count)}
-                  </text>
-                </g>
-              );
-            })}
-          </svg>
+          <div className="dataset__chart-box">
+            <svg
+              className="dataset__chart-svg"
+              width={WIDTH}
+              height={height}
+              viewBox={`0 0 ${WIDTH} ${height}`}
+              role="img"
+              aria-labelledby={`${id}-t ${id}-desc`}
+              preserveAspectRatio="xMinYMin meet"
+            >
+              <title id={`${id}-t`}>{`Count of each f_comb pattern at k = ${k}`}</title>
+              <desc id={`${id}-desc`}>{description}</desc>
+              <GridX
+                x={x}
+                top={MARGIN.top}
+                bottom={height - MARGIN.bottom}
+                format={fmt}
+                ticks={WIDTH < 520 ? 3 : 5}
+                integers
+                className="dataset__axis"
+              />
+              {top.map((p) => {
+                const by = y(p.pattern) ?? 0;
+                return (
+                  <g key={p.pattern} className="dataset__bar" aria-hidden="true">
+                    <text x={LABEL - 8} y={by + y.bandwidth() / 2} dominantBaseline="middle" textAnchor="end">
+                      <title>{p.pattern}</title>
+                      {clip(p.pattern, labelChars)}
+                    </text>
+                    <rect x={LABEL} y={by} width={Math.max(1, x(p.count) - LABEL)} height={y.bandwidth()} rx={2} />
+                    <text
+                      x={x(p.count) + 4}
+                      y={by + y.bandwidth() / 2}
+                      dominantBaseline="middle"
+                      className="dataset__bar-value"
+                    >
+                      {fmt(p.count)}
+                    </text>
+                  </g>
+                );
+              })}
+            </svg>
+          </div>
           <details
             className="dataset__chart-table"
             onToggle={(e) => setTableOpen((e.target as HTMLDetailsElement).open)}

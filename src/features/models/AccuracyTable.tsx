@@ -3,6 +3,7 @@ import type { ModelIndexEntry, ModelMetadata } from '../../ml/model';
 import { PAPER_CLEAN_K23, PAPER_MODEL_NAME, PAPER_MODELS, PAPER_NOT_SHIPPED } from './paper';
 import { accuracyOf, formatAccuracy, formatPaper, metadataCurve, REPORT_KS, type KCount } from './report';
 import { AccuracyHead } from './HeadCells';
+import '../../ui/table.css';
 
 export interface AccuracyTableProps {
   readonly models: readonly ModelIndexEntry[];
@@ -21,7 +22,7 @@ export interface AccuracyTableProps {
 export function AccuracyTable({ models, counts, metadata, current }: AccuracyTableProps) {
   const id = useId();
   return (
-    <div className="model-report__table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+    <div className="model-report__table-wrap table-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
       <table className="model-report__table" data-testid="models-accuracy">
         <caption id={`${id}-cap`}>Accuracy by model and k</caption>
         <AccuracyHead />
@@ -32,7 +33,7 @@ export function AccuracyTable({ models, counts, metadata, current }: AccuracyTab
             const curve = new Map(meta ? metadataCurve(meta).map((p) => [p.k, p.accuracy]) : []);
             return [
               <tr key={`${m.id}-run`} data-testid="models-row" data-model={m.model} aria-busy={current === m.id}>
-                <th scope="row" rowSpan={2}>
+                <th scope="row" rowSpan={2} className="sticky-col">
                   {m.label}
                   <span className="model-report__id">{m.id}</span>
                 </th>
@@ -65,7 +66,7 @@ export function AccuracyTable({ models, counts, metadata, current }: AccuracyTab
           })}
           {PAPER_MODELS.map((pm) => (
             <tr key={pm} className="model-report__paper-row" data-testid={`models-paper-${pm}`}>
-              <th scope="row">
+              <th scope="row" className="sticky-col">
                 Paper: {PAPER_MODEL_NAME[pm]}
                 {PAPER_NOT_SHIPPED[pm] && <span className="model-report__id">not shipped</span>}
               </th>

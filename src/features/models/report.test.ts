@@ -10,6 +10,7 @@ import {
   isMainVersion,
   mainModels,
   metadataCurve,
+  modelGroup,
   pooledAccuracy,
   reimplemented,
   robustnessTable,
@@ -91,6 +92,8 @@ describe('model report figures', () => {
       'paper:gat',
     ]);
     expect(series[0]!.points).toEqual([{ k: 2, value: 0.75 }]);
+    // The legend's groups: the paper's figures apart from ours.
+    expect(series.map((s) => s.group)).toEqual(['ours', 'ours', 'paper', 'paper']);
     expect(series[1]!.slot).toBe(1);
     expect([series[2]!.slot, series[3]!.slot]).toEqual([2, 0]);
     const bilstm = series[2]!;
@@ -101,6 +104,18 @@ describe('model report figures', () => {
     expect(series[3]!.points[0]).toMatchObject({ value: 1, lo: 1, hi: 1 });
     // No paper figure for a model the paper does not have.
     expect(chartSeries([entry('gat-improved', '1')], new Map(), new Map()).map((s) => s.key)).toEqual([]);
+  });
+
+  it('groups an ablation (a kind with ablationOf) apart from ours', () => {
+    expect(modelGroup(entry('gat-improved-answer-only', '1'))).toBe('ablations');
+    expect(modelGroup(entry('gat-improved', '1'))).toBe('ours');
+    expect(modelGroup(entry('gat', '1'))).toBe('ours');
+    const series = chartSeries(
+      [entry('gat-improved-answer-only', '1')],
+      new Map(),
+      new Map([['gat-improved-answer-only/1', meta('clean', [1, 1, 1, 1])]]),
+    );
+    expect(series.map((s) => [s.key, s.group])).toEqual([['training:gat-improved-answer-only/1', 'ablations']]);
   });
 
   it('robustness: every folder gives cells of its training noise; the main version wins', () => {

@@ -103,6 +103,20 @@ export function reimplemented(
 }
 
 /** A line of the chart. */
+/** The chart legend's groups, in the order shown. */
+export const SERIES_GROUPS = ['paper', 'ours', 'ablations'] as const;
+export type SeriesGroup = (typeof SERIES_GROUPS)[number];
+export const SERIES_GROUP_LABEL = {
+  paper: 'Paper (Table 2)',
+  ours: 'Ours',
+  ablations: 'Ablations',
+} as const satisfies Record<SeriesGroup, string>;
+
+/** A model's group: an ablation when its kind is one (modelKinds.ts `ablationOf`), else ours. */
+export function modelGroup(m: Pick<ModelIndexEntry, 'model'>): SeriesGroup {
+  return modelKind(m.model)?.ablationOf ? 'ablations' : 'ours';
+}
+
 export interface ChartSeries {
   readonly key: string;
   readonly label: string;
@@ -110,6 +124,8 @@ export interface ChartSeries {
   readonly source: 'browser' | 'training' | 'paper';
   /** Its colour slot: models cycle through 0..MODEL_SLOTS-1; a paper figure has its model's. */
   readonly slot: number;
+  /** Its legend group: the paper's figures, our models, or an ablation of one of ours. */
+  readonly group: SeriesGroup;
   readonly points: readonly {
     readonly k: number;
     readonly value: number;
@@ -132,10 +148,11 @@ export function chartSeries(
   const out: ChartSeries[] = [];
   models.forEach((m, i) => {
     const slot = i % MODEL_SLOTS;
+    const group = modelGroup(m);
     const run = runs.get(m.id) ?? [];
     const points = run.filter((c) => c.rows > 0).map((c) => ({ k: c.k, value: accuracyOf(c) }));
     if (points.length)
-      out.push({ key: `run:${m.id}`, label: `${m.label} (this browser)`, source: 'browser', slot, points });
+      out.push({ key: `run:${m.id}`, label: `${m.label} (this browser)`, source: 'browser', slot, group, points });
     const meta = metadata.get(m.id);
     const curve = meta ? metadataCurve(meta) : [];
     if (curve.length)
@@ -144,6 +161,7 @@ export function chartSeries(
         label: `${m.label} (training script)`,
         source: 'training',
         slot,
+        group,
         points: curve.map((p) => ({ k: p.k, value: p.accuracy })),
       });
   });
@@ -155,6 +173,7 @@ export function chartSeries(
       label: `Paper ${PAPER_MODEL_NAME[pm]} (Table 2, k = 2, 3)`,
       source: 'paper',
       slot: at % MODEL_SLOTS,
+      group: 'paper',
       points: [
         { k: 2, ...band },
         { k: 3, ...band },

@@ -66,6 +66,11 @@ export function ReviewTrial({ run, state, onError, notices }: TrialProps<ReviewS
         Review a story
       </h1>
       {notices}
+      {/* Near the top, where a phone never hides it under the sticky submit bar. */}
+      <details className="collect-examples-fold">
+        <summary>Examples of a good and a bad story</summary>
+        <CollectExamples />
+      </details>
       <h2 id={`${id}-story`} className="collect-subtitle">
         The story
       </h2>
@@ -88,9 +93,7 @@ export function ReviewTrial({ run, state, onError, notices }: TrialProps<ReviewS
       </div>
       <fieldset className="collect-verdict">
         <legend>Is this a good story? (keys G, B)</legend>
-        <p className="study-hint">
-          Good: grammatical, tells every fact, and does not state the fact it should keep back.
-        </p>
+        <p className="hint">Good: grammatical, tells every fact, and does not state the fact it should keep back.</p>
         <div className="collect-verdict__row">
           {(['good', 'bad'] as const).map((v) => (
             <button
@@ -126,10 +129,6 @@ export function ReviewTrial({ run, state, onError, notices }: TrialProps<ReviewS
           ))}
         </fieldset>
       )}
-      <details className="collect-examples-fold">
-        <summary>Examples of a good and a bad story</summary>
-        <CollectExamples />
-      </details>
       <TrialBar state={state} now={now} done={done} total={total} what="reviews" hint={hint}>
         <SubmitButton testId="submit-review" ready={ready} onSubmit={submit} />
       </TrialBar>

@@ -1,4 +1,5 @@
 import { saveFile } from '../../ui/saveFile';
+import '../../ui/table.css';
 import { useId, useMemo } from 'react';
 import { formatCount } from '../../core/util/format';
 import {
@@ -271,7 +272,12 @@ export function Figures() {
           paper={paperDiff}
         />
       </div>
-      <div className="results__table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+      <div
+        className="results__table-wrap table-scroll table-scroll--sticky-first"
+        tabIndex={0}
+        role="region"
+        aria-labelledby={`${id}-cap`}
+      >
         <table className="results__table" data-testid="results-table" aria-describedby={`${id}-methods`}>
           <caption id={`${id}-cap`}>
             Figures by {label}, 95% intervals{withPaper ? ', with the paper’s Table 3' : ''}

@@ -1,6 +1,7 @@
 import { line, scaleBand, scaleLinear } from 'd3';
 import { useId } from 'react';
 import { AxisTitles, GridY, TicksBelow } from '../../ui/chart/axes';
+import { useChartWidth } from '../../ui/chart/useChartWidth';
 
 /** One group's estimate with its trial-level (thick) and participant-clustered (thin) intervals. */
 export interface ChartPoint {
@@ -40,7 +41,6 @@ export interface IntervalChartProps {
   readonly noteTestId?: string;
 }
 
-const W = 360;
 const H = 230;
 const M = { top: 14, right: 12, bottom: 40, left: 46 };
 
@@ -57,6 +57,8 @@ export const SERIES_STYLES = 4;
  */
 export function IntervalChart(p: IntervalChartProps) {
   const id = useId();
+  // Drawn at the figure's own width (one SVG unit a CSS pixel), so its text is never scaled down.
+  const [boxRef, W] = useChartWidth<HTMLElement>(360, 260, 560);
   const keys = [...new Set(p.points.map((d) => d.band))];
   const series = [...new Set(p.points.map((d) => d.series))];
   const values = p.points.flatMap((d) => [d.lo, d.hi, d.clusteredLo, d.clusteredHi, d.estimate]).filter(finite);
@@ -93,8 +95,10 @@ export function IntervalChart(p: IntervalChartProps) {
     .y((d) => y(d.v));
 
   return (
-    <figure className="results__chart" data-testid={p.testId}>
+    <figure className="results__chart" data-testid={p.testId} ref={boxRef}>
       <svg
+        width={W}
+        height={H}
         viewBox={`0 0 ${W} ${H}`}
         role="img"
         aria-labelledby={`${id}-t ${id}-d`}

@@ -1,4 +1,5 @@
 import { useId, useMemo } from 'react';
+import '../../ui/table.css';
 import { SortHeader } from '../../ui/SortHeader';
 import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
 import { useHashTable } from '../../ui/useHashTable';
@@ -62,7 +63,12 @@ export function ItemsTable() {
         }}
         testId="results-items-search"
       />
-      <div className="results__table-wrap results__scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+      <div
+        className="results__table-wrap results__scroll table-scroll table-scroll--sticky-first"
+        tabIndex={0}
+        role="region"
+        aria-labelledby={`${id}-cap`}
+      >
         <table className="results__table">
           <caption id={`${id}-cap`}>
             Items ({shown.length === list.length ? list.length : `${shown.length} of ${list.length}`})

@@ -1,4 +1,5 @@
 import { useId, useMemo, useState } from 'react';
+import '../../ui/table.css';
 import { SortHeader } from '../../ui/SortHeader';
 import { sortRows, textMatches, type TableQuery } from '../../ui/tableQuery';
 import { useHashTable } from '../../ui/useHashTable';
@@ -90,7 +91,12 @@ export function ParticipantsTable() {
         }}
         testId="results-participants-search"
       />
-      <div className="results__table-wrap results__scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+      <div
+        className="results__table-wrap results__scroll table-scroll table-scroll--sticky-first"
+        tabIndex={0}
+        role="region"
+        aria-labelledby={`${id}-cap`}
+      >
         <table className="results__table">
           <caption id={`${id}-cap`}>
             {flaggedOnly ? 'Flagged participants' : 'All participants'} ({formatCount(shown.length)})

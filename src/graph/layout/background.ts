@@ -4,7 +4,7 @@ import { predicateOf, wordFor } from '../../core/kinship/relations';
 import type { Puzzle } from '../../core/puzzle/puzzle';
 import { curvedEdge } from './geometry';
 import { queryMark } from './placement';
-import { pairKey } from './routing';
+import { createRouter, pairKey } from './routing';
 import { HIDDEN_NODE_HEIGHT, hiddenNodeWidth, NODE_HEIGHT, NODE_WIDTH, nodeWidth, ROW_HEIGHT } from './sizes';
 import type { LayoutEdge, LayoutNode } from './types';
 
@@ -70,9 +70,14 @@ export function placeFamily(puzzle: Puzzle, slots: ReadonlyMap<number, number>):
  * connector from each couple down to each child) and, among the story's people, every relation
  * the closure knows that the story does not state. `nodes` are placeFamily's, one per person.
  * Background edges carry no label (their word is for the tooltip), so their label point is
- * simply the midpoint.
+ * simply the midpoint. Derived edges are routed by `route` (around the boxes of the people between).
  */
-export function backgroundEdges(puzzle: Puzzle, nodes: readonly LayoutNode[], closure: KinGraph): LayoutEdge[] {
+export function backgroundEdges(
+  puzzle: Puzzle,
+  nodes: readonly LayoutNode[],
+  closure: KinGraph,
+  route: ReturnType<typeof createRouter> = createRouter(nodes),
+): LayoutEdge[] {
   const family = puzzle.family;
   const edges: LayoutEdge[] = [];
   const personNode = new Map(nodes.map((n) => [n.person!, n]));
@@ -125,7 +130,7 @@ export function backgroundEdges(puzzle: Puzzle, nodes: readonly LayoutNode[], cl
       const b = storyNode(j);
       const k = pairKey(a.id, b.id);
       if (stated.has(k) || treePairs.has(k) || !relWord(a, b)) continue;
-      background(a, b, 'derived', curvedEdge(a, b, 0, { x: 0, y: -1 }).d);
+      background(a, b, 'derived', route(a, b).d);
     }
   }
   return edges;

@@ -41,10 +41,14 @@ export interface EdgeGeometry {
 
 /**
  * A quadratic curve from box a to box b whose control point sits `bend` pixels off the
- * midpoint, along `normal` (a unit vector); ends are trimmed to the boxes' borders.
+ * midpoint (or the point `along` of the way from a to b), along `normal` (a unit vector); ends
+ * are trimmed to the boxes' borders.
  */
-export function curvedEdge(a: Box, b: Box, bend: number, normal: Point): EdgeGeometry {
-  const c = { x: (a.x + b.x) / 2 + normal.x * bend, y: (a.y + b.y) / 2 + normal.y * bend };
+export function curvedEdge(a: Box, b: Box, bend: number, normal: Point, along = 0.5): EdgeGeometry {
+  const c = {
+    x: a.x + (b.x - a.x) * along + normal.x * bend,
+    y: a.y + (b.y - a.y) * along + normal.y * bend,
+  };
   const start = exitPoint(a, bend === 0 ? b : c);
   const end = exitPoint(b, bend === 0 ? a : c);
   const p = path();
@@ -135,7 +139,8 @@ export function readableTransform(
     const start = pad - k * lo; // drawing's low edge at the padding
     const end = size - pad - k * hi; // drawing's high edge at the padding
     if (fLo === undefined || fHi === undefined) return start;
-    const centred = size / 2 - k * ((fLo + fHi) / 2);
+    // A focus wider than the box shows its low edge (its first person) rather than its empty middle.
+    const centred = (fHi - fLo) * k > size - 2 * pad ? pad - k * fLo : size / 2 - k * ((fLo + fHi) / 2);
     return Math.min(start, Math.max(end, centred));
   };
   const f = opts.focus ?? null;

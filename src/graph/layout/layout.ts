@@ -25,9 +25,9 @@ export function layoutPuzzle(puzzle: DrawnPuzzle, opts: LayoutOptions = {}): Gra
   const nodeOf = (entity: number) => byEntity.get(entity)!;
 
   // Background first, so that story facts are drawn over it.
-  const route = createRouter();
+  const route = createRouter(nodes);
   const edges = [
-    ...(hidden && closure ? backgroundEdges(puzzle, nodes, closure) : []),
+    ...(hidden && closure ? backgroundEdges(puzzle, nodes, closure, route) : []),
     ...factEdges(puzzle, nodes, nodeOf, route),
   ];
   const links = untypedLinks(opts.untyped ?? puzzle.untypedEdges ?? [], (e) => byEntity.get(e), route);

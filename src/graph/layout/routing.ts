@@ -1,4 +1,5 @@
 import type { Puzzle } from '../../core/puzzle/puzzle';
+import { polylineCrossesBox } from './edgeClearance';
 import { type Box, boxesOverlap, curvedEdge, type EdgeGeometry, type Point } from './geometry';
 import { labelBox, MIN_SPACE, nodeBox, ROW_HEIGHT } from './sizes';
 import { edgeKindOf, type GraphLayout, type LayoutEdge, type LayoutLink, type LayoutNode } from './types';
@@ -13,12 +14,35 @@ const MEMORY_BEND = 30;
 /** Distance between parallel edges joining the same two people. */
 const PARALLEL_STEP = 26;
 
+/** Pieces each candidate curve is cut into when checked against the boxes it must clear. */
+const CLEAR_STEPS = 24;
+
+/** Whether a curve runs through any of `boxes`. */
+function crossesAny(g: EdgeGeometry, boxes: readonly Box[]): boolean {
+  if (boxes.length === 0) return false;
+  const points: Point[] = [];
+  for (let s = 0; s <= CLEAR_STEPS; s++) points.push(g.at(s / CLEAR_STEPS));
+  return boxes.some((b) => polylineCrossesBox(points, b));
+}
+
+/** Bends tried after the preferred one, as multiples of the distance between the two ends. */
+const DETOURS = [0.12, -0.12, 0.22, -0.22, 0.32, -0.32, 0.45, -0.45, 0.6, -0.6, 0.8, -0.8, 1.05, -1.05] as const;
+/** Where the control point may stand along the line, the middle first (a lopsided bow last). */
+const ALONG_LINE = [0.5, 0.3, 0.7] as const;
+
 /**
  * A router for one layout: each call draws one edge between two nodes. Edges between the same
- * pair fan out (alternately to each side), so the router counts the pairs it has drawn.
+ * pair fan out (alternately to each side), so the router counts the pairs it has drawn. Given
+ * `obstacles` (every drawn node), an edge keeps its preferred bow when that clears every box but
+ * its own two ends' (`nodeBox`), else takes the first of a fixed list of wider bows, to either
+ * side, then lopsided ones, that does; the pair's later parallels fan out from the bow chosen.
  */
-export function createRouter(): (a: LayoutNode, b: LayoutNode, extraBend?: number) => EdgeGeometry {
+export function createRouter(
+  obstacles: readonly LayoutNode[] = [],
+): (a: LayoutNode, b: LayoutNode, extraBend?: number) => EdgeGeometry {
   const pairCount = new Map<string, number>();
+  const pairBase = new Map<string, { bend: number; along: number }>();
+  const boxes = obstacles.map((n) => ({ id: n.id, box: nodeBox(n) }));
   return (a, b, extraBend = 0) => {
     const k = pairKey(a.id, b.id);
     const nth = pairCount.get(k) ?? 0;
@@ -27,17 +51,38 @@ export function createRouter(): (a: LayoutNode, b: LayoutNode, extraBend?: numbe
     const dx = b.x - a.x;
     const dy = b.y - a.y;
     const len = Math.hypot(dx, dy) || 1;
-    if (Math.abs(dy) < 1) {
-      // Same row: arc over anyone standing between; neighbours get a straight line.
+    const sameRow = Math.abs(dy) < 1;
+    // Same row: arc over anyone standing between; neighbours get a straight line. Across rows:
+    // a slight bow, always to the same side of the line's direction. Bends are measured along
+    // `normal`, oriented from a to b, so one pair's parallels agree whichever way they are drawn.
+    const flip = sameRow ? 1 : -dy / len >= 0 ? 1 : -1;
+    const normal = sameRow ? { x: 0, y: -1 } : { x: (-dy / len) * flip, y: (dx / len) * flip };
+    let preferred: number;
+    if (sameRow) {
       const neighbours = Math.abs(dx) <= (a.width + b.width) / 2 + MIN_SPACE * 1.5;
-      const over = neighbours ? 0 : Math.min(0.28 * Math.abs(dx), 110);
-      return curvedEdge(a, b, over + parallel + extraBend, { x: 0, y: -1 });
+      preferred = neighbours ? 0 : Math.min(0.28 * Math.abs(dx), 110);
+    } else {
+      preferred = Math.abs(dy) > ROW_HEIGHT * 1.5 ? 0.18 * len : 0.08 * len;
     }
-    // Across rows: a slight bow, always to the same side of the line's direction.
-    const normal = { x: -dy / len, y: dx / len };
-    const sign = normal.x >= 0 ? 1 : -1;
-    const bow = Math.abs(dy) > ROW_HEIGHT * 1.5 ? 0.18 * len : 0.08 * len;
-    return curvedEdge(a, b, sign * (bow + parallel + extraBend), normal);
+    const others = boxes.filter((o) => o.id !== a.id && o.id !== b.id).map((o) => o.box);
+    const draw = (base: number, along: number) => curvedEdge(a, b, base + parallel + extraBend, normal, along);
+    let chosen = pairBase.get(k);
+    if (chosen === undefined) {
+      chosen = { bend: preferred, along: 0.5 };
+      if (crossesAny(draw(preferred, 0.5), others)) {
+        search: for (const along of ALONG_LINE) {
+          for (const f of along === 0.5 ? DETOURS : [0, ...DETOURS]) {
+            const bend = preferred + f * len;
+            if (!crossesAny(draw(bend, along), others)) {
+              chosen = { bend, along };
+              break search;
+            }
+          }
+        }
+      }
+      pairBase.set(k, chosen);
+    }
+    return draw(chosen.bend, chosen.along);
   };
 }
 
