@@ -26,25 +26,17 @@ import { parseArgs } from 'node:util';
 import { useBackend as useModelBackend } from '../../src/ml/backend';
 import { CLASSES } from '../../src/ml/encoding';
 import { loadModel } from '../../src/ml/load';
-import { bestClass, type ClutrrModel, type ModelMetadata, type NoiseKind } from '../../src/ml/model';
+import type { ClutrrModel, ModelMetadata, NoiseKind } from '../../src/ml/model';
 import { modelFacts, modelKind } from '../../src/ml/modelKinds';
 import { DATASET_PRESETS, PRESET_NAMES, type PresetName, unknownPreset } from '../../src/core/puzzle/datasetOptions';
 import { parseTaskList } from '../../src/core/puzzle/tasks';
+import { filesTraining } from '../../src/ml/train/metadata';
+import { scoreExamples } from '../../src/ml/train/score';
+import { TRAINERS } from '../../src/ml/train/trainers';
 import { type CsvSource, makeCsvData } from './csvData';
 import { type Example, makeTrainData, NOISE_KINDS, NOISE_TASK, type TrainData } from './data';
-import { GAT_MODELS, trainGat } from './gat';
-import { LSTM_MODELS, trainLstm } from './lstm';
-import { MAC_MODELS, trainMac } from './mac';
 import { describeFolders, writeModelIndex } from './modelIndex';
-import { RN_MODELS, trainRn } from './rn';
-import type { EpochRecord, ResumeFrom, Trainer, TrainOptions } from './trainer';
-
-const TRAINERS: Record<string, Trainer> = {
-  ...Object.fromEntries(Object.keys(GAT_MODELS).map((m) => [m, trainGat])),
-  ...Object.fromEntries(Object.keys(LSTM_MODELS).map((m) => [m, trainLstm])),
-  ...Object.fromEntries(Object.keys(RN_MODELS).map((m) => [m, trainRn])),
-  ...Object.fromEntries(Object.keys(MAC_MODELS).map((m) => [m, trainMac])),
-};
+import type { EpochRecord, ResumeFrom, TrainOptions } from './trainer';
 
 const USAGE = `usage: npm run train -- --model ${Object.keys(TRAINERS).join('|')} [--seed S]
        [--noise ${NOISE_KINDS.join('|')}] [--preset ${PRESET_NAMES.join('|')}|none]
@@ -62,30 +54,8 @@ export async function useBackend(name: string): Promise<void> {
 }
 
 /** Correct answers of a model on examples, in batches. */
-export async function score(model: ClutrrModel, examples: readonly Example[], batch = 250): Promise<number> {
-  let correct = 0;
-  for (let i = 0; i < examples.length; i += batch) {
-    const part = examples.slice(i, i + batch);
-    const answers = await model.answer(part.map((e) => e.question));
-    answers.forEach((a, j) => {
-      if (bestClass(a.probs) === part[j]!.question.graph.label) correct++;
-    });
-  }
-  return correct;
-}
-
-/** The noise kind of training rows read from files: their tasks' one kind, else clean (the files say more). */
-function filesNoise(train: readonly Example[]): NoiseKind {
-  const tasks = new Set(train.map((e) => e.puzzle.task));
-  const only = tasks.size === 1 ? [...tasks][0] : undefined;
-  return NOISE_KINDS.find((n) => NOISE_TASK[n] === only) ?? 'clean';
-}
-
-/** The (task, k) pairs of training rows read from files, in order. */
-function taskList(train: readonly Example[]): { task: number; k: number }[] {
-  const seen = new Map<string, { task: number; k: number }>();
-  for (const e of train) seen.set(`${e.puzzle.task}.${e.puzzle.k}`, { task: e.puzzle.task, k: e.puzzle.k });
-  return [...seen.values()].sort((a, b) => a.k - b.k || a.task - b.task);
+export function score(model: ClutrrModel, examples: readonly Example[], batch = 250): Promise<number> {
+  return scoreExamples(model, examples, batch);
 }
 
 /** The preset a noise kind's models are trained on by default: the release's shape for that kind. */
@@ -303,31 +273,39 @@ export async function main(argv: string[]): Promise<number> {
   model.dispose();
 
   const labels = options.labels ?? 'family';
+  const extra = {
+    ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
+    ...(resume ? { resumedFrom: { epochs: resume.history.length } } : {}),
+  };
   const common = {
     rows: data.train.length,
-    epochs: (trained.training.history as readonly unknown[] | undefined)?.length ?? options.epochs,
+    epochs: trained.training.history.length,
     batchSize: options.batchSize,
     learningRate: options.learningRate,
     backend: tf.getBackend(),
     seconds: 0,
-    ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
-    ...(resume ? { resumedFrom: { epochs: resume.history.length } } : {}),
+    ...extra,
     ...trained.training,
   };
   const spec = data.spec;
   const csv = data.csv;
   const training: ModelMetadata['training'] = csv
-    ? {
-        source: 'files',
-        noise: filesNoise(data.train),
-        preset: 'none',
-        labels,
-        files: csv.trainFiles,
-        validationRows: csv.validationRows,
-        tasks: taskList(data.train),
-        ...common,
-        rows: data.train.length,
-      }
+    ? filesTraining(
+        {
+          settings: options,
+          version: options.version,
+          madeBy: '',
+          backend: tf.getBackend(),
+          labels,
+          train: data.train,
+          trainFiles: csv.trainFiles,
+          validationRows: csv.validationRows,
+          testFiles: csv.testFiles,
+          accuracy,
+          extra,
+        },
+        trained,
+      )
     : {
         noise: options.noise,
         preset: options.preset,

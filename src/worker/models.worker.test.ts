@@ -295,3 +295,56 @@ describe('client helpers', () => {
     ]);
   });
 });
+
+describe('models worker: a folder loaded for the session (register)', () => {
+  const session = new ModelsClient(() => new InProcessWorker());
+  afterAll(() => session.reset());
+  const enc = (o: unknown) => new TextEncoder().encode(JSON.stringify(o)).buffer as ArrayBuffer;
+
+  it('lists a registered folder after index.json, loads and answers it, and keeps it across a restart', async () => {
+    const model = files.get(`${BASE}models/gat/1/model.json`)!.body as string;
+    const weights = files.get(`${BASE}models/gat/1/weights.bin`)!.body as ArrayBuffer;
+    const metadata = {
+      model: 'gat',
+      kind: 'gat',
+      label: 'GAT (paper)',
+      version: 'browser',
+      seed: '1',
+      training: { ...PRESET_TRAINING, tasks: [{ task: 1, k: 2 }] },
+      test: { rows: 0, accuracy: {} },
+      robustness: [],
+    };
+    const entry = await session.register('my-folder', {
+      'model.json': new TextEncoder().encode(model).buffer as ArrayBuffer,
+      'weights.bin': weights.slice(0),
+      'metadata.json': enc(metadata),
+    });
+    expect(entry).toMatchObject({ id: 'gat/loaded1', version: 'loaded1', label: 'GAT (paper) (loaded: my-folder)' });
+    expect(entry.trainedOn).toMatchObject({ labels: 'clutrr', ks: [2] });
+    const listed = await session.index(BASE);
+    expect(listed.models.map((m) => m.id)).toEqual(['gat/1', 'gat/1-supporting', 'gat/loaded1']);
+    expect(mainModels(listed).map((m) => m.id)).toEqual(['gat/1', 'gat/loaded1']);
+    await session.ensureLoaded('gat/loaded1', undefined, BASE);
+    const mine = await session.answer('gat/loaded1', questions);
+    await session.ensureLoaded('gat/1', undefined, BASE);
+    const shipped = await session.answer('gat/1', questions);
+    expect(mine.answers.map((a) => Array.from(a.probs))).toEqual(shipped.answers.map((a) => Array.from(a.probs)));
+    expect((await session.metadata('gat/loaded1')).version).toBe('browser');
+    // A fresh worker (after a cancel) is handed the session's folders again.
+    session.reset();
+    expect((await session.index(BASE)).models.at(-1)?.id).toBe('gat/loaded1');
+  });
+
+  it('refuses a folder that is not a model, naming it', async () => {
+    await expect(session.register('notes', { 'notes.txt': enc('x') })).rejects.toThrow(
+      /^notes is not a model folder: model\.json, weights\.bin, metadata\.json missing/,
+    );
+    await expect(
+      session.register('odd', {
+        'model.json': enc({ format: 'clutrr-lab/gat' }),
+        'weights.bin': new ArrayBuffer(4),
+        'metadata.json': enc({ model: 'bert', kind: 'gat', version: '1', training: { tasks: [] } }),
+      }),
+    ).rejects.toThrow(/odd: its model "bert" is not one this app knows/);
+  });
+});

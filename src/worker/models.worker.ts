@@ -1,17 +1,18 @@
 import * as tf from '@tensorflow/tfjs';
-import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
-import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
-import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import { useBackend } from '../ml/backend';
 import { loadModel } from '../ml/load';
+import { modelKind } from '../ml/modelKinds';
+import { readModelFolder } from '../ml/train/folder';
 import { dataOptionsFor, testQuestions } from '../ml/testData';
 import {
   bestClass,
   type ClutrrModel,
   type ModelIndex,
+  type ModelIndexEntry,
   type ModelKind,
   type ModelMetadata,
   type ModelQuestion,
+  trainedOn,
 } from '../ml/model';
 import type {
   BackendAvailability,
@@ -22,6 +23,9 @@ import type {
   ModelsCommands,
 } from './modelsProtocol';
 import { type Handlers, installWorker, type ServeContext } from './rpc';
+import { probeWebgl, workerWasmPaths } from './tfjsEnv';
+
+export { probeWebgl, SOFTWARE_RENDERER, WASM_PATHS } from './tfjsEnv';
 
 /**
  * The models worker: the only code of the app that imports tfjs. It reads model folders from our
@@ -65,6 +69,11 @@ export function modelsHandlers(env: ModelsEnv): Handlers<ModelsCommands> {
   let lastBase: string | null = null;
   let warmup: ModelQuestion[] | null = null;
   let queue: Promise<unknown> = Promise.resolve();
+  /** Folders the user loaded this session (RegisterBody), by id: listed after index.json's. */
+  const registered = new Map<
+    string,
+    { entry: ModelIndexEntry; modelJson: unknown; weights: ArrayBuffer; metadata: ModelMetadata }
+  >();
 
   /** Runs jobs one after another, whatever the order their requests arrive in. */
   const serial =
@@ -179,7 +188,44 @@ export function modelsHandlers(env: ModelsEnv): Handlers<ModelsCommands> {
   return {
     index: serial(async ({ baseUrl }) => {
       lastBase = baseUrl;
-      return (await getJson(`${baseUrl}models/index.json`)) as ModelIndex;
+      const shipped = (await getJson(`${baseUrl}models/index.json`)) as ModelIndex;
+      if (registered.size === 0 || !Array.isArray(shipped?.models)) return shipped;
+      return { ...shipped, models: [...shipped.models, ...[...registered.values()].map((r) => r.entry)] };
+    }),
+
+    register: serial(async ({ name, files, id }) => {
+      const folder = readModelFolder(new Map(Object.entries(files).map(([f, b]) => [f, new Uint8Array(b)])), name);
+      const { metadata } = folder;
+      const kind = modelKind(metadata.model);
+      if (!kind) throw new ModelsError(`${name}: its model "${metadata.model}" is not one this app knows`);
+      let n = registered.size + 1;
+      while (registered.has(`${metadata.model}/loaded${n}`)) n++;
+      const modelId = id ?? `${metadata.model}/loaded${n}`;
+      if (!ID_RE.test(modelId) || modelId.split('/')[1]!.includes('-'))
+        throw new ModelsError(`"${modelId}" is not a session model id (<model>/<version without ->)`);
+      // Built once here, so a folder that cannot load is refused now rather than when asked.
+      await ensureBackend();
+      try {
+        loadModel(folder.modelJson, folder.weights.slice(0), metadata.model).dispose();
+      } catch (e) {
+        throw new ModelsError(`${name} is not a model folder this app can load: ${(e as Error).message}`);
+      }
+      const entry: ModelIndexEntry = {
+        id: modelId,
+        model: metadata.model,
+        version: modelId.split('/')[1]!,
+        kind: metadata.kind,
+        label: `${metadata.label ?? kind.label} (loaded: ${name})`,
+        reads: metadata.reads ?? kind.reads,
+        supervision: metadata.supervision ?? kind.supervision,
+        attention: metadata.attention ?? kind.attention,
+        paperModel: metadata.paperModel === undefined ? kind.paperModel : metadata.paperModel,
+        description: metadata.description ?? kind.description,
+        trainedOn: trainedOn(metadata),
+        weightBytes: folder.weights.byteLength,
+      };
+      registered.set(modelId, { entry, modelJson: folder.modelJson, weights: folder.weights, metadata });
+      return entry;
     }),
 
     load: serial(async ({ id, baseUrl }, ctx): Promise<LoadResult> => {
@@ -192,11 +238,15 @@ export function modelsHandlers(env: ModelsEnv): Handlers<ModelsCommands> {
         loaded.delete(id);
         old.model.dispose();
       }
-      const [modelJson, metadata, weights] = await Promise.all([
-        getJson(`${dir}model.json`),
-        getJson(`${dir}metadata.json`) as Promise<ModelMetadata>,
-        getBytes(`${dir}weights.bin`, ctx.progress),
-      ]);
+      const session = registered.get(id);
+      if (session) ctx.progress(session.weights.byteLength, session.weights.byteLength);
+      const [modelJson, metadata, weights] = session
+        ? [session.modelJson, session.metadata, session.weights]
+        : await Promise.all([
+            getJson(`${dir}model.json`),
+            getJson(`${dir}metadata.json`) as Promise<ModelMetadata>,
+            getBytes(`${dir}weights.bin`, ctx.progress),
+          ]);
       const entry = { id, kind: metadata.kind, modelJson, weights, metadata };
       const loadMs = performance.now() - t0;
       const { model, warmupMs } = await build(entry);
@@ -260,7 +310,7 @@ export function modelsHandlers(env: ModelsEnv): Handlers<ModelsCommands> {
     }),
 
     metadata: serial(async ({ id, baseUrl }) => {
-      const m = loaded.get(id);
+      const m = loaded.get(id) ?? registered.get(id);
       if (m) return m.metadata;
       const base = baseUrl ?? lastBase;
       if (!base) throw new ModelsError(`model ${id} is not loaded and no base URL is known`);
@@ -288,52 +338,12 @@ export function modelsHandlers(env: ModelsEnv): Handlers<ModelsCommands> {
   };
 }
 
-/**
- * Whether a hardware-accelerated WebGL context can be made, or why not. tfjs asks for its
- * context with `failIfMajorPerformanceCaveat` (its SOFTWARE_WEBGL_ENABLED flag is off) to refuse
- * software WebGL, but headless Chromium without a GPU still hands a worker's OffscreenCanvas a
- * SwiftShader context that way (tfjs then runs, about 20× slower than wasm). So the renderer's
- * name is checked too, and a software renderer is refused by name.
- */
-export function probeWebgl(): true | string {
-  if (typeof OffscreenCanvas === 'undefined') return 'no OffscreenCanvas in this browser’s workers';
-  const context = (caveat: boolean) => {
-    const canvas = new OffscreenCanvas(1, 1);
-    const attrs = { failIfMajorPerformanceCaveat: caveat };
-    return (canvas.getContext('webgl2', attrs) ?? canvas.getContext('webgl', attrs)) as WebGLRenderingContext | null;
-  };
-  const release = (gl: WebGLRenderingContext | null) => gl?.getExtension('WEBGL_lose_context')?.loseContext();
-  const gl = context(true);
-  if (!gl) {
-    const software = context(false);
-    release(software);
-    return software ? 'software WebGL only (no GPU): tfjs refuses it' : 'no WebGL in this browser';
-  }
-  const info = gl.getExtension('WEBGL_debug_renderer_info');
-  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
-  release(gl);
-  const software = SOFTWARE_RENDERER.exec(renderer);
-  return software ? `software WebGL only (${software[0]}, no GPU): refused, as tfjs intends; wasm is faster` : true;
-}
-
-/** Renderer names of software rasterisers (Chromium's SwiftShader, Mesa's llvmpipe, Windows' WARP). */
-export const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|basic render|\bwarp\b/i;
-
-/** The .wasm files, from our own build (never a CDN); tfjs picks one by SIMD and thread support. */
-export const WASM_PATHS: Readonly<Record<string, string>> = {
-  'tfjs-backend-wasm.wasm': wasmUrl,
-  'tfjs-backend-wasm-simd.wasm': wasmSimdUrl,
-  'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl,
-};
-
 // Only inside a worker (the tests import this module in Node and build their own handlers).
 if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
   installWorker<ModelsCommands>(
     modelsHandlers({
       fetch: (url) => fetch(url),
-      wasmPaths: Object.fromEntries(
-        Object.entries(WASM_PATHS).map(([f, u]) => [f, new URL(u, self.location.href).href]),
-      ),
+      wasmPaths: workerWasmPaths(),
       probeWebgl,
     }),
   );

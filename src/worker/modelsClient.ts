@@ -17,6 +17,7 @@ import type {
   LoadResult,
   MemoryResult,
   ModelsCommands,
+  RegisterBody,
 } from './modelsProtocol';
 import { RpcClient, type WorkerLike } from './rpc';
 
@@ -29,9 +30,27 @@ export class ModelsClient {
   private readonly rpc: RpcClient<ModelsCommands>;
   /** The models the current worker has loaded (or is loading); a new worker has none. */
   private readonly loaded = new Map<string, Promise<LoadResult>>();
+  /** Folders registered this session, with their ids: handed again to each new worker. */
+  private readonly registered = new Map<string, RegisterBody & { readonly id: string }>();
 
   constructor(spawn: () => WorkerLike) {
-    this.rpc = new RpcClient<ModelsCommands>(spawn, 'models worker', () => this.loaded.clear());
+    this.rpc = new RpcClient<ModelsCommands>(spawn, 'models worker', (rpc) => {
+      this.loaded.clear();
+      // A fresh worker (after a cancel or a crash) knows the session's folders again before
+      // any other request (the worker answers one request at a time, in order).
+      for (const body of this.registered.values()) void rpc.request('register', body).promise.catch(() => {});
+    });
+  }
+
+  /**
+   * Lists a model folder for this page's session (model.json, weights.bin, metadata.json by
+   * name): after it, `index()` includes it, and `load`/`answer`/`metadata` serve it, for every
+   * view. Rejects, saying why, a folder that is not a model folder.
+   */
+  async register(name: string, files: Readonly<Record<string, ArrayBuffer>>): Promise<ModelIndexEntry> {
+    const entry = await this.rpc.request('register', { name, files }).promise;
+    this.registered.set(entry.id, { name, files, id: entry.id });
+    return entry;
   }
 
   /** public/models/index.json of this build. */

@@ -1,4 +1,12 @@
-import type { ModelAnswer, ModelIndex, ModelKind, ModelMetadata, ModelQuestion, NoiseKind } from '../ml/model';
+import type {
+  ModelAnswer,
+  ModelIndex,
+  ModelIndexEntry,
+  ModelKind,
+  ModelMetadata,
+  ModelQuestion,
+  NoiseKind,
+} from '../ml/model';
 
 /**
  * Messages of the models worker (`models.worker.ts`), served through `rpc.ts`. The worker is the
@@ -108,7 +116,22 @@ export interface BenchResult {
   readonly backend: BackendName;
 }
 
+/**
+ * A model folder the user hands the page (the Train panel's "load a model folder"): its files by
+ * name (model.json, weights.bin, metadata.json; others ignored). Registered for the session: the
+ * worker lists it after index.json's models, loads it from these bytes and serves its metadata.
+ */
+export interface RegisterBody {
+  /** What to call the folder in messages and its label (a zip's or folder's name). */
+  readonly name: string;
+  readonly files: Readonly<Record<string, ArrayBuffer>>;
+  /** The id to give it (`<model>/<version>`, version without `-`); omit for a fresh `<model>/loaded<n>`. */
+  readonly id?: string;
+}
+
 export type ModelsCommands = {
+  /** Checks a model folder, builds it once, and lists it for the session (see RegisterBody). */
+  register: { body: RegisterBody; chunk: never; result: ModelIndexEntry };
   index: { body: IndexBody; chunk: never; result: ModelIndex };
   /** Progress: bytes of weights.bin read so far, of its size. */
   load: { body: LoadBody; chunk: never; result: LoadResult };

@@ -17,6 +17,7 @@ import {
   runProgress,
 } from './report';
 import { SupervisionEffect } from './SupervisionEffect';
+import { TrainPanel } from './train/TrainPanel';
 import { MAX_ROWS } from './store';
 import { useReport } from './useReport';
 import './models.css';
@@ -161,6 +162,12 @@ export function ModelsView() {
   const all = useMemo(() => (index.status === 'ready' ? index.models : []), [index]);
   const models = useMemo(() => mainModels({ models: all }), [all]);
   const others = useMemo(() => all.filter((m) => !models.includes(m) && !isMainVersion(m.version)), [all, models]);
+  // Folders loaded this session (the Train panel) are main versions of a model already shown:
+  // listed after the shipped ones.
+  const listed = useMemo(
+    () => [...models, ...all.filter((m) => !models.includes(m) && isMainVersion(m.version))],
+    [all, models],
+  );
   const pairs = useMemo(() => ablationPairs(models), [models]);
   const series = useMemo(
     () => chartSeries(models, new Map(Object.entries(counts)), new Map(Object.entries(metadata))),
@@ -198,7 +205,7 @@ export function ModelsView() {
           The model list has no main model (a version without a “-” suffix).
         </p>
       )}
-      <ModelList models={models} others={others} metadata={metadata} />
+      <ModelList models={listed} others={others} metadata={metadata} />
       <section className="model-report__section" aria-label="Accuracy by k">
         <h2>Accuracy by k</h2>
         <RunForm />
@@ -215,6 +222,7 @@ export function ModelsView() {
       </section>
       <SupervisionEffect pairs={pairs} counts={counts} metadata={metadata} />
       {index.status === 'ready' && <RobustnessTable table={robustness} errors={Object.values(metadataErrors)} />}
+      <TrainPanel />
     </div>
   );
 }

@@ -149,4 +149,21 @@ describe('the model report store', () => {
     expect(run.counts['gat/1']).toEqual([{ k: 2, rows: 100, correct: 1 }]);
     expect(run.message).toMatch(/^Cancelled during gat\/1/);
   });
+
+  it('reload reads the model list again (a folder loaded for the session appears)', async () => {
+    let models = INDEX.models;
+    const fake = fakeClient({ index: async () => ({ models }) });
+    const store = createReportStore(
+      () => fake.client,
+      () => 'http://x/',
+    );
+    await store.getState().open();
+    models = [...INDEX.models, { ...indexEntry('gat', 'loaded1', {}, 10), label: 'GAT (loaded: x)' }];
+    await store.getState().open(); // once only
+    expect(store.getState().index).toMatchObject({ status: 'ready', models: INDEX.models });
+    await store.getState().reload();
+    const index = store.getState().index;
+    expect(index.status === 'ready' && index.models.map((m) => m.id)).toContain('gat/loaded1');
+    expect(store.getState().metadata['gat/loaded1']).toEqual({ id: 'gat/loaded1' });
+  });
 });

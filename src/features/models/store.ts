@@ -60,6 +60,8 @@ export interface ReportState {
 export interface ReportActions {
   /** Reads index.json and every folder's metadata (once; again after an error). */
   open(): Promise<void>;
+  /** Reads the model list again (a model folder was loaded for the session); a run in progress keeps going. */
+  reload(): Promise<void>;
   setForm(patch: Partial<RunSettings>): void;
   /** Loads each main model in turn and evaluates it on fresh test puzzles of k = 2..10. */
   start(): Promise<void>;
@@ -127,6 +129,12 @@ export function createReportStore(client: () => ReportClient, baseUrl: () => str
           }));
         }
       }
+    },
+
+    async reload() {
+      if (get().index.status === 'loading') return;
+      set({ index: { status: 'idle' } });
+      await get().open();
     },
 
     setForm: (patch) => set((s) => ({ form: { ...s.form, ...patch } })),
