@@ -245,3 +245,34 @@ test('the dashboard sets the stub’s accuracy by k beside people’s, with inte
   expect(page.url()).not.toContain(KEY);
   await expect(page.locator('body')).not.toContainText(KEY);
 });
+
+test('the models view asks the stub fresh puzzles of each k and shows its accuracy by k', async ({ page }) => {
+  // This stub never names a relation: every reply is unparseable, counted as wrong.
+  const stub = startStub(true, () => 'I am not able to tell from this story.');
+  const base = await stub.ready;
+  await page.goto('/#/models');
+  const section = page.getByTestId('models-llm');
+  await section.scrollIntoViewIfNeeded();
+  await section.getByTestId('llm-url').fill(`${base}/v1`);
+  await section.getByTestId('llm-model').fill('stub-7b');
+  await section.getByTestId('llm-prompt').selectOption('zero-shot');
+  await page.getByTestId('models-llm-rows').fill('2');
+  await page.getByTestId('models-llm-run').click();
+  await expect(page.getByTestId('models-llm-status')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const rows = page.getByTestId('models-llm-k');
+  const n = await rows.count();
+  expect(n).toBeGreaterThanOrEqual(2);
+  for (let i = 0; i < n; i++) {
+    const row = rows.nth(i);
+    await expect(row).toHaveAttribute('data-rows', '2');
+    await expect(row).toHaveAttribute('data-unparseable', '2');
+    await expect(row).toHaveAttribute('data-correct', '0');
+  }
+  // Every puzzle went to the stub once, each with its own story and question.
+  expect(stub.seen).toHaveLength(2 * n);
+  const prompts = new Set(stub.seen.map((s) => s.body.messages[0]!.content));
+  expect(prompts.size).toBe(2 * n);
+  for (const p of prompts) expect(p).toMatch(/How is \w+ related to \w+\?/);
+  await section.screenshot({ path: `${ARTIFACTS}/llm-models.png` });
+  stub.server.close();
+});

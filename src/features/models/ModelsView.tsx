@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatBytes } from '../../core/util/format';
 import { AccuracyChart } from './AccuracyChart';
 import { AccuracyTable } from './AccuracyTable';
+import { LlmRun } from './LlmRun';
 import { ModelList } from './ModelList';
 import { RobustnessTable } from './RobustnessTable';
 import {
@@ -219,6 +220,7 @@ export function ModelsView() {
           <AccuracyChart series={series} />
           <AccuracyTable models={models} counts={counts} metadata={metadata} current={current} />
         </div>
+        <LlmRun />
       </section>
       <SupervisionEffect pairs={pairs} counts={counts} metadata={metadata} />
       {index.status === 'ready' && <RobustnessTable table={robustness} errors={Object.values(metadataErrors)} />}
