@@ -372,7 +372,7 @@ describe('study link --kind paraphrase|review', () => {
 
   it('refuses settings that do not fit the kind, by setting and flag', async () => {
     expect(await refused('--kind', 'paraphrase', '--k', '3')).toBe(
-      'clutrr study: k: “Story lengths k” (--k) belongs to puzzle-solving studies; a paraphrase study leaves it out',
+      'clutrr study: k: “Story lengths k” (--k) belongs to puzzle-solving and adaptive studies; a paraphrase study leaves it out',
     );
     expect(await refused('--clauses-per-participant', '4')).toBe(
       'clutrr study: clausesPerParticipant: “Clauses per participant” (--clauses-per-participant) belongs to paraphrase studies; a puzzle-solving study leaves it out',
@@ -384,7 +384,7 @@ describe('study link --kind paraphrase|review', () => {
       'clutrr study: conditions.0.scratchpad: a paraphrase study has no scratchpad; leave it off',
     );
     expect(await refused('--kind', 'poem')).toBe(
-      'clutrr study: kind: the kind of study must be one of solve, paraphrase, review',
+      'clutrr study: kind: the kind of study must be one of solve, paraphrase, review, adaptive',
     );
     expect(await refused('--kind', 'review')).toMatch(
       /^clutrr study: reviewStories: a review study needs stories to review: embed them \(--stories FILE\) or name the paraphrase study/,

@@ -8,7 +8,7 @@
  */
 import type { StudyDefinition } from '../src/study/definition/definition';
 import type { ResultRow, SessionInfo } from '../src/study/results/results';
-import { isLiveReview, kindSpec } from '../src/study/kinds';
+import { type EarlierRow, isLiveReview, kindSpec, MissingRowsError } from '../src/study/kinds';
 import { scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule/schedule';
 import type { ReviewQueue } from './reviewQueue';
 import { timeProblem, TrialFacts } from './rowChecks';
@@ -29,6 +29,8 @@ export interface IngestLookups {
   issued(sessionId: string): IssuedRow | undefined;
   /** Has this session id any record here (session, row or issued)? */
   known(sessionId: string): boolean;
+  /** The stored rows of a session, as an adaptive study's next item depends on them (place, phase, k, outcome). */
+  history(sessionId: string): readonly EarlierRow[];
   /** Browser-made sessions of a study so far. */
   browserSessions(studyId: string): number;
   readonly reviews: ReviewQueue;
@@ -53,6 +55,13 @@ export class IngestChecks {
   check(body: IngestBody): { readonly refusal: Refusal } | { readonly released: readonly IssuedRow[] } {
     const secrets = new Map((body.secrets ?? []).map((s) => [s.session_id, s.secret]));
     const fresh = new Set<string>();
+    // The body's rows by session: an adaptive trial's item follows the rows before it, stored or sent with it.
+    const sent = new Map<string, ResultRow[]>();
+    for (const r of body.rows) {
+      const list = sent.get(r.session_id);
+      if (list) list.push(r);
+      else sent.set(r.session_id, [r]);
+    }
     // One look at each study's switches per request (a body may carry 200 rows).
     const states = new Map<string, AccessState | undefined>();
     const stateOf = (studyId: string) => {
@@ -113,7 +122,9 @@ export class IngestChecks {
         };
       }
       const problem =
-        'trial_index' in r ? this.rowProblem(issued, r) : sessionProblem(issued, r, this.scheduleOf(issued));
+        'trial_index' in r
+          ? this.rowProblem(issued, r, sent.get(r.session_id) ?? [])
+          : sessionProblem(issued, r, this.scheduleOf(issued));
       return problem === undefined ? undefined : { status: 400, reason: 'invalid', message: `${where}.${problem}` };
     };
     for (const [i, s] of body.sessions.entries()) {
@@ -170,18 +181,39 @@ export class IngestChecks {
   }
 
   /** What is wrong with a row of an issued session (`<field>: <problem>`), or undefined. */
-  private rowProblem(issued: IssuedRow, row: ResultRow): string | undefined {
+  private rowProblem(issued: IssuedRow, row: ResultRow, sent: readonly ResultRow[]): string | undefined {
     const { def } = this.look.definition(issued.study_id)!;
     const schedule = this.scheduleOf(issued);
     const trial = schedule.trials[row.trial_index];
     if (!trial) {
       return `trial_index: ${row.trial_index} is past the session's last trial (${schedule.trials.length - 1})`;
     }
-    const item = trial.item;
+    const kind = kindSpec(def.kind);
+    let item = trial.item;
+    // An adaptive trial: its item is the one the session's earlier rows decide, replayed here.
+    if (kind.follows?.placeholder(item)) {
+      const earlier = [...this.look.history(issued.session_id), ...sent].filter((r) => r.trial_index < row.trial_index);
+      let decided;
+      try {
+        decided = kind.follows.item(def, trial, earlier);
+      } catch (e) {
+        if (e instanceof MissingRowsError) return `trial_index: ${e.message}; send the rows in order`;
+        throw e;
+      }
+      if (decided === null) {
+        return `trial_index: the adaptive procedure of this session stopped before trial ${row.trial_index} (by its stopping rule); it has no such trial`;
+      }
+      for (const field of ['k', 'puzzle_id', 'seed', 'task'] as const) {
+        const want = field === 'puzzle_id' ? decided.puzzleId : decided[field];
+        if (row[field] !== want) {
+          return `${field}: ${JSON.stringify(row[field])} is not what the adaptive procedure picks for trial ${row.trial_index} after this session's earlier answers (${JSON.stringify(want)}); the server replays it from the study seed and those answers`;
+        }
+      }
+      item = decided;
+    }
     // A live review study's main trials review the stories the queue handed this session: their
     // puzzle id, seed, k and the rest are the story's (checked below), not the schedule's.
     const reviewTrial = item.phase === 'main' && isLiveReview(def);
-    const kind = kindSpec(def.kind);
     const expected: Partial<Record<keyof ResultRow, string | number | boolean | null>> = {
       condition: schedule.condition.id,
       time_limit_s: schedule.condition.perPuzzleLimitS,

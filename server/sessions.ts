@@ -129,6 +129,7 @@ export class StudyAccess {
       state: (id) => this.state(id),
       issued: (id) => this.tables.issued(id),
       known: (id) => this.tables.knownSession(id),
+      history: (id) => this.tables.history(id),
       browserSessions: (id) => this.tables.browserSessionCount(id),
       reviews: this.reviews,
       now: this.now,

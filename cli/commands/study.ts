@@ -119,13 +119,18 @@ same options describe, or --link <token or participant URL>, or --definition FIL
 line is the participant URL path too.
 
 study close|open --data DIR --study-id ID stops or resumes new sessions of a registered study
-(running sessions finish); --max-sessions N sets its quota. See study close --help.`,
+(running sessions finish); --max-sessions N sets its quota. See study close --help.
+
+study simulate <definition or link> --respondent threshold=K,slope=S,lapse=P | model=<name> runs the
+study with simulated participants (see study simulate --help).`,
   FLAGS,
 );
 
 export async function studyCommand(argv: string[]): Promise<number> {
   // close and open have their own flags and help.
   if (argv[0] === 'close' || argv[0] === 'open') return studyStateCommand(argv[0], argv.slice(1));
+  // simulate has its own flags and help.
+  if (argv[0] === 'simulate') return (await import('./studySimulate')).studySimulate(argv.slice(1));
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
     return 0;
@@ -221,8 +226,9 @@ function studyFromFlags(flags: Flags, given: ReadonlySet<string>, repeated: Reco
   const base: Record<string, unknown> = given.has('from')
     ? readDefinitionFile(String(flags.from))
     : { ...defaultsFor(kindOf({ kind: flags.kind })) };
-  // Over a file, only the flags given; over the defaults, every flag (their defaults are the same).
-  const has = (flag: string) => given.has(flag) || !given.has('from');
+  // Only the flags given: the base holds the kind's own defaults (an adaptive study's k is 2..10,
+  // not the flag's default of a solve study).
+  const has = (flag: string) => given.has(flag);
   for (const field of STUDY_OPTION_FIELDS) {
     const o = STUDY_OPTIONS[field];
     if (o.input === 'switch') {
@@ -329,6 +335,14 @@ const ITEM_LINES: { readonly [K in StudyKind]: (def: StudyDefinition) => string[
     return [
       `study id ${def.studyId}: seed ${def.seed}, ${def.strict ? 'strict' : 'not strict'}, templates ${def.templateSplit}`,
       `items: ${main} main (k ${def.k.join(',')} × task ${def.tasks.join(',')} × ${def.itemsPerK}), ${def.practice} practice, ${def.attentionChecks} attention check${def.attentionChecks === 1 ? '' : 's'}; ${trials} trials, about ${Math.round(trials * MINUTES_PER_PUZZLE)} minutes`,
+    ];
+  },
+  adaptive(def) {
+    const most = def.practice + def.adaptiveTrials;
+    const stop = def.ciWidth > 0 ? ` or once the threshold's 95% interval is at most ${def.ciWidth} hops wide` : '';
+    return [
+      `study id ${def.studyId}: adaptive study (${def.adaptive === 'quest' ? 'QUEST+' : '2-down-1-up staircase'}), seed ${def.seed}, ${def.strict ? 'strict' : 'not strict'}, templates ${def.templateSplit}`,
+      `items: k ${def.k.join(',')} as the answers lead, task ${def.tasks.join(',')}; stops after ${def.adaptiveTrials} trials${stop}; ${def.practice} practice; at most ${most} trials, about ${Math.round(most * MINUTES_PER_PUZZLE)} minutes`,
     ];
   },
   paraphrase(def) {

@@ -2,8 +2,12 @@
  * The SQL of issued sessions and the per-study switches (`study_access`, `issued_sessions`,
  * `free_participants`, `server_meta`), as typed methods for sessions.ts and studySwitches.ts.
  */
+import type { EarlierRow } from '../../src/study/kinds';
 import type { IssuedRow, SessionMode } from '../sessionRecords';
 import type { Connection } from './connection';
+
+/** A stored row's place, k and outcome (SQLite keeps booleans as 0 and 1). */
+type StoredHistoryRow = Omit<EarlierRow, 'correct'> & { readonly correct: number };
 
 /** A study's switches as stored (absent for a study registered without one). */
 export interface AccessRow {
@@ -63,6 +67,9 @@ export class AccessTables {
       answered: db
         .prepare<[string], number>('SELECT trial_index FROM trials WHERE session_id = ? ORDER BY trial_index')
         .pluck(),
+      history: db.prepare<[string], StoredHistoryRow>(
+        'SELECT trial_index, phase, k, correct, ended_on FROM trials WHERE session_id = ? ORDER BY trial_index',
+      ),
       issuedFor: db.prepare<[string, string], IssuedRow>(
         'SELECT * FROM issued_sessions WHERE study_id = ? AND participant_id = ?',
       ),
@@ -153,6 +160,11 @@ export class AccessTables {
 
   issued(sessionId: string): IssuedRow | undefined {
     return this.q.issued.get(sessionId);
+  }
+
+  /** A session's stored rows as an adaptive study's next item depends on them, in trial order. */
+  history(sessionId: string): EarlierRow[] {
+    return this.q.history.all(sessionId).map((r) => ({ ...r, correct: r.correct === 1 }));
   }
 
   /** The trial indices a session has stored, in order. */

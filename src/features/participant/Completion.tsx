@@ -5,6 +5,8 @@ import { rowsToCsv, rowsToJson } from '../../study/results/results';
 import { jatosEnder } from '../../study/delivery/jatosRuntime';
 import type { StudyRun } from '../../study/run/run';
 import { kindSpec } from '../../study/kinds';
+import { adaptiveStateOf } from '../../study/kinds/adaptive';
+import type { StudyDefinition } from '../../study/definition/definition';
 import { downloadInstructions, sinkName } from '../../study/definition/sinks';
 import type { Outbox } from '../../study/delivery/outbox';
 import type { RunEnv } from './boot';
@@ -123,7 +125,8 @@ export function Completion({
       <h1 id="completion-heading" tabIndex={-1} ref={headingRef}>
         Thank you
       </h1>
-      <Progress done={done} total={total} />
+      {/* An adaptive run that stopped early is complete at the trials it asked. */}
+      <Progress done={done} total={kindSpec(def.kind).follows ? done : total} />
       {timeUp && !timedOut && <TimeUpNotice kind={def.kind} />}
       {timedOut && (
         <p className="study-note">
@@ -131,6 +134,7 @@ export function Completion({
         </p>
       )}
       <Markdown text={def.completionText} />
+      {def.showEstimate && kindSpec(def.kind).follows && <AdaptiveEstimate def={def} rows={rows} />}
       {downloadOnly && (
         <div className="study-download-notice" data-testid="download-only-notice" role="note">
           <p>
@@ -196,5 +200,26 @@ export function Completion({
         </button>
       </div>
     </section>
+  );
+}
+
+/**
+ * An adaptive study's estimate for this participant, when the researcher lets them see it: the
+ * threshold k (the longest story they answer mostly right) with its 95% interval.
+ */
+function AdaptiveEstimate({ def, rows }: { def: StudyDefinition; rows: readonly ResultRow[] }) {
+  const { estimate } = adaptiveStateOf(def, rows);
+  if (estimate.trials === 0) return null;
+  const f = (x: number) => x.toFixed(1);
+  return (
+    <div className="study-estimate" data-testid="adaptive-estimate" role="note">
+      <p>
+        Your estimated reasoning depth: <strong data-testid="adaptive-threshold">k ≈ {f(estimate.threshold)}</strong>{' '}
+        (95% interval {f(estimate.low)} to {f(estimate.high)}, from {estimate.trials} puzzles).
+      </p>
+      <p className="study-estimate__what">
+        That is the longest story, in steps between the two people asked about, whose puzzles you answered mostly right.
+      </p>
+    </div>
   );
 }

@@ -33,6 +33,15 @@ const TRIAL_VIEWS: { readonly [K in StudyKind]: (props: TrialViewProps<KindScree
   ),
   paraphrase: (p) => <ParaphraseTrial run={p.run} state={p.state} onError={p.onError} notices={p.notices} />,
   review: (p) => <ReviewTrial run={p.run} state={p.state} onError={p.onError} notices={p.notices} />,
+  adaptive: (p) => (
+    <TrialView
+      run={p.run}
+      state={p.state}
+      puzzle={p.env.puzzles.get(p.state.trial.item.puzzleId)}
+      onError={p.onError}
+      notices={p.notices}
+    />
+  ),
 };
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));

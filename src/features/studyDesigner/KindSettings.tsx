@@ -13,6 +13,16 @@ const KIND_HINTS: Record<StudyKind, string> = {
   paraphrase:
     'Participants write short stories from the facts of a clause, keeping back the fact that follows from them, as the paper’s crowd workers did. Live checks before each story is accepted.',
   review: 'Participants rate stories written by others as good or bad (with reasons), as the paper’s peer review did.',
+  adaptive:
+    'Participants solve puzzles whose story length k follows their answers (a staircase or QUEST+), to find each person’s threshold k in few trials.',
+};
+
+/** The name of each kind's choice. */
+const KIND_TITLES: Record<StudyKind, string> = {
+  solve: 'Solve puzzles',
+  paraphrase: 'Write paraphrases',
+  review: 'Review paraphrases',
+  adaptive: 'Adaptive puzzles',
 };
 
 /** The kind of study, first of all: it decides which settings follow. */
@@ -35,9 +45,7 @@ export function KindChoice() {
               onChange={() => setField('kind', k)}
             />
             <span>
-              <strong>
-                {k === 'solve' ? 'Solve puzzles' : k === 'paraphrase' ? 'Write paraphrases' : 'Review paraphrases'}
-              </strong>
+              <strong>{KIND_TITLES[k]}</strong>
               <span className="hint">{KIND_HINTS[k]}</span>
             </span>
           </label>
@@ -49,6 +57,26 @@ export function KindChoice() {
       </p>
       <GroupProblem input="kind" />
     </fieldset>
+  );
+}
+
+/** An adaptive study's settings: the puzzles' k range and tasks, the procedure and its stopping rule. */
+export function AdaptiveSettings() {
+  return (
+    <OptionGroup
+      legend="Adaptive run"
+      fields={['studyId', 'seed', 'k', 'tasks', 'templateSplit', 'practice', 'adaptive', 'adaptiveTrials', 'ciWidth']}
+      testId="study-adaptive-settings"
+    >
+      <Check field="strict" label={STUDY_OPTIONS.strict.label} hint={STUDY_OPTIONS.strict.help} />
+      <Check field="showEstimate" label={STUDY_OPTIONS.showEstimate.label} hint={STUDY_OPTIONS.showEstimate.help} />
+      <p className="hint">
+        The k values are the levels the procedure moves between. The staircase makes the story one hop longer after two
+        right answers in a row and one hop shorter after a wrong one (it settles where 70.7% are right); QUEST+ asks for
+        the k whose answer is expected to narrow the threshold most. The threshold is the longest story a participant
+        answers mostly right.
+      </p>
+    </OptionGroup>
   );
 }
 

@@ -1,3 +1,4 @@
+import { useStudyDesigner } from './store';
 import { useRef, useState } from 'react';
 import type { StudyDefinition, StudyProblem } from '../../study/definition/definition';
 import { JzipError } from '../../study/delivery/jzip';
@@ -144,6 +145,7 @@ function Outputs({ def, token }: { def: StudyDefinition; token: string }) {
             {link.length} characters. Prolific adds PROLIFIC_PID, STUDY_ID and SESSION_ID to it; add{' '}
             <code>&amp;condition=&lt;id&gt;</code> to force a condition.
           </p>
+          <RecruitmentNote />
         </>
       )}
       <div className="sd-actions">
@@ -188,5 +190,17 @@ function Outputs({ def, token }: { def: StudyDefinition; token: string }) {
       )}
       {server && <RegisterWithServer token={token} />}
     </>
+  );
+}
+
+/** For the Prolific study's places (or JATOS's batch size): the planned N and how it was chosen. */
+function RecruitmentNote() {
+  const planned = useStudyDesigner((s) => s.plannedN);
+  if (!planned) return null;
+  return (
+    <p className="hint" data-testid="study-recruitment">
+      For Prolific (places) or a JATOS batch (maximum participants): recruit <strong>{planned.participants}</strong>.
+      How this was chosen: {planned.how}
+    </p>
   );
 }

@@ -6,7 +6,7 @@ import { Conditions } from './Conditions';
 import { Destinations } from './Destinations';
 import { Check, Field, OptionGroup, OptionInput, TextBox } from './fields';
 import { formFromFile } from './form';
-import { KindChoice, ParaphraseSettings, ReviewSettings } from './KindSettings';
+import { AdaptiveSettings, KindChoice, ParaphraseSettings, ReviewSettings } from './KindSettings';
 import { useStudyDesigner } from './store';
 
 /** Each kind's own settings, first after the choice of kind. */
@@ -14,6 +14,7 @@ const KIND_FIELDS: Record<StudyKind, ComponentType> = {
   solve: SolveItems,
   paraphrase: ParaphraseSettings,
   review: ReviewSettings,
+  adaptive: AdaptiveSettings,
 };
 
 /**

@@ -3,6 +3,7 @@ import { encodeStudyLink } from '../../study/definition/link';
 import { Problems } from './fields';
 import { definitionFromForm, problemsByInput } from './form';
 import { LinkPanel } from './LinkPanel';
+import { PowerPlanner } from './PowerPlanner';
 import { SettingsForm } from './SettingsForm';
 import { useStudyDesigner } from './store';
 import { CliLine, Summary } from './Summary';
@@ -34,6 +35,9 @@ export function StudyDesignerView() {
           <LinkPanel def={def} token={token} problems={problems.all} form={form} />
           {token && <Summary def={def} />}
           {token && <CliLine def={def} />}
+          {token && def.kind === 'solve' && (
+            <PowerPlanner key={`${def.k.join(',')}/${def.tasks.join(',')}/${def.itemsPerK}`} def={def} />
+          )}
         </aside>
       </div>
     </section>

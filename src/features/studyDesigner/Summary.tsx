@@ -2,6 +2,18 @@ import type { StudyDefinition } from '../../study/definition/definition';
 import { storiesFileName } from '../../study/definition/commandLine';
 import { kindSpec } from '../../study/kinds';
 import { cliCommand, studySummary } from './form';
+import { useStudyDesigner } from './store';
+
+/** The planned sample and how it was chosen (the power planner's), when one was chosen. */
+function PlannedSample() {
+  const planned = useStudyDesigner((s) => s.plannedN);
+  if (!planned) return null;
+  return (
+    <p data-testid="study-planned-n">
+      <strong>Planned N: {planned.participants}.</strong> {planned.how}
+    </p>
+  );
+}
 
 /** The items per k and task, the counts and the time it takes; for a collection study, what each participant does. */
 export function Summary({ def }: { def: StudyDefinition }) {
@@ -50,6 +62,7 @@ export function Summary({ def }: { def: StudyDefinition }) {
         Estimate: 1.4 min per puzzle, the mean of the paper&apos;s time-limited crowd workers (1 min 23 s).{' '}
         {def.conditions.length} condition{def.conditions.length === 1 ? '' : 's'} ({def.assignment} assignment).
       </p>
+      <PlannedSample />
     </section>
   );
 }

@@ -21,7 +21,7 @@ import { sinkCliArgs, type SinkKind, SINKS } from '../../study/definition/sinks'
 import { kindSpec } from '../../study/kinds';
 import { conditionArgs, optionArgs } from '../../study/definition/commandLine';
 import type { EmbeddedStory } from '../../study/definition/types';
-import { KIND_NAMES, kindOf, type StudyKind } from '../../study/definition/vocabulary';
+import { KIND_NAMES, KIND_WORDS, kindOf, type StudyKind } from '../../study/definition/vocabulary';
 import {
   optionDefault,
   optionFits,
@@ -45,7 +45,7 @@ export interface ConditionForm {
 }
 
 /** The settings shown as a checkbox. */
-export type SwitchField = 'strict' | 'favourUncovered';
+export type SwitchField = 'strict' | 'favourUncovered' | 'showEstimate';
 
 /**
  * The settings with one text input each (the order has two inputs, the switches a checkbox, the
@@ -85,7 +85,8 @@ export function conditionForm(c: StudyCondition, key: number): ConditionForm {
 }
 
 export const TEXT_OPTION_FIELDS = STUDY_OPTION_FIELDS.filter(
-  (f): f is TextOptionField => f !== 'order' && f !== 'strict' && f !== 'favourUncovered' && f !== 'reviewStories',
+  (f): f is TextOptionField =>
+    f !== 'order' && f !== 'strict' && f !== 'favourUncovered' && f !== 'showEstimate' && f !== 'reviewStories',
 );
 
 const write = <F extends StudyOptionField>(field: F, def: StudyDefinition): string =>
@@ -99,6 +100,7 @@ export function formFromDefinition(def: StudyDefinition): StudyForm {
     }),
     strict: def.strict,
     favourUncovered: def.favourUncovered,
+    showEstimate: def.showEstimate,
     reviewStories: def.reviewStories,
     orderMode: def.order.mode,
     orderLists: def.order.mode === 'counterbalanced' ? String(def.order.lists) : '2',
@@ -179,8 +181,14 @@ export function definitionFromForm(f: StudyForm): StudyDefinition {
     if (field !== 'version' && field !== 'conditions' && field !== 'sinks' && !optionFits(field, kind)) {
       values[field] = optionDefault(field, kind);
     } else if (field === 'version') values.version = DEFAULT_STUDY.version;
-    else if (field === 'strict' || field === 'favourUncovered' || field === 'reviewStories') values[field] = f[field];
-    else if (field === 'order') {
+    else if (
+      field === 'strict' ||
+      field === 'favourUncovered' ||
+      field === 'showEstimate' ||
+      field === 'reviewStories'
+    ) {
+      values[field] = f[field];
+    } else if (field === 'order') {
       values.order = STUDY_OPTIONS.order.read(
         f.orderMode === 'counterbalanced' ? `counterbalanced:${f.orderLists}` : 'session',
       );
@@ -263,9 +271,9 @@ export function whatParticipantsDo(def: StudyDefinition): string {
 /** Names the kind in the designer's words ("puzzle-solving"). */
 export const kindName = (kind: StudyKind) => KIND_NAMES[kind];
 
-/** The settings whose default differs by kind (the texts that say what the kind asks). */
+/** The settings whose default differs by kind (the texts that say what the kind asks, an adaptive study's k). */
 const KIND_TEXTS = TEXT_OPTION_FIELDS.filter((f) =>
-  (['paraphrase', 'review'] as const).some((k) => optionDefault(f, k) !== STUDY_OPTIONS[f].default),
+  KIND_WORDS.some((k) => optionDefault(f, k) !== STUDY_OPTIONS[f].default),
 );
 
 /**

@@ -14,6 +14,14 @@ export interface StudyDesignerState {
   readonly loadError: string | null;
   /** Why the last stories file could not be embedded; null when none. */
   readonly storiesError: string | null;
+  /** The sample size chosen with the power planner, and how; null until one is chosen. */
+  readonly plannedN: PlannedN | null;
+}
+
+/** A planned number of participants and the sentence that says how it was chosen. */
+export interface PlannedN {
+  readonly participants: number;
+  readonly how: string;
 }
 
 type ScalarField = Exclude<keyof StudyForm, 'conditions' | 'httpSinks'>;
@@ -29,6 +37,7 @@ export interface StudyDesignerActions {
   loadForm(form: StudyForm): void;
   setLoadError(message: string | null): void;
   setStoriesError(message: string | null): void;
+  setPlannedN(plan: PlannedN | null): void;
   reset(): void;
 }
 
@@ -43,6 +52,7 @@ export const useStudyDesigner = create<StudyDesignerState & StudyDesignerActions
       form: DEFAULT_FORM,
       loadError: null,
       storiesError: null,
+      plannedN: null,
       // Another kind of study: its own default texts where the old kind's were left unchanged.
       setField: (field, value) =>
         set((s) => ({
@@ -74,20 +84,27 @@ export const useStudyDesigner = create<StudyDesignerState & StudyDesignerActions
       loadForm: (form) => set({ form, loadError: null }),
       setLoadError: (loadError) => set({ loadError }),
       setStoriesError: (storiesError) => set({ storiesError }),
-      reset: () => set({ form: DEFAULT_FORM, loadError: null, storiesError: null }),
+      setPlannedN: (plannedN) => set({ plannedN }),
+      reset: () => set({ form: DEFAULT_FORM, loadError: null, storiesError: null, plannedN: null }),
     }),
     {
       name: STORAGE_KEY,
       version: STORAGE_VERSION,
       storage: createJSONStorage(() => localStorage),
-      partialize: (s) => ({ form: s.form }),
+      partialize: (s) => ({ form: s.form, plannedN: s.plannedN }),
       // A saved form missing fields (an older shape) is completed with the defaults. Before the
       // HTTP box existed, listed addresses were the HTTP sinks: they stay chosen.
       merge: (persisted, current) => {
-        const saved = (persisted as { form?: Partial<StudyForm> } | undefined)?.form;
+        const stored = persisted as { form?: Partial<StudyForm>; plannedN?: PlannedN | null } | undefined;
+        const saved = stored?.form;
         if (!saved || typeof saved !== 'object') return current;
         const http = saved.http ?? (Array.isArray(saved.httpSinks) && saved.httpSinks.length > 0);
-        return { ...current, form: { ...DEFAULT_FORM, ...saved, http } };
+        const plan = stored.plannedN;
+        const plannedN =
+          plan && typeof plan === 'object' && Number.isInteger(plan.participants) && typeof plan.how === 'string'
+            ? plan
+            : null;
+        return { ...current, form: { ...DEFAULT_FORM, ...saved, http }, plannedN };
       },
     },
   ),

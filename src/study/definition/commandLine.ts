@@ -119,6 +119,7 @@ const ALWAYS_SAID: { readonly [K in StudyKind]: readonly StudyOptionField[] } = 
   solve: ['k', 'itemsPerK', 'seed'],
   paraphrase: ['seed', 'clauseKs', 'clausesPerParticipant'],
   review: ['seed', 'reviewsPerParticipant'],
+  adaptive: ['seed', 'k', 'adaptive', 'adaptiveTrials'],
 };
 
 /** The file the designer saves a review study's embedded stories in, which its command line names. */

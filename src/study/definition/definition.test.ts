@@ -22,7 +22,9 @@ describe('checkStudyDefinition', () => {
       // address was never promised, and the results server's places are its own business).
       ...['participation', 'roomSessions', 'claimMinutes'],
       ...['clauseKs', 'clauseGenders', 'clausesPerParticipant', 'favourUncovered', 'minWords', 'maxWords'],
-      ...['reviewsPerStory', 'reviewsPerParticipant', 'sourceStudy', 'reviewStories', 'sinks'],
+      ...['reviewsPerStory', 'reviewsPerParticipant', 'sourceStudy', 'reviewStories'],
+      // The adaptive kind's settings (issue 32).
+      ...['adaptive', 'adaptiveTrials', 'ciWidth', 'showEstimate', 'sinks'],
     ]);
     expect(rest).toEqual({
       version: 1,
@@ -60,6 +62,10 @@ describe('checkStudyDefinition', () => {
       reviewsPerParticipant: 3,
       sourceStudy: '',
       reviewStories: [],
+      adaptive: 'staircase',
+      adaptiveTrials: 30,
+      ciWidth: 0,
+      showEstimate: false,
       sinks: [],
     });
     // The one default changed since format 1 was frozen (see DEFAULT_STUDY): the consent text.
@@ -264,8 +270,8 @@ describe('study kinds', () => {
       'clausesPerParticipant: “Clauses per participant” (--clauses-per-participant) belongs to paraphrase studies; a puzzle-solving study leaves it out',
     ]);
     expect(problems(withDefaults({ kind: 'paraphrase', k: [3], practice: 0 }))).toEqual([
-      'k: “Story lengths k” (--k) belongs to puzzle-solving studies; a paraphrase study leaves it out',
-      'practice: “Practice items” (--practice) belongs to puzzle-solving studies; a paraphrase study leaves it out',
+      'k: “Story lengths k” (--k) belongs to puzzle-solving and adaptive studies; a paraphrase study leaves it out',
+      'practice: “Practice items” (--practice) belongs to puzzle-solving and adaptive studies; a paraphrase study leaves it out',
     ]);
     expect(
       problems(withDefaults({ kind: 'review', reviewStories: [story(1)], reviewsPerParticipant: 1, minWords: 3 })),

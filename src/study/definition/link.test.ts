@@ -179,7 +179,9 @@ describe('study links', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.error.kind).toBe('invalid-study');
-      expect(result.error.message).toMatch(/“Practice items” \(--practice\) belongs to puzzle-solving studies/);
+      expect(result.error.message).toMatch(
+        /“Practice items” \(--practice\) belongs to puzzle-solving and adaptive studies/,
+      );
     }
   });
 

@@ -80,7 +80,14 @@ describe('the study kinds in the table', () => {
     expect(STUDY_OPTION_FIELDS.filter((f) => !optionFits(f, 'paraphrase'))).toEqual([
       ...['k', 'tasks', 'itemsPerK', 'strict', 'templateSplit', 'practice', 'attentionChecks', 'order'],
       ...['reviewsPerStory', 'reviewsPerParticipant', 'sourceStudy', 'reviewStories'],
+      ...['adaptive', 'adaptiveTrials', 'ciWidth', 'showEstimate'],
     ]);
+    // An adaptive study shares the puzzles' settings with puzzle solving, and moves over k = 2..10 by default.
+    expect(STUDY_OPTION_FIELDS.filter((f) => optionFits(f, 'adaptive') && !optionFits(f, 'paraphrase'))).toEqual([
+      ...['k', 'tasks', 'strict', 'templateSplit', 'practice', 'adaptive', 'adaptiveTrials', 'ciWidth', 'showEstimate'],
+    ]);
+    expect(optionDefault('k', 'adaptive')).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(optionDefault('k', 'solve')).toEqual([2, 3, 4]);
     expect(optionDefault('consentText', 'solve')).toBe(STUDY_OPTIONS.consentText.default);
     expect(optionDefault('consentText', 'review')).toMatch(/^This study asks you to read short stories/);
     expect(optionDefault('clausesPerParticipant', 'review')).toBe(3);

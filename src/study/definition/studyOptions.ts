@@ -32,6 +32,7 @@ import {
 import { isHttpUrl } from './sinks';
 import type { EmbeddedStory, Fail, StudyDefinition, StudyOrder } from './types';
 import {
+  ADAPTIVE_PROCEDURES,
   ASSIGNMENTS,
   CLAUSE_GENDERS,
   CLAUSE_KS,
@@ -53,6 +54,11 @@ export { isWhole, readNumber, type StudyInput, type StudyOption, type StudyOptio
 const SOLVE: readonly StudyKind[] = ['solve'];
 const PARAPHRASE: readonly StudyKind[] = ['paraphrase'];
 const REVIEW: readonly StudyKind[] = ['review'];
+const ADAPTIVE: readonly StudyKind[] = ['adaptive'];
+/** Settings of the puzzles themselves, which an adaptive study shares with puzzle solving. */
+const PUZZLES: readonly StudyKind[] = ['solve', 'adaptive'];
+/** An adaptive study's default story lengths: the generator's whole range from 2. */
+const ADAPTIVE_KS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 /** The (unchecked) study is of a kind whose participants review stories. */
 const reviewsStories = (def: Readonly<Record<string, unknown>>) => KIND_TRAITS[kindOf(def)].reviewsStories;
@@ -95,7 +101,7 @@ const OPTION_TABLE = {
     ...choice(
       'kind',
       'Kind of study',
-      'what participants do: solve (puzzles), paraphrase (write stories from facts) or review (rate others’ stories)',
+      'what participants do: solve (puzzles), paraphrase (write stories from facts), review (rate others’ stories) or adaptive (puzzles whose length follows the answers)',
       'solve',
       KIND_WORDS,
       `the kind of study must be one of ${KIND_WORDS.join(', ')}`,
@@ -121,22 +127,26 @@ const OPTION_TABLE = {
   ),
   k: {
     flag: 'k',
-    kinds: SOLVE,
+    kinds: PUZZLES,
+    kindDefaults: { adaptive: ADAPTIVE_KS },
     input: 'list',
     label: 'Story lengths k',
     help: `story lengths, comma-separated (each 1..${STUDY_LIMITS.maxK})`,
     default: [2, 3, 4],
     read: readList,
     write: (v) => v.join(','),
-    check: (k, _def, fail) => {
+    check: (k, def, fail) => {
       if (!Array.isArray(k) || k.length === 0 || !k.every((x) => isWhole(x, 1, STUDY_LIMITS.maxK))) {
         fail('', `k must be whole numbers from 1 to ${STUDY_LIMITS.maxK} (at least one)`);
       } else if (new Set(k).size !== k.length) fail('', 'each k value may be listed only once');
+      else if (kindOf(def) === 'adaptive' && k.length < 2) {
+        fail('', 'an adaptive study needs at least two story lengths k to move between');
+      }
     },
   },
   tasks: {
     flag: 'tasks',
-    kinds: SOLVE,
+    kinds: PUZZLES,
     input: 'list',
     label: 'Tasks',
     help: 'task numbers, comma-separated (1..7; 1 is the clean task)',
@@ -174,7 +184,7 @@ const OPTION_TABLE = {
   },
   strict: {
     flag: 'strict',
-    kinds: SOLVE,
+    kinds: PUZZLES,
     input: 'switch',
     label: 'Strict puzzles',
     help: 'strictly solvable puzzles only (sound rules); on by default for studies, --no-strict turns it off',
@@ -186,7 +196,7 @@ const OPTION_TABLE = {
     },
   },
   templateSplit: {
-    kinds: SOLVE,
+    kinds: PUZZLES,
     ...choice(
       'template-split',
       'Paraphrases',
@@ -201,7 +211,7 @@ const OPTION_TABLE = {
     'Practice items',
     'practice items with feedback, before the main items',
     2,
-    SOLVE,
+    PUZZLES,
     STUDY_LIMITS.maxPractice,
     'practice items',
     0,
@@ -520,6 +530,55 @@ const OPTION_TABLE = {
           'a review study needs stories to review: embed them (--stories FILE) or name the paraphrase study the results server serves them from (--source-study ID with --sink server)',
         );
       }
+    },
+  },
+  adaptive: {
+    kinds: ADAPTIVE,
+    ...choice(
+      'adaptive',
+      'Adaptive procedure',
+      'how each next story length is picked: staircase (2 right in a row: one hop longer; a wrong answer: one shorter; settles at 70.7% right) or quest (QUEST+: the k whose answer says most about the threshold)',
+      'staircase',
+      ADAPTIVE_PROCEDURES,
+      `the adaptive procedure must be one of ${ADAPTIVE_PROCEDURES.join(', ')}`,
+    ),
+  },
+  adaptiveTrials: count(
+    'adaptive-trials',
+    'Trials at most',
+    'main trials at most: the run stops after this many answers (or earlier by the interval)',
+    30,
+    ADAPTIVE,
+    STUDY_LIMITS.maxAdaptiveTrials,
+    'adaptive trials',
+    STUDY_LIMITS.minAdaptiveTrials,
+  ),
+  ciWidth: {
+    flag: 'ci-width',
+    kinds: ADAPTIVE,
+    input: 'number',
+    label: 'Stop at interval width (hops)',
+    help: 'stop once the threshold’s 95% interval is at most this many hops wide (after 10 trials); 0: stop by trials only',
+    default: 0,
+    read: readNumber,
+    write: (v) => String(v),
+    check: (v, _def, fail) => {
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > STUDY_LIMITS.maxK) {
+        fail('', `the interval width must be a number of hops from 0 to ${STUDY_LIMITS.maxK}`);
+      }
+    },
+  },
+  showEstimate: {
+    flag: 'show-estimate',
+    kinds: ADAPTIVE,
+    input: 'switch',
+    label: 'Show participants their estimate',
+    help: 'the completion screen shows the participant their estimated threshold k and its interval',
+    default: false,
+    read: (t) => t === 'true',
+    write: (v) => String(v),
+    check: (v, _def, fail) => {
+      if (typeof v !== 'boolean') fail('', 'show-estimate must be true or false');
     },
   },
 } satisfies { readonly [F in StudyOptionField]: StudyOption<F> };

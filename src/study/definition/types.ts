@@ -5,6 +5,7 @@
  */
 import type { TaskId } from '../../core/puzzle/tasks';
 import type {
+  AdaptiveProcedure,
   Assignment,
   ClauseGenders,
   Display,
@@ -125,6 +126,15 @@ export interface StudyDefinition {
   readonly sourceStudy: string;
   /** Stories carried in the link (review without the results server); empty for none. */
   readonly reviewStories: readonly EmbeddedStory[];
+  // ---- adaptive studies ----
+  /** How each next story length is picked: the staircase or QUEST+. */
+  readonly adaptive: AdaptiveProcedure;
+  /** Main trials at most (the stopping rule by trials). */
+  readonly adaptiveTrials: number;
+  /** Stop once the threshold's 95% interval is at most this many hops wide (after 10 trials); 0: by trials only. */
+  readonly ciWidth: number;
+  /** The completion screen shows the participant their estimated threshold. */
+  readonly showEstimate: boolean;
   readonly sinks: readonly StudySink[];
 }
 

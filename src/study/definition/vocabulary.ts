@@ -9,7 +9,7 @@
  * clauses (the paper's crowdsourcing task), or review others' paraphrases. Old links carry no kind
  * and are `solve` studies.
  */
-export const KIND_WORDS = ['solve', 'paraphrase', 'review'] as const;
+export const KIND_WORDS = ['solve', 'paraphrase', 'review', 'adaptive'] as const;
 export type StudyKind = (typeof KIND_WORDS)[number];
 
 /** How each kind is named in sentences (problems, the designer, the CLI's summary). */
@@ -17,6 +17,7 @@ export const KIND_NAMES: { readonly [K in StudyKind]: string } = {
   solve: 'puzzle-solving',
   paraphrase: 'paraphrase',
   review: 'review',
+  adaptive: 'adaptive',
 };
 
 /** The kind of an (unchecked) definition: `solve` when it names none or an unknown one (that is its own problem). */
@@ -38,7 +39,15 @@ export const KIND_TRAITS = {
   solve: { drawing: true, scratchpad: true, reviewsStories: false },
   paraphrase: { drawing: false, scratchpad: false, reviewsStories: false },
   review: { drawing: false, scratchpad: false, reviewsStories: true },
+  adaptive: { drawing: true, scratchpad: true, reviewsStories: false },
 } as const satisfies { readonly [K in StudyKind]: KindTraits };
+
+/**
+ * How an adaptive study picks each next story length: a 2-down-1-up `staircase` (70.7% right) or
+ * `quest` (QUEST+, the k whose answer is expected to say most about the threshold).
+ */
+export const ADAPTIVE_PROCEDURES = ['staircase', 'quest'] as const;
+export type AdaptiveProcedure = (typeof ADAPTIVE_PROCEDURES)[number];
 
 /** Which paraphrases stories are told with: all of them, or only the held-in / held-out 80/20 halves. */
 export const TEMPLATE_SPLITS = ['all', 'train', 'test'] as const;
@@ -102,6 +111,8 @@ export const STUDY_LIMITS = {
   maxReviewsPerParticipant: 50,
   maxEmbeddedStories: 500,
   maxStoryLength: 2000,
+  minAdaptiveTrials: 5,
+  maxAdaptiveTrials: 200,
 } as const;
 
 /** Study and condition ids: what the study_id and condition columns and URLs take. */

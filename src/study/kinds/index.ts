@@ -1,10 +1,11 @@
 /**
- * The study kinds, one unit each (like a jsPsych plugin): puzzle solving, paraphrase collection
- * and peer review. Adding a kind is one member of `StudyKind`, its screen in `KindScreens` and
+ * The study kinds, one unit each (like a jsPsych plugin): puzzle solving, paraphrase collection,
+ * peer review and adaptive puzzle solving. Adding a kind is one member of `StudyKind`, its screen in `KindScreens` and
  * its spec here; the compiler names the rest (the participant's screens, the designer's settings).
  */
 import type { StudyDefinition } from '../definition/types';
 import type { StudyKind } from '../definition/vocabulary';
+import { ADAPTIVE } from './adaptive';
 import { PARAPHRASE } from './paraphrase';
 import { REVIEW } from './review';
 import type { AnyTrialScreen } from './screens';
@@ -15,6 +16,7 @@ export const STUDY_KINDS = {
   solve: SOLVE,
   paraphrase: PARAPHRASE,
   review: REVIEW,
+  adaptive: ADAPTIVE,
 } as const satisfies Record<StudyKind, KindSpec>;
 
 /** A kind's spec, as the run and the screens use it whatever the kind. */
@@ -39,4 +41,13 @@ export type {
   TrialScreen,
   TrialTiming,
 } from './screens';
-export type { AnswerColumns, FactSource, KindDesigner, KindSpec, StoredItems } from './types';
+export type {
+  AnswerColumns,
+  EarlierRow,
+  FactSource,
+  ItemsThatFollow,
+  KindDesigner,
+  KindSpec,
+  StoredItems,
+} from './types';
+export { MissingRowsError } from './types';

@@ -60,6 +60,8 @@ export interface KindScreens {
   readonly solve: TrialScreen;
   readonly paraphrase: ParaphraseScreen;
   readonly review: ReviewScreen;
+  /** An adaptive study's trial is a puzzle-solving trial (its puzzle picked by the answers so far). */
+  readonly adaptive: TrialScreen;
 }
 
 /** Any screen that shows a trial and ends in its row. */

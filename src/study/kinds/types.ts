@@ -28,6 +28,26 @@ export interface StoredItems {
   readonly reviews?: readonly ReviewItem[];
 }
 
+/** What an adaptive kind decides from: an earlier row's place, k and outcome. */
+export type EarlierRow = Pick<ResultRow, 'trial_index' | 'phase' | 'k' | 'correct' | 'ended_on'>;
+
+/** How a kind's items follow the answers (KindSpec.follows). */
+export interface ItemsThatFollow {
+  /** The schedule's item stands for one decided by the answers. */
+  placeholder(item: StudyItem): boolean;
+  /**
+   * The item of `trial` (a placeholder) given every earlier row of the session (any order; rows
+   * at or after the trial are ignored), or null when the procedure has stopped before it.
+   * Throws `MissingRowsError` when rows before it are missing.
+   */
+  item(def: StudyDefinition, trial: Trial, earlier: readonly EarlierRow[]): StudyItem | null;
+}
+
+/** The rows a placeholder's item depends on have not all arrived. */
+export class MissingRowsError extends Error {
+  override name = 'MissingRowsError';
+}
+
 /** The results server's rebuilt puzzles (its `TrialFacts`): what a row of the item must carry. */
 export interface FactSource {
   of(def: StudyDefinition, item: StudyItem): TrialContent;
@@ -78,6 +98,12 @@ export interface KindSpec<S extends AnyTrialScreen = AnyTrialScreen, M = unknown
       coverage: Readonly<Record<string, number>> | undefined,
     ): StudyItem[];
   } | null;
+  /**
+   * Items that follow the answers (an adaptive study): the schedule holds placeholders for them,
+   * and each is decided when its trial comes, from the session's earlier rows, by a pure function
+   * the results server replays to check the row. Absent: the schedule fixes every item.
+   */
+  readonly follows?: ItemsThatFollow;
   /** Its rows are stories per clause: a live review study may review them, and the server counts their coverage. */
   readonly writesStories: boolean;
 

@@ -137,7 +137,7 @@ export class StudyRun extends TrialRun {
     if (info) {
       this.assigned = (await deps.storage.get(assignedKey(sessionId))) as StoredItems | undefined;
       rows = await deps.outbox.rows(sessionId);
-      const complete = this.trialCount(sessionId) === rows.length;
+      const complete = this.trialCount(sessionId) === rows.length || this.stoppedEarly(sessionId, rows);
       const decision = complete ? 'resume' : resumeDecision(deps.def, Date.parse(info.started_at), this.now());
       if (decision === 'expired') {
         return this.block(
@@ -224,6 +224,22 @@ export class StudyRun extends TrialRun {
     }
   }
 
+  /** An adaptive session whose procedure has stopped (fewer rows than placeholders, but done). */
+  private stoppedEarly(sessionId: string, rows: readonly ResultRow[]): boolean {
+    const follows = this.kind.follows;
+    if (!follows) return false;
+    try {
+      const { trials } = scheduleParticipant(
+        this.deps.def,
+        this.participantInput(sessionId, this.storedPointer?.issued),
+      );
+      const next = trials.find((t) => !rows.some((r) => r.trial_index === t.trialIndex));
+      return next !== undefined && follows.placeholder(next.item) && follows.item(this.deps.def, next, rows) === null;
+    } catch {
+      return false;
+    }
+  }
+
   private block(reason: string): false {
     this.set({ kind: 'blocked', reason });
     return false;
@@ -234,8 +250,11 @@ export class StudyRun extends TrialRun {
     const trials = this.schedule!.trials;
     if (this.kind.generated) {
       this.materials = new Map();
-      for (const trial of trials) {
-        this.set({ kind: 'preparing', done: this.materials.size, total: trials.length });
+      // Items that follow the answers are made when their trial comes (trials.ts, `decided`).
+      const follows = this.kind.follows;
+      const fixed = follows ? trials.filter((t) => !follows.placeholder(t.item)) : trials;
+      for (const trial of fixed) {
+        this.set({ kind: 'preparing', done: this.materials.size, total: fixed.length });
         this.materials.set(this.kind.materialKey(trial.item), await this.deps.makeTrial(trial));
       }
     } else if (!this.makeMaterials()) return;

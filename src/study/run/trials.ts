@@ -15,7 +15,15 @@ import type { RelationWord } from '../../core/kinship/relations';
 import type { StudyCondition } from '../definition/types';
 import type { ReviewReason } from '../definition/vocabulary';
 import { isDownloadOnly, primarySinkId } from '../definition/sinks';
-import { type AnyTrialScreen, isTrialScreen, kindSpec, type KindSpec, STUDY_KINDS, type TrialTiming } from '../kinds';
+import {
+  type AnyTrialScreen,
+  isTrialScreen,
+  kindSpec,
+  type KindSpec,
+  MissingRowsError,
+  STUDY_KINDS,
+  type TrialTiming,
+} from '../kinds';
 import { write } from '../kinds/paraphrase';
 import { judge, toggleReason } from '../kinds/review';
 import { pick, rate } from '../kinds/solve';
@@ -170,7 +178,23 @@ export abstract class TrialRun {
     const flag = timeUp ? { timeUp: true } : {};
     while (this.stepIndex < this.steps.length) {
       const step = this.steps[this.stepIndex]!;
-      if (step.kind === 'trial' && !this.answered.has(step.trial.trialIndex)) return this.showTrial(step.trial, timeUp);
+      if (step.kind === 'trial' && !this.answered.has(step.trial.trialIndex)) {
+        let trial: Trial | null;
+        try {
+          trial = await this.decided(step.trial);
+        } catch (e) {
+          if (!(e instanceof MissingRowsError)) throw e;
+          // Earlier answers are on another device (a session resumed here): the next item cannot be known.
+          return this.set({
+            kind: 'error',
+            message:
+              'This study picks each puzzle from your earlier answers, and some of them were given on another device. Please carry on where you began.',
+          });
+        }
+        // The procedure stopped: the trials left are not asked (and have no rows).
+        if (trial === null) return this.complete(false, timeUp);
+        return this.showTrial(trial, timeUp);
+      }
       if (step.kind === 'break') {
         const [done, total] = this.progress();
         return this.set({ kind: 'break', done, total, ...flag });
@@ -178,6 +202,23 @@ export abstract class TrialRun {
       this.stepIndex++;
     }
     return this.complete(false, timeUp);
+  }
+
+  /**
+   * The trial as it will show: a placeholder of a kind whose items follow the answers gets the
+   * item the earlier rows decide (its puzzle made now, by the worker), or null when the procedure
+   * has stopped; any other trial as scheduled.
+   */
+  protected async decided(trial: Trial): Promise<Trial | null> {
+    const follows = this.kind.follows;
+    if (!follows?.placeholder(trial.item)) return trial;
+    const rows = await this.deps.outbox.rows(this.sessionId);
+    const item = follows.item(this.deps.def, trial, rows);
+    if (item === null) return null;
+    const decided: Trial = { trialIndex: trial.trialIndex, item };
+    const key = this.kind.materialKey(item);
+    if (!this.materials.has(key)) this.materials.set(key, await this.deps.makeTrial(decided));
+    return decided;
   }
 
   private async showTrial(trial: Trial, timeUp = false): Promise<void> {
@@ -408,6 +449,8 @@ export abstract class TrialRun {
       await this.forgetTrial(s);
       for (const trial of this.schedule!.trials) {
         if (this.answered.has(trial.trialIndex)) continue;
+        // Items the answers would have decided were never chosen: no row stands for them.
+        if (this.kind.follows?.placeholder(trial.item)) continue;
         const screen = this.blankScreen({ trial, deadline: null, overallDeadline: null, resumed: false });
         await this.put(this.row(screen, 'skipped', iso(now), now));
       }

@@ -1,0 +1,170 @@
+/**
+ * The results server checks an adaptive study's rows by replaying its procedure: each row's k and
+ * puzzle must be what the session's earlier answers (stored, or sent before it in the same body)
+ * decide; a row past the stopping rule, or one whose earlier rows have not arrived, is refused.
+ * In-process through Hono's app.request() with a real SQLite file, as sessions.test.ts.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withDefaults, type StudyDefinition } from '../src/study/definition/definition';
+import { encodeStudyLink } from '../src/study/definition/link';
+import type { SessionGrant } from '../src/study/delivery/serverApi';
+import { adaptiveAnswers, adaptiveItem } from '../src/study/kinds/adaptive';
+import type { ResultRow } from '../src/study/results/results';
+import { studyTrialContent } from '../src/study/schedule/trialFacts';
+import { ResultStore } from './store';
+import { makeRow, tempDirs, testApp } from './testServer';
+
+const tempDir = tempDirs('clutrr-adaptive-');
+const RESEARCHER = 'researcher-token-for-tests-0123456789';
+
+const STUDY: StudyDefinition = withDefaults({
+  kind: 'adaptive',
+  studyId: 'adapt',
+  seed: 31,
+  adaptive: 'staircase',
+  adaptiveTrials: 8,
+  practice: 0,
+  sinks: [{ kind: 'server' }],
+});
+
+function setup() {
+  const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));
+  const app = testApp(store, RESEARCHER, () => undefined, { trustProxy: true });
+  const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
+    app.request(p, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', ...headers },
+      body: JSON.stringify(body),
+    });
+  return { store, post };
+}
+
+/** The row of adaptive trial n, as a page would record it after `before` (answered right iff k ≤ 4). */
+function adaptiveRow(def: StudyDefinition, grant: SessionGrant, before: readonly ResultRow[], n: number): ResultRow {
+  const item = adaptiveItem(def, adaptiveAnswers(before))!;
+  const content = studyTrialContent(def, item);
+  const right = item.k <= 4;
+  const answered = Date.now() - 1000;
+  return makeRow(def.studyId, grant.session_id, n, {
+    participant_id: '',
+    condition: def.conditions[0]!.id,
+    time_limit_s: def.conditions[0]!.perPuzzleLimitS,
+    phase: 'main',
+    puzzle_id: item.puzzleId,
+    seed: item.seed,
+    k: item.k,
+    task: item.task,
+    strict: def.strict,
+    query_a: content.queryA,
+    query_b: content.queryB,
+    gold: content.gold,
+    story: content.story,
+    response: right ? content.gold : content.gold === 'father' ? 'mother' : 'father',
+    correct: right,
+    ended_on: 'response',
+    difficulty: 3,
+    rt_ms: 4000,
+    started_at: new Date(answered - 5000).toISOString(),
+    answered_at: new Date(answered).toISOString(),
+  });
+}
+
+async function begin() {
+  const t = setup();
+  const reg = await t.post(
+    '/api/studies',
+    { token: encodeStudyLink(STUDY), sessions: 'issued' },
+    {
+      authorization: `Bearer ${RESEARCHER}`,
+    },
+  );
+  expect(reg.status).toBe(201);
+  const res = await t.post('/api/sessions', { study_id: 'adapt' }, { 'x-forwarded-for': '192.0.2.1' });
+  expect(res.status).toBe(201);
+  const grant = (await res.json()) as SessionGrant;
+  const secrets = [{ session_id: grant.session_id, secret: grant.secret }];
+  const rows: ResultRow[] = [];
+  for (let n = 0; n < STUDY.adaptiveTrials; n++) rows.push(adaptiveRow(STUDY, grant, rows, n));
+  return { ...t, grant, secrets, rows };
+}
+
+describe('an adaptive study on the results server', () => {
+  it('stores rows whose items the procedure picks, sent one at a time or together', async () => {
+    const t = await begin();
+    expect(new Set(t.rows.map((r) => r.k)).size).toBeGreaterThan(1);
+    // The first three one by one (each checked against the stored rows before it), the rest in one body.
+    for (const r of t.rows.slice(0, 3)) {
+      const res = await t.post('/api/rows', { sessions: [], rows: [r], secrets: t.secrets });
+      expect(res.status).toBe(200);
+    }
+    const rest = await t.post('/api/rows', { sessions: [], rows: t.rows.slice(3), secrets: t.secrets });
+    expect(rest.status).toBe(200);
+    expect(t.store.rows('adapt')).toHaveLength(STUDY.adaptiveTrials);
+  });
+
+  it('refuses a k or a puzzle the procedure would not have chosen, saying why', async () => {
+    const t = await begin();
+    const ok = await t.post('/api/rows', { sessions: [], rows: t.rows.slice(0, 4), secrets: t.secrets });
+    expect(ok.status).toBe(200);
+    const next = t.rows[4]!;
+    const otherK = next.k === 2 ? 3 : next.k - 1;
+    for (const [change, pattern] of [
+      [{ k: otherK }, /^rows\.0\.k: \d+ is not what the adaptive procedure picks for trial 4/],
+      [{ puzzle_id: `adaptive-k${next.k}-t1-9` }, /^rows\.0\.puzzle_id: .* adaptive procedure picks/],
+      [{ seed: next.seed + 1 }, /^rows\.0\.seed: /],
+    ] as const) {
+      const res = await t.post('/api/rows', { sessions: [], rows: [{ ...next, ...change }], secrets: t.secrets });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(pattern);
+    }
+    // A right answer claimed where the procedure's earlier rows say wrong changes the next item: refused.
+    const flipped = { ...t.rows[4]!, response: t.rows[4]!.gold, correct: true };
+    const wrongNext = adaptiveRow(STUDY, t.grant, [...t.rows.slice(0, 4), flipped], 5);
+    const res = await t.post('/api/rows', { sessions: [], rows: [t.rows[4]!, wrongNext], secrets: t.secrets });
+    if (wrongNext.puzzle_id !== t.rows[5]!.puzzle_id) {
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(/^rows\.1\.(k|puzzle_id|seed|task): /);
+    }
+    expect(t.store.rows('adapt').length).toBeLessThanOrEqual(5);
+  });
+
+  it('refuses a row whose earlier rows have not arrived, and a row past the stopping rule', async () => {
+    const t = await begin();
+    const gap = await t.post('/api/rows', { sessions: [], rows: [t.rows[2]!], secrets: t.secrets });
+    expect(gap.status).toBe(400);
+    expect(((await gap.json()) as { error: string }).error).toMatch(/only 0 have arrived; send the rows in order/);
+    const all = await t.post('/api/rows', { sessions: [], rows: t.rows, secrets: t.secrets });
+    expect(all.status).toBe(200);
+    // Trial 8 does not exist (8 trials at most): past the schedule.
+    const extra = { ...t.rows[7]!, trial_index: 8 };
+    const past = await t.post('/api/rows', { sessions: [], rows: [extra], secrets: t.secrets });
+    expect(past.status).toBe(400);
+    expect(((await past.json()) as { error: string }).error).toMatch(/trial_index: 8 is past/);
+  });
+
+  it('refuses a row after the interval has stopped the run', async () => {
+    const def = withDefaults({ ...STUDY, studyId: 'adapt-ci', adaptive: 'quest', adaptiveTrials: 40, ciWidth: 2.5 });
+    const t = setup();
+    const reg = await t.post(
+      '/api/studies',
+      { token: encodeStudyLink(def), sessions: 'issued' },
+      { authorization: `Bearer ${RESEARCHER}` },
+    );
+    expect(reg.status).toBe(201);
+    const grant = (await (
+      await t.post('/api/sessions', { study_id: 'adapt-ci' }, { 'x-forwarded-for': '192.0.2.9' })
+    ).json()) as SessionGrant;
+    const secrets = [{ session_id: grant.session_id, secret: grant.secret }];
+    const rows: ResultRow[] = [];
+    while (adaptiveItem(def, adaptiveAnswers(rows)) !== null) rows.push(adaptiveRow(def, grant, rows, rows.length));
+    expect(rows.length).toBeLessThan(40);
+    expect((await t.post('/api/rows', { sessions: [], rows, secrets })).status).toBe(200);
+    const after = { ...rows[rows.length - 1]!, trial_index: rows.length };
+    const res = await t.post('/api/rows', { sessions: [], rows: [after], secrets });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      new RegExp(`^rows\\.0\\.trial_index: the adaptive procedure of this session stopped before trial ${rows.length}`),
+    );
+  });
+});

@@ -1,0 +1,142 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { StudyDefinition } from '../../study/definition/definition';
+import type { PowerAnswer, PowerPlan, PowerTest } from '../../study/simulate/power';
+import { isCancelled } from '../../worker/rpc';
+import { PowerClient } from '../../worker/powerClient';
+import { type PowerInputs, planFromInputs, plannedHow, powerInputsFor } from './powerPlan';
+import { useStudyDesigner } from './store';
+
+const LABELS: { readonly [T in PowerTest]: string } = {
+  decline: 'Accuracy declines with k (each person’s slope)',
+  contrast: 'First vs last k (paired)',
+  conditions: 'Two conditions differ (Welch)',
+};
+
+const FIELDS: readonly [keyof PowerInputs, string, string][] = [
+  ['accuracy', 'Expected accuracy by k', 'k:accuracy, comma-separated (default: the paper’s Table 3)'],
+  ['participants', 'Participants', 'the planned sample'],
+  ['itemsPerK', 'Items per k', 'main items at each k (all tasks)'],
+  ['spread', 'Between-person spread', 'SD of people’s ability, log-odds'],
+  ['conditionEffect', 'Condition difference', 'log-odds added in the second condition'],
+  ['simulations', 'Simulated studies', 'per size tried (1,000 at least for a figure you report)'],
+  ['seed', 'Seed', 'the same seed gives the same answer'],
+];
+
+type Run =
+  | { state: 'idle' }
+  | { state: 'busy' }
+  | { state: 'done'; plan: PowerPlan; answer: PowerAnswer; ms: number }
+  | { state: 'error'; message: string };
+
+/**
+ * The power planner (`study-power`): a Monte Carlo of the study's own analysis in a worker
+ * (src/study/simulate/power.ts), the power at the planned sample and the participants each
+ * analysis needs for 80%; "Plan N" keeps the conditions' figure for the summary and the
+ * recruitment text.
+ */
+export function PowerPlanner({ def }: { def: StudyDefinition }) {
+  const id = useId();
+  // The view keys the planner by the study's k and items, so another design starts from its own inputs.
+  const [inputs, setInputs] = useState<PowerInputs>(() => powerInputsFor(def));
+  const [run, setRun] = useState<Run>({ state: 'idle' });
+  const setPlannedN = useStudyDesigner((s) => s.setPlannedN);
+  const client = useRef<PowerClient | null>(null);
+  useEffect(() => () => client.current?.stop(), []);
+
+  const start = async () => {
+    const read = planFromInputs(inputs);
+    if (!read.ok) return setRun({ state: 'error', message: read.message });
+    client.current ??= new PowerClient();
+    setRun({ state: 'busy' });
+    const t0 = performance.now();
+    try {
+      const answer = await client.current.plan(read.plan);
+      setRun({ state: 'done', plan: read.plan, answer, ms: performance.now() - t0 });
+    } catch (e) {
+      if (!isCancelled(e)) setRun({ state: 'error', message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  return (
+    <section className="sd-panel" aria-labelledby={`${id}-h`} data-testid="study-power">
+      <h2 id={`${id}-h`}>Power planner</h2>
+      <p className="hint">
+        Simulates this study many times (each person answering with the expected accuracy by k, moved by their own
+        ability) and runs its analysis on each: the share of studies that find the effect is the power.
+      </p>
+      <div className="sd-grid">
+        {FIELDS.map(([field, label, hint]) => (
+          <div key={field} className={`sd-field${field === 'accuracy' ? ' sd-wide' : ''}`}>
+            <label htmlFor={`${id}-${field}`}>{label}</label>
+            <input
+              id={`${id}-${field}`}
+              data-testid={`study-power-${field}`}
+              inputMode={field === 'accuracy' ? 'text' : 'decimal'}
+              value={inputs[field]}
+              aria-describedby={`${id}-${field}-hint`}
+              onChange={(e) => setInputs({ ...inputs, [field]: e.target.value })}
+            />
+            <span id={`${id}-${field}-hint`} className="hint">
+              {hint}
+            </span>
+          </div>
+        ))}
+      </div>
+      <div className="sd-actions">
+        <button
+          type="button"
+          data-testid="study-power-run"
+          disabled={run.state === 'busy'}
+          onClick={() => void start()}
+        >
+          {run.state === 'busy' ? 'Simulating…' : 'Run the power analysis'}
+        </button>
+      </div>
+      {run.state === 'error' && (
+        <p className="sd-error" role="alert" data-testid="study-power-error">
+          {run.message}
+        </p>
+      )}
+      {run.state === 'done' && (
+        <div data-testid="study-power-result" aria-live="polite">
+          <table className="sd-table sd-power-table">
+            <thead>
+              <tr>
+                <th scope="col">analysis</th>
+                <th scope="col">power with {run.plan.participants}</th>
+                <th scope="col">N for 80%</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(Object.keys(LABELS) as PowerTest[]).map((t) => (
+                <tr key={t} data-testid={`study-power-${t}`}>
+                  <td>{LABELS[t]}</td>
+                  <td>{Math.round(run.answer.power[t] * 100)}%</td>
+                  <td>{run.answer.needed[t] ?? `more than 2000`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="hint">
+            {run.answer.studies.toLocaleString('en')} simulated studies in {(run.ms / 1000).toFixed(1)} s. N for 80%:
+            the smallest size tried that reached it (within 10%).
+          </p>
+          {run.answer.needed.conditions !== null && (
+            <button
+              type="button"
+              data-testid="study-power-use"
+              onClick={() =>
+                setPlannedN({
+                  participants: run.answer.needed.conditions!,
+                  how: plannedHow(run.plan, run.answer, run.answer.needed.conditions!),
+                })
+              }
+            >
+              Plan {run.answer.needed.conditions} participants (80% for the conditions)
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
