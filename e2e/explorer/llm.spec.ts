@@ -273,6 +273,8 @@ test('the models view asks the stub fresh puzzles of each k and shows its accura
   const prompts = new Set(stub.seen.map((s) => s.body.messages[0]!.content));
   expect(prompts.size).toBe(2 * n);
   for (const p of prompts) expect(p).toMatch(/How is \w+ related to \w+\?/);
+  // The k curve draws it beside the shipped models (all wrong here: on the axis).
+  await expect(page.locator('[data-testid="models-chart"] [data-series="llm"]')).toHaveCount(1);
   await section.screenshot({ path: `${ARTIFACTS}/llm-models.png` });
   stub.server.close();
 });

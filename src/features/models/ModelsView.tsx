@@ -3,12 +3,15 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatBytes } from '../../core/util/format';
 import { AccuracyChart } from './AccuracyChart';
 import { AccuracyTable } from './AccuracyTable';
-import { LlmRun } from './LlmRun';
+import { LlmRun, useLlmRun } from './LlmRun';
+import { wilson } from '../../study/results/stats';
 import { ModelList } from './ModelList';
 import { RobustnessTable } from './RobustnessTable';
 import {
   ablationPairs,
   chartSeries,
+  type ChartSeries,
+  MODEL_SLOTS,
   isMainVersion,
   mainModels,
   NOISE_KINDS,
@@ -170,10 +173,27 @@ export function ModelsView() {
     [all, models],
   );
   const pairs = useMemo(() => ablationPairs(models), [models]);
-  const series = useMemo(
-    () => chartSeries(models, new Map(Object.entries(counts)), new Map(Object.entries(metadata))),
-    [models, counts, metadata],
-  );
+  const llm = useLlmRun(useShallow((s) => ({ run: s.run, byK: s.byK })));
+  const series = useMemo(() => {
+    const shipped = chartSeries(models, new Map(Object.entries(counts)), new Map(Object.entries(metadata)));
+    // The language model asked here (LlmRun) joins the k curve, with its Wilson intervals.
+    const points = llm.byK
+      .filter((r) => r.rows > 0)
+      .map((r) => {
+        const { lo, hi } = wilson(r.correct, r.rows);
+        return { k: r.k, value: r.correct / r.rows, lo, hi };
+      });
+    if (!llm.run || points.length === 0) return shipped;
+    const llmSeries: ChartSeries = {
+      key: 'llm',
+      label: `${llm.run.model} (language model, this browser)`,
+      source: 'browser',
+      slot: models.length % MODEL_SLOTS,
+      group: 'ours',
+      points,
+    };
+    return [...shipped, llmSeries];
+  }, [models, counts, metadata, llm]);
   const robustness = useMemo(
     () => robustnessTable({ models: all }, new Map(Object.entries(metadata))),
     [all, metadata],
