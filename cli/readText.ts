@@ -1,4 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
+import { type ResultsFile, ResultsFileError, ResultsFileReader } from '../src/study/results/resultsFile';
 import { CliError } from './errors';
 
 /**
@@ -29,4 +30,16 @@ function cannotRead(file: string, e: unknown): CliError {
   return new CliError(
     `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message}`,
   );
+}
+
+/** A study's results file (CSV or JSON, as the app and the server export them), read in chunks; a bad file is a CliError. */
+export async function readResultsFile(file: string): Promise<ResultsFile> {
+  const reader = new ResultsFileReader(file);
+  try {
+    for await (const chunk of readText(file)) reader.push(chunk);
+    return reader.end();
+  } catch (e) {
+    if (e instanceof ResultsFileError) throw new CliError(`bad results file: ${e.message}`);
+    throw e;
+  }
 }

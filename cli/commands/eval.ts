@@ -1,17 +1,13 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ClutrrRowReader } from '../../src/core/formats/clutrrCsv';
 import type { ClutrrRow } from '../../src/core/formats/clutrrRow';
 import { rowK } from '../../src/core/formats/toPuzzle';
 import { completionsUrl, LlmError, type LlmEndpoint, type LlmSampling, type LlmTransport } from '../../src/llm/client';
 import { isPromptKind, PROMPT_KINDS, PROMPTS, type PromptKind } from '../../src/llm/prompt';
 import { askItems, type LlmItem, type LlmItemResult } from '../../src/llm/run';
-import { useBackend } from '../../src/ml/backend';
 import { CLASSES, questionFromRow } from '../../src/ml/encoding';
 import { answeredRow, EvalBreakdown } from '../../src/ml/evalReport';
-import { loadModel } from '../../src/ml/load';
 import { bestClass, type ClutrrModel, type ModelMetadata, type ModelQuestion, trainedOn } from '../../src/ml/model';
 import {
   MODEL_KINDS,
@@ -24,6 +20,7 @@ import {
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { CliError, UsageError } from '../errors';
 import { readText } from '../readText';
+import { readModelFolder, shippedModelsDir, startBackend } from '../modelFolders';
 
 const MODEL_IDS = Object.keys(MODEL_KINDS);
 
@@ -97,36 +94,6 @@ read only from the environment variable --api-key-env names, and never printed o
 const BATCH = 100;
 /** How many row ids a note names before "…". */
 const NAMED = 5;
-
-/** The project folder (its package.json is clutrr-lab's), found from this module's place. */
-function projectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = path.join(dir, 'package.json');
-    if (existsSync(pkg) && /"name":\s*"clutrr-lab"/.test(readFileSync(pkg, 'utf8'))) return dir;
-    const up = path.dirname(dir);
-    if (up === dir) throw new CliError('cannot find the clutrr-lab project folder to load shipped models from');
-    dir = up;
-  }
-}
-
-function readModel(dir: string, label: string): ClutrrModel {
-  const json = path.join(dir, 'model.json');
-  const bin = path.join(dir, 'weights.bin');
-  if (!existsSync(json) || !existsSync(bin)) throw new CliError(`${label}: no model.json and weights.bin in ${dir}`);
-  let modelJson: unknown;
-  try {
-    modelJson = JSON.parse(readFileSync(json, 'utf8'));
-  } catch (e) {
-    throw new CliError(`${json}: not JSON (${(e as Error).message})`);
-  }
-  const weights = readFileSync(bin);
-  try {
-    return loadModel(modelJson, weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength));
-  } catch (e) {
-    throw new CliError(`${label}: ${(e as Error).message}`);
-  }
-}
 
 interface FileTally {
   rows: number;
@@ -382,7 +349,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const version = flags.version as string;
   if (!/^[\w.-]+$/.test(version)) throw new UsageError(`--version: not a version (got ${version})`);
 
-  const root = name ? path.join(projectRoot(), 'public', 'models') : '';
+  const root = name ? shippedModelsDir() : '';
   const folder = dir ? path.resolve(dir) : path.join(root, name!, version);
   if (name && !existsSync(folder)) {
     const versions = shippedVersions(root, name);
@@ -390,10 +357,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
       `no shipped model ${name}/${version} (looked in ${folder}); ${versions.length ? `shipped versions of ${name}: ${versions.join(', ')}` : `no version of ${name} is shipped`} (public/models/index.json lists every folder)`,
     );
   }
-  const wasmDir = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
-  await useBackend(backend, wasmDir + path.sep);
+  await startBackend(backend);
   const label = name ? `${name}/${version}` : folder;
-  const model = readModel(folder, label);
+  const model = readModelFolder(folder, label);
   const total = { rows: 0, correct: 0 };
   const rowsOut = flags.rows as string | undefined;
   let rowsFd: number | null = null;

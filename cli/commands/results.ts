@@ -4,13 +4,8 @@ import { writeCsv } from '../../src/core/formats/csv';
 import { IRT_METHOD, IRT_MODELS, IrtError, type IrtModel } from '../../src/study/results/irt';
 import { irtReport, type IrtReport } from '../../src/study/results/irtRows';
 import { spreadsheetSafe } from '../../src/study/results/results';
-import {
-  mergeResults,
-  ResultsFileError,
-  ResultsFileReader,
-  type ResultsFile,
-} from '../../src/study/results/resultsFile';
-import { readText } from '../readText';
+import { mergeResults, type ResultsFile } from '../../src/study/results/resultsFile';
+import { readResultsFile } from '../readText';
 import { ExportReader } from '../../server/export';
 import { OutputExistsError, writeFileAtomically } from '../../server/files';
 import { writePsychDs } from '../../server/psychDs';
@@ -178,17 +173,6 @@ ones included).`,
   IRT_FLAGS,
 );
 
-async function readResults(file: string): Promise<ResultsFile> {
-  const reader = new ResultsFileReader(file);
-  try {
-    for await (const chunk of readText(file)) reader.push(chunk);
-    return reader.end();
-  } catch (e) {
-    if (e instanceof ResultsFileError) throw new CliError(`bad results file: ${e.message}`);
-    throw e;
-  }
-}
-
 const cell = (v: number | null, digits: number) => (v === null || !Number.isFinite(v) ? '' : v.toFixed(digits));
 
 /** items.csv: one line per item, flagged ones with empty estimates. */
@@ -241,7 +225,7 @@ async function irtCommand(argv: string[]): Promise<number> {
     throw new CliError(`out: ${existing.join(', ')} already exist${existing.length > 1 ? '' : 's'} (--force replaces)`);
   }
   const files: ResultsFile[] = [];
-  for (const f of positional) files.push(await readResults(f));
+  for (const f of positional) files.push(await readResultsFile(f));
   const merged = mergeResults(files);
   let report: IrtReport;
   try {

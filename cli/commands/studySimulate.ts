@@ -6,16 +6,12 @@
  * `participants=<n> rows=<n> mean_threshold=<x|none>`.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RelationWord } from '../../src/core/kinship/relations';
 import { generatePuzzle } from '../../src/core/puzzle/puzzle';
 import { createRng } from '../../src/core/random/rng';
 import { datasetRenderer } from '../../src/core/text/datasetText';
-import { useBackend } from '../../src/ml/backend';
 import { CLASSES, questionFromPuzzle } from '../../src/ml/encoding';
-import { loadModel } from '../../src/ml/load';
 import { bestClass, type ClutrrModel } from '../../src/ml/model';
 import { modelKind, MODEL_KINDS } from '../../src/ml/modelKinds';
 import { checkStudyDefinition, type StudyDefinition, withDefaults } from '../../src/study/definition/definition';
@@ -26,6 +22,7 @@ import { readRespondent, thresholdRespondent } from '../../src/study/simulate/re
 import { type RespondentFactory, simulateStudy } from '../../src/study/simulate/simulate';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { CliError, UsageError } from '../errors';
+import { readModelFolder, shippedModelsDir, startBackend } from '../modelFolders';
 
 const FLAGS: Record<string, FlagSpec> = {
   respondent: {
@@ -83,38 +80,15 @@ export function readStudySource(source: string): StudyDefinition {
   return def as StudyDefinition;
 }
 
-function projectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = path.join(dir, 'package.json');
-    if (existsSync(pkg) && /"name":\s*"clutrr-lab"/.test(readFileSync(pkg, 'utf8'))) return dir;
-    const up = path.dirname(dir);
-    if (up === dir) throw new CliError('cannot find the clutrr-lab project folder to load shipped models from');
-    dir = up;
-  }
-}
-
 async function shippedModel(name: string, version: string): Promise<ClutrrModel> {
   if (!modelKind(name)) {
     throw new UsageError(`--respondent: model=${name} is not a shipped model (${Object.keys(MODEL_KINDS).join(', ')})`);
   }
   if (!/^[\w.-]+$/.test(version)) throw new UsageError(`--version: not a version (got ${version})`);
-  const dir = path.join(projectRoot(), 'public', 'models', name, version);
-  const json = path.join(dir, 'model.json');
-  const bin = path.join(dir, 'weights.bin');
-  if (!existsSync(json) || !existsSync(bin))
-    throw new CliError(`no shipped model ${name}/${version} (looked in ${dir})`);
-  const wasmDir = path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'));
-  await useBackend('wasm', wasmDir + path.sep);
-  const weights = readFileSync(bin);
-  try {
-    return loadModel(
-      JSON.parse(readFileSync(json, 'utf8')),
-      weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
-    );
-  } catch (e) {
-    throw new CliError(`${name}/${version}: ${(e as Error).message}`);
-  }
+  const dir = path.join(shippedModelsDir(), name, version);
+  if (!existsSync(dir)) throw new CliError(`no shipped model ${name}/${version} (looked in ${dir})`);
+  await startBackend('wasm');
+  return readModelFolder(dir, `${name}/${version}`);
 }
 
 /** A shipped model as a respondent: it reads each trial's very puzzle (its graph and bracketed story) and picks its best class. */

@@ -4,16 +4,11 @@ import { bankSize, bankToJson } from '../../src/core/text/templates';
 import { AGREE_RULES, type AgreeRule, collectTemplates } from '../../src/study/collect/collect';
 import { readCollectedRows } from '../../src/study/collect/rows';
 import type { ResultRow } from '../../src/study/results/results';
-import {
-  mergeResults,
-  type ResultsFile,
-  ResultsFileError,
-  ResultsFileReader,
-} from '../../src/study/results/resultsFile';
+import { mergeResults, type ResultsFile } from '../../src/study/results/resultsFile';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { openDataStore } from '../dataStore';
 import { CliError, UsageError } from '../errors';
-import { readText } from '../readText';
+import { readResultsFile } from '../readText';
 
 /**
  * `templates collect`: a collection's accepted paraphrases as a template file in the original
@@ -59,17 +54,6 @@ function takeFrom(argv: readonly string[]): { files: string[]; rest: string[] } 
     else rest.push(arg);
   }
   return { files, rest };
-}
-
-async function readFile(file: string): Promise<ResultsFile> {
-  const reader = new ResultsFileReader(file);
-  try {
-    for await (const chunk of readText(file)) reader.push(chunk);
-    return reader.end();
-  } catch (e) {
-    if (e instanceof ResultsFileError) throw new CliError(`bad results file: ${e.message}`);
-    throw e;
-  }
 }
 
 function dataRows(dir: string): ResultsFile {
@@ -136,7 +120,7 @@ export async function collectCommand(argv: readonly string[]): Promise<number> {
 
   const sources: ResultsFile[] = [];
   if (data !== undefined) sources.push(dataRows(data));
-  for (const f of files) sources.push(await readFile(f));
+  for (const f of files) sources.push(await readResultsFile(f));
   const merged = mergeResults(sources);
   for (const c of merged.conflicts) {
     err(
