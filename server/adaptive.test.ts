@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { withDefaults, type StudyDefinition } from '../src/study/definition/definition';
 import { encodeStudyLink } from '../src/study/definition/link';
 import type { SessionGrant } from '../src/study/delivery/serverApi';
+import type { EarlierRow } from '../src/study/kinds';
 import { adaptiveAnswers, adaptiveItem } from '../src/study/kinds/adaptive';
 import type { ResultRow } from '../src/study/results/results';
 import { studyTrialContent } from '../src/study/schedule/trialFacts';
@@ -41,7 +42,7 @@ function setup() {
 }
 
 /** The row of adaptive trial n, as a page would record it after `before` (answered right iff k ≤ 4). */
-function adaptiveRow(def: StudyDefinition, grant: SessionGrant, before: readonly ResultRow[], n: number): ResultRow {
+function adaptiveRow(def: StudyDefinition, grant: SessionGrant, before: readonly EarlierRow[], n: number): ResultRow {
   const item = adaptiveItem(def, adaptiveAnswers(before))!;
   const content = studyTrialContent(def, item);
   const right = item.k <= 4;
@@ -166,5 +167,55 @@ describe('an adaptive study on the results server', () => {
     expect(((await res.json()) as { error: string }).error).toMatch(
       new RegExp(`^rows\\.0\\.trial_index: the adaptive procedure of this session stopped before trial ${rows.length}`),
     );
+  });
+
+  it('gives a session continued on another device its earlier rows, from which that device picks the next item', async () => {
+    const t = await begin();
+    // Device A answers three adaptive trials (two right, one wrong, per the k ≤ 4 rule) and stops.
+    const a = await t.post('/api/rows', { sessions: [], rows: t.rows.slice(0, 3), secrets: t.secrets });
+    expect(a.status).toBe(200);
+    expect(t.grant.earlier).toBeUndefined();
+
+    // Device B continues the session with its resume code (another network).
+    const res = await t.post(
+      '/api/sessions',
+      { study_id: 'adapt', resume_code: t.grant.resume_code.toLowerCase() },
+      { 'x-forwarded-for': '198.51.100.7' },
+    );
+    expect(res.status).toBe(200);
+    const b = (await res.json()) as SessionGrant;
+    expect([b.session_id, b.resumed, b.answered]).toEqual([t.grant.session_id, true, [0, 1, 2]]);
+    // Only what the next item follows, of the session's own stored rows.
+    expect(b.earlier).toEqual(
+      t.rows.slice(0, 3).map((r) => ({
+        trial_index: r.trial_index,
+        phase: r.phase,
+        k: r.k,
+        correct: r.correct,
+        ended_on: r.ended_on,
+      })),
+    );
+
+    // B decides trial 3 from those facts alone: the item A would have shown, which the server accepts.
+    const next = adaptiveRow(STUDY, b, b.earlier!, 3);
+    expect([next.k, next.puzzle_id, next.seed]).toEqual([t.rows[3]!.k, t.rows[3]!.puzzle_id, t.rows[3]!.seed]);
+    const sent = await t.post('/api/rows', {
+      sessions: [],
+      rows: [next],
+      secrets: [{ session_id: b.session_id, secret: b.secret }],
+    });
+    expect(sent.status).toBe(200);
+    const stored = t.store.rows('adapt').sort((x, y) => x.trial_index - y.trial_index);
+    expect(stored.map((r) => r.k)).toEqual(t.rows.slice(0, 4).map((r) => r.k));
+
+    // Continued again: the facts now include B's row, still at most the study's trials.
+    const again = (await (
+      await t.post(
+        '/api/sessions',
+        { study_id: 'adapt', resume_code: b.resume_code },
+        { 'x-forwarded-for': '198.51.100.8' },
+      )
+    ).json()) as SessionGrant;
+    expect(again.earlier?.map((f) => f.trial_index)).toEqual([0, 1, 2, 3]);
   });
 });

@@ -23,9 +23,11 @@ import {
   normalResumeCode,
   RESUME_CODE_ALPHABET,
   RESUME_CODE_LENGTH,
+  type EarlierFact,
   type SessionGrant,
   type StudyLinkAnswer,
 } from '../src/study/delivery/serverApi';
+import { kindSpec } from '../src/study/kinds';
 import { IngestChecks } from './ingestChecks';
 import type { AccessTables } from './db/accessTables';
 import { ReviewQueue, type ItemsOutcome } from './reviewQueue';
@@ -328,7 +330,21 @@ export class StudyAccess {
       this.tables.setCode(old.session_id, code);
     }
     const grant = grantOf({ ...old, resume_code: code }, this.tables.answered(old.session_id), now);
-    return { ok: true, status: 200, grant };
+    const earlier = this.earlierFacts(old);
+    return { ok: true, status: 200, grant: earlier === undefined ? grant : { ...grant, earlier } };
+  }
+
+  /**
+   * Of a resumed session of a study whose items follow the answers (adaptive), its stored main
+   * rows as the next item depends on them (place, k, outcome), at most the study's trial count:
+   * the device that continues it decides the next puzzle from them as the first device would
+   * have. Undefined for any other study (its answer stays as it was).
+   */
+  private earlierFacts(old: IssuedRow): EarlierFact[] | undefined {
+    const def = this.definition(old.study_id)?.def;
+    if (!def || !kindSpec(def.kind).follows) return undefined;
+    const bound = def.practice + def.adaptiveTrials;
+    return this.tables.mainHistory(old.session_id, bound);
   }
 
   /** A resume code not used in the study yet. */

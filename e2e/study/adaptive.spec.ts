@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { spawnServer, type SpawnedServer } from '../../server/spawnServer';
 import type { StudyDefinition } from '../../src/study/definition/definition';
 import type { RelationWord } from '../../src/core/kinship/relations';
@@ -17,7 +17,9 @@ import { definitionOf, normalise, Participant, PHONE } from '../fixtures/study';
  * very puzzle the procedure picks after the answers so far (replayed here in Node), the run ends
  * at its stopping rule, and the completion screen shows the estimate. Then the designer's power
  * planner gives its figures for the paper's design. Screenshots of the adaptive trial, the
- * completion and the planner at phone and desktop sizes go to SHOTS.
+ * completion and the planner at phone and desktop sizes go to SHOTS. Through the results server:
+ * every row is stored, and a session begun on a phone continues on a desktop with its resume code,
+ * which picks the very puzzle the phone would have shown next (from the server's earlier rows).
  */
 const SHOTS = process.env.E2E_SHOTS ?? 'e2e/artifacts';
 const DESKTOP = { width: 1280, height: 800 } as const;
@@ -60,6 +62,31 @@ async function runAdaptive(page: Page, def: StudyDefinition, onTrial?: (n: numbe
   }
   expect(await p.screen()).toBe('completion');
   return { p, answers };
+}
+
+/** Answers the adaptive trial on screen as a participant right up to k = 4, checking it is the item `answers` decide. */
+async function answerOne(p: Participant, def: StudyDefinition, answers: Answer[]): Promise<void> {
+  expect(await p.screen()).toBe('trial');
+  const item = adaptiveItem(def, answers)!;
+  const content = studyTrialContent(def, item);
+  expect(await p.storyText()).toBe(normalise(content.story));
+  const right = item.k <= 4;
+  await p.answer(right ? content.gold : content.gold === 'father' ? 'mother' : 'father');
+  answers.push({ k: item.k, correct: right });
+}
+
+/** The study's rows the server stores (the CLI's export), adaptive ones in trial order. */
+function exportedRows(data: string) {
+  const file = path.join(data, 'export.json');
+  rmSync(file, { force: true });
+  cli(['results', 'export', '--data', data, '--out', file]);
+  return (
+    JSON.parse(readFileSync(file, 'utf8')) as {
+      rows: { session_id: string; trial_index: number; puzzle_id: string; k: number; correct: boolean }[];
+    }
+  ).rows
+    .filter((r) => r.puzzle_id.startsWith('adaptive-'))
+    .sort((a, b) => a.trial_index - b.trial_index);
 }
 
 test.describe('the adaptive study kind', () => {
@@ -200,5 +227,80 @@ test.describe('the adaptive study kind', () => {
     await page.setViewportSize(PHONE);
     await planner.scrollIntoViewIfNeeded();
     await planner.screenshot({ path: `${SHOTS}/adaptive-planner-phone.png` });
+  });
+
+  test('begun on a phone, continued on a desktop with the resume code: the next puzzle is the one the phone would have shown', async ({
+    browser,
+  }) => {
+    test.setTimeout(240_000);
+    const data = mkdtempSync(path.join(tmpdir(), 'clutrr-adaptive-e2e-'));
+    folders.push(data);
+    const server = await spawnServer({ data, args: ['--dist', DIST], timeoutMs: 90_000 });
+    servers.push(server);
+    const out = cli(
+      ['study', 'link', '--kind', 'adaptive', '--study-id', 'adapt-devices', '--seed', '21'].concat([
+        '--adaptive',
+        'staircase',
+        '--adaptive-trials',
+        '8',
+        '--practice',
+        '0',
+        '--sink',
+        'server',
+        '--data',
+        data,
+      ]),
+    );
+    const short = out.trimEnd().split('\n').at(-1)!;
+    const full = /full link: (\S+)/.exec(out)![1]!;
+    const def = definitionOf(full.slice(full.indexOf('?')));
+    const link = `${server.url}/${short.slice(short.indexOf('?'))}`;
+    const contexts: BrowserContext[] = [];
+    const answers: Answer[] = [];
+    try {
+      const phone = await browser.newContext({ viewport: PHONE });
+      contexts.push(phone);
+      const p = new Participant(await phone.newPage());
+      await p.page.goto(link);
+      expect(await p.screen()).toBe('consent');
+      await p.consentAccept.click();
+      const code = (await p.page.getByTestId('resume-code').textContent()) ?? '';
+      expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+      await p.runUntil('trial');
+      // Three adaptive trials on the phone, stored by the server.
+      for (let n = 0; n < 3; n++) await answerOne(p, def, answers);
+      await expect.poll(() => exportedRows(data).length, { timeout: 30_000 }).toBe(3);
+      const phoneNext = adaptiveItem(def, answers)!;
+      expect(await p.storyText()).toBe(normalise(studyTrialContent(def, phoneNext).story));
+
+      // The desktop: the same link, the code; the puzzle the phone shows next, then the rest.
+      const desktop = await browser.newContext({ viewport: DESKTOP });
+      contexts.push(desktop);
+      const q = new Participant(await desktop.newPage());
+      await q.page.goto(link);
+      expect(await q.screen()).toBe('consent');
+      await q.page.getByText('Continuing from another device?').click();
+      await q.page.getByTestId('resume-code-input').fill(code);
+      await q.page.getByTestId('resume-code-submit').click();
+      await q.runUntil('trial');
+      expect(await q.storyText()).toBe(normalise(studyTrialContent(def, phoneNext).story));
+      await q.page.screenshot({ path: `${SHOTS}/adaptive-resumed-desktop.png`, fullPage: true });
+      for (let n = 3; n < def.adaptiveTrials; n++) await answerOne(q, def, answers);
+      expect(await q.screen()).toBe('completion');
+      await expect(q.sinkStatus).toHaveAttribute('data-state', 'sent', { timeout: 30_000 });
+      await expect(q.page.getByTestId('refusal-notice')).toHaveCount(0);
+    } finally {
+      for (const c of contexts) await c.close().catch(() => undefined);
+    }
+    // One session, every trial once, each the item the answers before it decide.
+    const rows = exportedRows(data);
+    expect(rows).toHaveLength(8);
+    expect(new Set(rows.map((r) => r.session_id)).size).toBe(1);
+    rows.forEach((r, n) => {
+      expect(r.trial_index).toBe(n);
+      expect(r.puzzle_id).toBe(adaptiveItem(def, answers.slice(0, n))!.puzzleId);
+      expect(r.correct).toBe(answers[n]!.correct);
+    });
+    expect(new Set(rows.map((r) => r.k)).size).toBeGreaterThan(1);
   });
 });

@@ -70,6 +70,10 @@ export class AccessTables {
       history: db.prepare<[string], StoredHistoryRow>(
         'SELECT trial_index, phase, k, correct, ended_on FROM trials WHERE session_id = ? ORDER BY trial_index',
       ),
+      mainHistory: db.prepare<[string, number], StoredHistoryRow>(
+        `SELECT trial_index, phase, k, correct, ended_on FROM trials WHERE session_id = ? AND phase = 'main'
+         ORDER BY trial_index LIMIT ?`,
+      ),
       issuedFor: db.prepare<[string, string], IssuedRow>(
         'SELECT * FROM issued_sessions WHERE study_id = ? AND participant_id = ?',
       ),
@@ -165,6 +169,11 @@ export class AccessTables {
   /** A session's stored rows as an adaptive study's next item depends on them, in trial order. */
   history(sessionId: string): EarlierRow[] {
     return this.q.history.all(sessionId).map((r) => ({ ...r, correct: r.correct === 1 }));
+  }
+
+  /** A session's first `limit` stored main rows, as an adaptive study's next item depends on them, in trial order. */
+  mainHistory(sessionId: string, limit: number): EarlierRow[] {
+    return this.q.mainHistory.all(sessionId, limit).map((r) => ({ ...r, correct: r.correct === 1 }));
   }
 
   /** The trial indices a session has stored, in order. */

@@ -21,6 +21,7 @@
  *      `fetchCoverage` (`GET api/studies/<paraphrase study>/coverage`).
  */
 import { clauseFromId } from '../collect/clause';
+import type { ResultRow } from '../results/results';
 import { STUDY_ID } from './route';
 
 /** Longest id the server accepts (participant ids, Prolific ids, session ids): as the row schema. */
@@ -156,6 +157,49 @@ export interface SessionGrant {
   readonly resume_code: string;
   /** The server's clock when it answered (ISO): the page corrects its own clock by it for the rows' times. */
   readonly server_time: string;
+  /**
+   * Of a resumed session of an adaptive study (absent for any other), the session's main rows the
+   * server stores, as far as the next item depends on them (`KindSpec.follows.item`): a device that
+   * continues the session decides its next puzzle from these and its own rows.
+   */
+  readonly earlier?: readonly EarlierFact[];
+}
+
+/** A stored row's place, k and outcome: what an adaptive study's next item follows (the kinds' `EarlierRow`). */
+export type EarlierFact = Pick<ResultRow, 'trial_index' | 'phase' | 'k' | 'correct' | 'ended_on'>;
+
+/** At most this many earlier facts are read from an answer (a study has at most this many trials). */
+const MAX_EARLIER_FACTS = 100_000;
+const PHASES: readonly string[] = ['practice', 'main', 'check'];
+const ENDINGS: readonly string[] = ['response', 'timeout', 'skipped'];
+
+/**
+ * The `earlier` field of a session answer, read defensively: an entry that is not a well-formed
+ * fact is left out (never an error); a later entry for the same trial index is left out too.
+ * Undefined when the field is absent or not a list.
+ */
+export function readEarlierFacts(value: unknown): EarlierFact[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const facts: EarlierFact[] = [];
+  const seen = new Set<number>();
+  for (const v of value.slice(0, MAX_EARLIER_FACTS)) {
+    if (!isRecord(v)) continue;
+    const { trial_index, phase, k, correct, ended_on } = v;
+    if (typeof trial_index !== 'number' || !Number.isInteger(trial_index) || trial_index < 0) continue;
+    if (typeof k !== 'number' || !Number.isInteger(k) || k < 1) continue;
+    if (typeof phase !== 'string' || !PHASES.includes(phase)) continue;
+    if (typeof ended_on !== 'string' || !ENDINGS.includes(ended_on)) continue;
+    if (typeof correct !== 'boolean' || seen.has(trial_index)) continue;
+    seen.add(trial_index);
+    facts.push({
+      trial_index,
+      phase: phase as EarlierFact['phase'],
+      k,
+      correct,
+      ended_on: ended_on as EarlierFact['ended_on'],
+    });
+  }
+  return facts;
 }
 
 /**
@@ -256,6 +300,7 @@ export function readSessionAnswer(status: number, body: unknown, retryAfter?: st
       answered: Array.isArray(b.answered) ? b.answered.filter((i): i is number => Number.isInteger(i) && i >= 0) : [],
       resume_code: typeof b.resume_code === 'string' ? b.resume_code : '',
       server_time: typeof b.server_time === 'string' ? b.server_time : '',
+      ...(b.earlier === undefined ? {} : { earlier: readEarlierFacts(b.earlier) ?? [] }),
     };
     if (grant.session_id === '' || grant.secret === '' || !Number.isInteger(grant.participant)) {
       return { ok: false, kind: 'unavailable', message: 'the results server gave an answer this page cannot read' };

@@ -10,6 +10,8 @@
  * task in turn, and the i-th strict puzzle of that (k, task) from the study seed, where i counts
  * the earlier trials at that k. Everyone who reaches a k sees the same puzzles there, so items
  * can be compared across people; the results server replays the same function to check a row.
+ * A session continued on another device gets its stored rows' facts with the session answer
+ * (`SessionGrant.earlier`), so that device decides the next item as the first one would have.
  */
 import { hashSeed, type Seed } from '../../core/random/rng';
 import { adaptiveState, type AdaptiveSettings, type AdaptiveState } from '../adaptive/procedure';

@@ -22,12 +22,14 @@
  *
  * Across devices: the grant's resume code is kept in the pointer and shown after consent; typed on
  * another device (with consent, or on the `resume` screen when the server asks for it) it is sent
- * with the session request, and the grant's `answered` trials are not shown again. A row a sink
+ * with the session request, and the grant's `answered` trials are not shown again. An adaptive
+ * session's grant also carries the facts of its stored main rows (`earlier`): kept beside the
+ * session (`resumedKey`), they decide the next items with this browser's own rows. A row a sink
  * refuses for good is told at once (`refusal`, from the outbox's subscription).
  */
 import type { CoverageAnswer, ReviewItem, ReviewItemsAnswer } from '../delivery/serverApi';
-import { normalResumeCode, sessionRequestOf, sessionRequestProblem } from '../delivery/serverApi';
-import type { StoredItems } from '../kinds';
+import { normalResumeCode, readEarlierFacts, sessionRequestOf, sessionRequestProblem } from '../delivery/serverApi';
+import type { EarlierRow, StoredItems } from '../kinds';
 import { queueItems } from '../kinds/review';
 import type { ResultRow } from '../results/results';
 import { resumeDecision, scheduleParticipant, StudyScheduleError } from '../schedule/schedule';
@@ -43,9 +45,19 @@ import {
   type IssuedSession,
   type Pointer,
   pointerKey,
+  resumedKey,
   samePointer,
 } from './session';
-import { TrialRun } from './trials';
+import { TrialRun, withServerFacts } from './trials';
+
+/** What `resumedKey` holds, read back defensively (anything malformed is left out). */
+function readResumed(value: unknown): { answered: number[]; earlier: EarlierRow[] } {
+  const v = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const answered = Array.isArray(v.answered)
+    ? v.answered.filter((i): i is number => Number.isInteger(i) && (i as number) >= 0)
+    : [];
+  return { answered, earlier: readEarlierFacts(v.earlier) ?? [] };
+}
 
 export { SPENT_HEARTBEAT_MS, spentKey } from './clock';
 export type { DeclineMemo, RunDeps, RunIdentity, SessionIssuer } from './deps';
@@ -134,10 +146,16 @@ export class StudyRun extends TrialRun {
     let info = await deps.outbox.getSession(sessionId);
     // The rows of a reopened session: read once, for the resume decision and the answered set.
     let rows: readonly ResultRow[] = [];
+    // Trials of the session answered on another device, as the server said when it was continued here.
+    let elsewhere: readonly number[] = [];
     if (info) {
       this.assigned = (await deps.storage.get(assignedKey(sessionId))) as StoredItems | undefined;
       rows = await deps.outbox.rows(sessionId);
-      const complete = this.trialCount(sessionId) === rows.length || this.stoppedEarly(sessionId, rows);
+      const resumed = readResumed(await deps.storage.get(resumedKey(sessionId)));
+      this.serverFacts = resumed.earlier;
+      elsewhere = resumed.answered;
+      const done = new Set([...rows.map((r) => r.trial_index), ...elsewhere]);
+      const complete = this.trialCount(sessionId) === done.size || this.stoppedEarly(sessionId, rows, done);
       const decision = complete ? 'resume' : resumeDecision(deps.def, Date.parse(info.started_at), this.now());
       if (decision === 'expired') {
         return this.block(
@@ -157,6 +175,8 @@ export class StudyRun extends TrialRun {
         if (!(await deps.outbox.claim(sessionId))) return this.block('This study is already open in another tab.');
         info = undefined;
         rows = [];
+        elsewhere = [];
+        this.serverFacts = [];
         this.assigned = undefined;
       }
     }
@@ -174,6 +194,7 @@ export class StudyRun extends TrialRun {
       this.session = info;
       this.resumedRun = true;
       for (const row of rows) this.answered.add(row.trial_index);
+      for (const index of elsewhere) this.answered.add(index);
     }
     this.checkRefusals();
     return true;
@@ -225,7 +246,7 @@ export class StudyRun extends TrialRun {
   }
 
   /** An adaptive session whose procedure has stopped (fewer rows than placeholders, but done). */
-  private stoppedEarly(sessionId: string, rows: readonly ResultRow[]): boolean {
+  private stoppedEarly(sessionId: string, rows: readonly ResultRow[], done: ReadonlySet<number>): boolean {
     const follows = this.kind.follows;
     if (!follows) return false;
     try {
@@ -233,8 +254,12 @@ export class StudyRun extends TrialRun {
         this.deps.def,
         this.participantInput(sessionId, this.storedPointer?.issued),
       );
-      const next = trials.find((t) => !rows.some((r) => r.trial_index === t.trialIndex));
-      return next !== undefined && follows.placeholder(next.item) && follows.item(this.deps.def, next, rows) === null;
+      const next = trials.find((t) => !done.has(t.trialIndex));
+      return (
+        next !== undefined &&
+        follows.placeholder(next.item) &&
+        follows.item(this.deps.def, next, withServerFacts(rows, this.serverFacts)) === null
+      );
     } catch {
       return false;
     }
@@ -500,6 +525,12 @@ export class StudyRun extends TrialRun {
     this.assigned = (await deps.storage.get(assignedKey(grant.session_id))) as StoredItems | undefined;
     if (!this.reschedule(grant.session_id, issued)) return;
     if (!this.kind.generated && !this.makeMaterials()) return;
+    // An adaptive session continued here: the server's facts of the rows given elsewhere decide the
+    // next items (kept, so that a reload of this page decides them alike).
+    if (grant.earlier !== undefined) {
+      this.serverFacts = grant.earlier;
+      await deps.storage.put(resumedKey(grant.session_id), { answered: grant.answered, earlier: grant.earlier });
+    }
     // The server gave back a session this browser already has rows of (the same participant id
     // after a restart): carry on with it.
     const info = await deps.outbox.getSession(grant.session_id);

@@ -17,6 +17,7 @@ import type { ReviewReason } from '../definition/vocabulary';
 import { isDownloadOnly, primarySinkId } from '../definition/sinks';
 import {
   type AnyTrialScreen,
+  type EarlierRow,
   isTrialScreen,
   kindSpec,
   type KindSpec,
@@ -38,6 +39,17 @@ import { type RunScreen, type SinkRefusal, type SinkState, SUBMIT_MARK } from '.
 
 const problemOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/**
+ * The rows an item that follows the answers is decided from: the results server's facts of the
+ * session (rows given on another device) and this browser's own rows; for a trial index both
+ * have, the server's fact (it is what the server replays when it checks the next row).
+ */
+export function withServerFacts(local: readonly EarlierRow[], server: readonly EarlierRow[]): EarlierRow[] {
+  if (server.length === 0) return [...local];
+  const stored = new Set(server.map((r) => r.trial_index));
+  return [...server, ...local.filter((r) => !stored.has(r.trial_index))];
+}
+
 export abstract class TrialRun {
   state: RunScreen = { kind: 'loading' };
   sessionId = '';
@@ -53,6 +65,8 @@ export abstract class TrialRun {
   /** Each trial's material (a generated puzzle, a clause, a story to review), by the kind's materialKey. */
   protected materials = new Map<string, unknown>();
   protected answered = new Set<number>();
+  /** The results server's facts of this session's rows given on another device (an adaptive session resumed here). */
+  protected serverFacts: readonly EarlierRow[] = [];
   protected session: SessionInfo | null = null;
   protected stepIndex = 0;
   /** The server's clock minus this browser's (issued sessions), added to every time the run writes. */
@@ -184,11 +198,12 @@ export abstract class TrialRun {
           trial = await this.decided(step.trial);
         } catch (e) {
           if (!(e instanceof MissingRowsError)) throw e;
-          // Earlier answers are on another device (a session resumed here): the next item cannot be known.
+          // Earlier answers given on another device have not reached the results server (a session
+          // resumed here): the next item cannot be known.
           return this.set({
             kind: 'error',
             message:
-              'This study picks each puzzle from your earlier answers, and some of them were given on another device. Please carry on where you began.',
+              'This study picks each puzzle from your earlier answers, and some of them, given on another device, have not reached the results server yet. Please carry on where you began, or open the study there once it is online and then come back.',
           });
         }
         // The procedure stopped: the trials left are not asked (and have no rows).
@@ -212,7 +227,7 @@ export abstract class TrialRun {
   protected async decided(trial: Trial): Promise<Trial | null> {
     const follows = this.kind.follows;
     if (!follows?.placeholder(trial.item)) return trial;
-    const rows = await this.deps.outbox.rows(this.sessionId);
+    const rows = withServerFacts(await this.deps.outbox.rows(this.sessionId), this.serverFacts);
     const item = follows.item(this.deps.def, trial, rows);
     if (item === null) return null;
     const decided: Trial = { trialIndex: trial.trialIndex, item };
