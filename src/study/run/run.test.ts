@@ -626,6 +626,23 @@ describe('StudyRun with sessions the results server issues', () => {
     expect(laptop.run.state).toMatchObject({ kind: 'trial', trial: { trialIndex: 2 } });
     await answer(laptop.run);
     expect((await laptop.outbox.rows(session)).map((r) => r.trial_index)).toEqual([2]);
+
+    // The laptop's page is reloaded: no request to the server, and the phone's trials stay done.
+    await laptop.outbox.release(session);
+    const asked = server.requests.length;
+    const reloaded = await makeRun({
+      storage: laptop.storage,
+      clock: laptop.clock,
+      identity,
+      def: TWO_CONDITIONS,
+      issuer: server.issuer,
+      owner: 'laptop-2',
+    });
+    expect(await reloaded.run.open()).toBe(true);
+    await reloaded.run.prepare();
+    expect(reloaded.run.sessionId).toBe(session);
+    expect(reloaded.run.state).toMatchObject({ kind: 'trial', trial: { trialIndex: 3 } });
+    expect(server.requests.length).toBe(asked);
   });
 
   it("a refusal shows the server's message and records nothing", async () => {

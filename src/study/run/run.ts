@@ -525,11 +525,12 @@ export class StudyRun extends TrialRun {
     this.assigned = (await deps.storage.get(assignedKey(grant.session_id))) as StoredItems | undefined;
     if (!this.reschedule(grant.session_id, issued)) return;
     if (!this.kind.generated && !this.makeMaterials()) return;
-    // An adaptive session continued here: the server's facts of the rows given elsewhere decide the
-    // next items (kept, so that a reload of this page decides them alike).
-    if (grant.earlier !== undefined) {
-      this.serverFacts = grant.earlier;
-      await deps.storage.put(resumedKey(grant.session_id), { answered: grant.answered, earlier: grant.earlier });
+    // A session continued here from another device: the trials the server stores are not shown
+    // again, and (adaptive) the facts of those rows decide the next items. Kept, so that a reload of
+    // this page, which does not ask the server again, skips and decides alike.
+    if (grant.answered.length > 0 || grant.earlier !== undefined) {
+      this.serverFacts = grant.earlier ?? [];
+      await deps.storage.put(resumedKey(grant.session_id), { answered: grant.answered, earlier: grant.earlier ?? [] });
     }
     // The server gave back a session this browser already has rows of (the same participant id
     // after a restart): carry on with it.

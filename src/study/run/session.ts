@@ -60,9 +60,10 @@ export const downloadedKey = (sessionId: string) => `downloaded/${sessionId}`;
 export const assignedKey = (sessionId: string) => `assigned/${encodeURIComponent(sessionId)}`;
 
 /**
- * What the results server said of a session this browser continued from another device, when the
- * study's items follow the answers (adaptive): the trial indexes it stored then and those rows'
- * facts (`SessionGrant.earlier`), kept so that a reload decides the next item as before.
+ * What the results server said of a session this browser continued from another device: the trial
+ * indexes it stored then and, when the study's items follow the answers (adaptive), those rows'
+ * facts (`SessionGrant.earlier`); kept so that a reload skips those trials and decides the next
+ * item as before.
  */
 export const resumedKey = (sessionId: string) => `resumed/${encodeURIComponent(sessionId)}`;
 
