@@ -82,6 +82,26 @@ describe('study simulate', () => {
     const first = readFileSync(out, 'utf8');
     expect(await run(...argv, '--out', out)).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(first);
+
+    // A researcher's view of the same rows: study estimates recomputes every session's threshold
+    // from the exported rows alone, exactly as the simulation (and the completion screen) had it.
+    const simulated = readFileSync(est, 'utf8');
+    const mean = lastLine(io.out).split(' ').at(-1);
+    const again = path.join(dir, 'estimates-again.csv');
+    expect(await run('study', 'estimates', link, out, '--out', again)).toBe(0);
+    expect(readFileSync(again, 'utf8')).toBe(simulated);
+    expect(lastLine(io.out)).toBe(`participants=6 ${mean}`);
+    expect(
+      simulated
+        .trim()
+        .split('\n')
+        .slice(1)
+        .every((l) => /^[^,]+,\d+\.\d{3},\d+\.\d{3},\d+\.\d{3},12$/.test(l)),
+    ).toBe(true);
+    // Rows of another study only: said, not an empty file.
+    expect(await run('study', 'link', '--kind', 'adaptive', '--study-id', 'other', '--seed', '4')).toBe(0);
+    expect(await run('study', 'estimates', lastLine(io.out), out)).toBe(2);
+    expect(io.err).toMatch(/no rows of study other in /);
   });
 
   it('runs a definition file of a fixed-item study, and a JSON --out', async () => {

@@ -122,7 +122,10 @@ study close|open --data DIR --study-id ID stops or resumes new sessions of a reg
 (running sessions finish); --max-sessions N sets its quota. See study close --help.
 
 study simulate <definition or link> --respondent threshold=K,slope=S,lapse=P | model=<name> runs the
-study with simulated participants (see study simulate --help).`,
+study with simulated participants (see study simulate --help).
+
+study estimates <definition or link> FILE... gives each session's threshold estimate from a study's
+exported rows (see study estimates --help).`,
   FLAGS,
 );
 
@@ -131,6 +134,8 @@ export async function studyCommand(argv: string[]): Promise<number> {
   if (argv[0] === 'close' || argv[0] === 'open') return studyStateCommand(argv[0], argv.slice(1));
   // simulate has its own flags and help.
   if (argv[0] === 'simulate') return (await import('./studySimulate')).studySimulate(argv.slice(1));
+  // estimates: each session's threshold from exported rows.
+  if (argv[0] === 'estimates') return (await import('./studyEstimates')).studyEstimates(argv.slice(1));
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
     return 0;

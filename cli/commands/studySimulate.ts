@@ -19,7 +19,7 @@ import { decodeStudyLink } from '../../src/study/definition/link';
 import { rowsToCsv, rowsToJson } from '../../src/study/results/results';
 import { storyRequest } from '../../src/study/schedule/trialContent';
 import { readRespondent, thresholdRespondent } from '../../src/study/simulate/respondent';
-import { type RespondentFactory, simulateStudy } from '../../src/study/simulate/simulate';
+import { estimatesCsv, type RespondentFactory, simulateStudy } from '../../src/study/simulate/simulate';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { CliError, UsageError } from '../errors';
 import { readModelFolder, shippedModelsDir, startBackend } from '../modelFolders';
@@ -147,18 +147,7 @@ export async function studySimulate(argv: readonly string[]): Promise<number> {
     const text = out?.endsWith('.json') ? rowsToJson(result.rows) : rowsToCsv(result.rows);
     if (out === undefined) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     else writeFileSync(out, text);
-    if (flags.estimates !== undefined) {
-      const lines = ['session_id,threshold,low,high,trials'];
-      for (const p of result.participants) {
-        const e = p.estimate;
-        lines.push(
-          e
-            ? `${p.sessionId},${e.threshold.toFixed(3)},${e.low.toFixed(3)},${e.high.toFixed(3)},${e.trials}`
-            : `${p.sessionId},,,,0`,
-        );
-      }
-      writeFileSync(String(flags.estimates), `${lines.join('\n')}\n`);
-    }
+    if (flags.estimates !== undefined) writeFileSync(String(flags.estimates), estimatesCsv(result.participants));
     const mean = result.meanThreshold === null ? 'none' : result.meanThreshold.toFixed(3);
     process.stdout.write(
       `participants=${result.participants.length} rows=${result.rows.length} mean_threshold=${mean}\n`,

@@ -70,6 +70,15 @@ function questConfigFor(levels: readonly number[]) {
 const START_MS = Date.parse('2026-01-01T09:00:00.000Z');
 
 /**
+ * A session's threshold estimate from its rows: an adaptive study's procedure replayed over them
+ * (the estimate the completion screen shows), a fixed-item study's fitted from its accuracy by k.
+ * The same for simulated rows and a real study's exported rows.
+ */
+export function sessionEstimate(def: StudyDefinition, rows: readonly ResultRow[]): ThresholdEstimate | null {
+  return kindSpec(def.kind).follows ? adaptiveStateOf(def, rows).estimate : fixedItemEstimate(def, rows);
+}
+
+/**
  * Runs `participants` simulated participants (numbers 0..n−1, session ids `sim-<seed>-<n>`) through
  * the study; each answers every trial the schedule (or the adaptive procedure) gives them.
  * Throws for a study whose kind is not a puzzle study.
@@ -140,7 +149,7 @@ export async function simulateStudy(
         prolific_session_id: '',
       });
     }
-    const estimate = kind.follows ? adaptiveStateOf(def, rows).estimate : fixedItemEstimate(def, rows);
+    const estimate = sessionEstimate(def, rows);
     out.push({ sessionId, rows, estimate });
   }
   const estimates = out.flatMap((p) => (p.estimate ? [p.estimate.threshold] : []));
@@ -149,4 +158,17 @@ export async function simulateStudy(
     rows: out.flatMap((p) => p.rows),
     meanThreshold: estimates.length === 0 ? null : estimates.reduce((a, b) => a + b, 0) / estimates.length,
   };
+}
+
+/** The estimates as CSV (session_id, threshold, low, high, trials), as `study simulate --estimates` and `study estimates` write them. */
+export function estimatesCsv(sessions: readonly { sessionId: string; estimate: ThresholdEstimate | null }[]): string {
+  const lines = ['session_id,threshold,low,high,trials'];
+  for (const { sessionId, estimate: e } of sessions) {
+    lines.push(
+      e
+        ? `${sessionId},${e.threshold.toFixed(3)},${e.low.toFixed(3)},${e.high.toFixed(3)},${e.trials}`
+        : `${sessionId},,,,0`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
