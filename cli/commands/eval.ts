@@ -105,6 +105,16 @@ interface FileTally {
   wrong: string[];
 }
 
+/** The `--rows` file opened for writing (null without the flag); a path that cannot be written is a CliError. */
+function openRowsFile(rowsOut: string | undefined): number | null {
+  if (rowsOut === undefined) return null;
+  try {
+    return openSync(rowsOut, 'w');
+  } catch (e) {
+    throw new CliError(`--rows ${rowsOut}: cannot write it (${(e as Error).message})`);
+  }
+}
+
 const accuracy = (correct: number, rows: number) => (rows === 0 ? 0 : correct / rows).toFixed(3);
 
 function named(ids: readonly string[]): string {
@@ -260,13 +270,7 @@ async function evalLlmCommand(flags: Record<string, string | number | boolean | 
     `llm ${model} at ${endpointUrl}: prompt ${prompt} (${PROMPTS[prompt].file}); temperature ${sampling.temperature}, max_tokens ${sampling.maxTokens}, seed ${sampling.seed ?? 'not sent'}; ${apiKey ? `key from $${keyVar}` : 'no key'}; ${concurrency} at once\n`,
   );
   try {
-    if (rowsOut !== undefined) {
-      try {
-        rowsFd = openSync(rowsOut, 'w');
-      } catch (e) {
-        throw new CliError(`--rows ${rowsOut}: cannot write it (${(e as Error).message})`);
-      }
-    }
+    rowsFd = openRowsFile(rowsOut);
     for (const file of files) {
       const rows: { item: LlmItem; row: ClutrrRow }[] = [];
       const reader = new ClutrrRowReader((row, n) => {
@@ -364,13 +368,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const rowsOut = flags.rows as string | undefined;
   let rowsFd: number | null = null;
   try {
-    if (rowsOut !== undefined) {
-      try {
-        rowsFd = openSync(rowsOut, 'w');
-      } catch (e) {
-        throw new CliError(`--rows ${rowsOut}: cannot write it (${(e as Error).message})`);
-      }
-    }
+    rowsFd = openRowsFile(rowsOut);
     const sinks: RowSinks = { list: flags.list === true, breakdown: new EvalBreakdown(), rowsFd };
     process.stdout.write(`${describeLine(label, modelKind(name ?? model.name), folder)}\n`);
     for (const file of positional) {
