@@ -1,8 +1,9 @@
-import { memo, useId, useLayoutEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { memo, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { drawnBounds } from './layout/drawn';
 import { layoutPuzzle } from './layout/layout';
 import { derivedEdge } from './layout/routing';
-import { boundsOf, fitTransform, readableHeight, readableTransform, type Bounds } from './layout/geometry';
+import { boundsOf, fitTransform, readableHeight, readableTransform, type Bounds, type Point } from './layout/geometry';
+import { overviewBadgeAt, overviewText, overviewZoom, pairBoxesAt } from './layout/overview';
 import { BADGE_RADIUS, nodeBox, QUERY_RING_GAP } from './layout/sizes';
 import type { DrawnPuzzle, EdgeKind, LayoutEdge, LayoutNode } from './layout/types';
 import { createPanZoom, type PanZoom } from './panZoom';
@@ -85,13 +86,19 @@ interface ViewArgs {
   readonly whole: boolean;
   /**
    * The focus is the question's pair: to hold both, the view may go below `minTextZoom`, down to
-   * `TEXT_FLOOR` (no text under 10 px), with a narrower margin.
+   * `PAIR_MIN_ZOOM`, with a narrower margin; below `OVERVIEW_ZOOM` the text keeps its size on
+   * screen (layout/overview.ts), so no text is drawn under 10 px.
    */
   readonly pairFocus: boolean;
+  /** The question's two people (what `pairFocus` holds). */
+  readonly pair: readonly LayoutNode[];
 }
 
-/** The smallest type drawn is 12 px (the A/B badge): at this zoom it is still 10 px high. */
-const TEXT_FLOOR = 10 / 12;
+/**
+ * The least zoom the opening view takes to hold the question's two people (a k = 10 family on a
+ * phone needs about 0.4): below it the names, kept at 10 px, would not fit their boxes' height.
+ */
+const PAIR_MIN_ZOOM = 0.3;
 
 /** Sizes the box (with `autoHeight`; the observer then calls back) or sets the opening view. */
 function openView(svg: SVGSVGElement, pz: PanZoom, size: { width: number; height: number }, v: ViewArgs) {
@@ -117,13 +124,29 @@ function openView(svg: SVGSVGElement, pz: PanZoom, size: { width: number; height
   }
   let minScale = v.minTextZoom;
   let padding = 24;
-  if (v.pairFocus && v.focus) {
+  let focus = v.focus;
+  let bounds = v.bounds;
+  if (v.pairFocus && v.pair.length > 0) {
     padding = 4;
-    const pair = Math.min(
-      (size.width - 2 * padding) / Math.max(1, v.focus.x1 - v.focus.x0),
-      (size.height - 2 * padding) / Math.max(1, v.focus.y1 - v.focus.y0),
-    );
-    minScale = Math.max(Math.min(minScale, TEXT_FLOOR), Math.min(minScale, pair));
+    // Below the readable zoom the names grow past their boxes (semantic zoom): the view holds the
+    // pair with their names as drawn at the zoom it takes, so shrink until that settles.
+    for (let i = 0; i < 8; i++) {
+      const at = overviewZoom(minScale) ?? minScale;
+      focus = boundsOf(pairBoxesAt(v.pair, at), 2);
+      bounds = {
+        x0: Math.min(v.bounds.x0, focus.x0),
+        y0: Math.min(v.bounds.y0, focus.y0),
+        x1: Math.max(v.bounds.x1, focus.x1),
+        y1: Math.max(v.bounds.y1, focus.y1),
+      };
+      const holds = Math.min(
+        (size.width - 2 * padding) / Math.max(1, focus.x1 - focus.x0),
+        (size.height - 2 * padding) / Math.max(1, focus.y1 - focus.y0),
+      );
+      const next = Math.max(PAIR_MIN_ZOOM, Math.min(v.minTextZoom, holds));
+      if (Math.abs(next - minScale) < 1e-3) break;
+      minScale = next;
+    }
   }
   if (v.focusWhole && v.focus) {
     const pad = 24;
@@ -134,10 +157,10 @@ function openView(svg: SVGSVGElement, pz: PanZoom, size: { width: number; height
     minScale = Math.min(minScale, whole);
   }
   pz.show(
-    readableTransform(v.bounds, size.width, size.height, {
+    readableTransform(bounds, size.width, size.height, {
       minScale,
       maxScale: MAX_ZOOM,
-      focus: v.focus,
+      focus,
       padding,
     }),
     size,
@@ -195,11 +218,14 @@ export function FamilyGraph(props: FamilyGraphProps) {
   // drawing changes.
   const sizeRef = useRef<{ width: number; height: number } | null>(null);
   const viewArgs = useRef<ViewArgs | null>(null);
+  // The zoom (in 1/50 steps) while it is below the readable zoom, else null: the text is then
+  // fitted to stay 10 px on screen (semantic zoom). Changes only when a step is crossed.
+  const [zoomStep, setZoomStep] = useState<number | null>(null);
   useLayoutEffect(() => {
     const svg = svgRef.current;
     const g = viewRef.current;
     if (!svg || !g || still) return;
-    const pz = createPanZoom(svg, g);
+    const pz = createPanZoom(svg, g, { onChange: (t) => setZoomStep(overviewZoom(t.k)) });
     zoomRef.current = pz;
     // Measured once before the first paint, so the drawing never shows without its view.
     sizeRef.current = { width: svg.clientWidth, height: svg.clientHeight };
@@ -227,11 +253,29 @@ export function FamilyGraph(props: FamilyGraphProps) {
       focusWhole: hiddenOk && !focusFacts?.size,
       whole: props.whole === true,
       pairFocus: !hiddenOk && !focusFacts?.size,
+      pair: layout.nodes.filter((n) => n.query !== null && !n.hidden),
     };
     const svg = svgRef.current;
     if (svg && zoomRef.current && sizeRef.current) openView(svg, zoomRef.current, sizeRef.current, viewArgs.current);
-  }, [bounds, focus, minTextZoom, autoHeight, hiddenOk, focusFacts, props.whole]);
+  }, [bounds, focus, minTextZoom, autoHeight, hiddenOk, focusFacts, props.whole, layout]);
   const fit = () => zoomRef.current?.fit(bounds, sizeRef.current ?? undefined);
+  const overview = useMemo(
+    () => (still || zoomStep === null ? null : overviewText(layout, zoomStep, bounds)),
+    [still, zoomStep, layout, bounds],
+  );
+  const overviewStyle = useMemo<CSSProperties | undefined>(
+    () =>
+      overview
+        ? ({
+            '--name-scale': overview.scale.name.toFixed(3),
+            '--hidden-name-scale': overview.scale.hiddenName.toFixed(3),
+            '--label-scale': overview.scale.label.toFixed(3),
+            '--badge-scale': overview.scale.badge.toFixed(3),
+          } as CSSProperties)
+        : undefined,
+    [overview],
+  );
+  const wordsLeftOut = overview ? [...overview.labels.values()].filter((p) => p === null).length : 0;
 
   const lit = useMemo(() => {
     const left = new Set(proof?.left ?? []);
@@ -304,7 +348,7 @@ export function FamilyGraph(props: FamilyGraphProps) {
       </div>
       <svg
         ref={svgRef}
-        className="graph__svg"
+        className={`graph__svg${overview ? ' graph__svg--overview' : ''}`}
         data-testid="graph"
         role="group"
         aria-label={label}
@@ -313,6 +357,7 @@ export function FamilyGraph(props: FamilyGraphProps) {
         onKeyDown={onKey}
         data-hidden-family={hiddenOk ? 'true' : 'false'}
         viewBox={still ? `${bounds.x0} ${bounds.y0} ${bounds.x1 - bounds.x0} ${bounds.y1 - bounds.y0}` : undefined}
+        data-overview={overview ? 'true' : undefined}
         style={
           still
             ? {
@@ -320,7 +365,7 @@ export function FamilyGraph(props: FamilyGraphProps) {
                 aspectRatio: `${bounds.x1 - bounds.x0} / ${bounds.y1 - bounds.y0}`,
                 ...(props.stillScale ? { width: `${(bounds.x1 - bounds.x0) * props.stillScale}px` } : {}),
               }
-            : undefined
+            : overviewStyle
         }
       >
         <defs>
@@ -402,6 +447,7 @@ export function FamilyGraph(props: FamilyGraphProps) {
                   to={nodeById.get(e.target)!}
                   onHoverFact={onHoverFact}
                   attention={e.factId === null ? undefined : attention?.get(e.factId)}
+                  labelAt={overview ? (overview.labels.get(e.id) ?? null) : undefined}
                 />
               ),
             )}
@@ -419,7 +465,13 @@ export function FamilyGraph(props: FamilyGraphProps) {
           <g className="graph__nodes">
             {layout.nodes.map((n) =>
               n.entity !== null && shownNodes && !shownNodes.has(n.entity) ? null : (
-                <Node key={n.id} node={n} lit={endpointsLit.has(n.id)} />
+                <Node
+                  key={n.id}
+                  node={n}
+                  lit={endpointsLit.has(n.id)}
+                  shown={overview ? (overview.names.get(n.id) ?? null) : undefined}
+                  badgeScale={overview?.scale.badge}
+                />
               ),
             )}
           </g>
@@ -427,12 +479,32 @@ export function FamilyGraph(props: FamilyGraphProps) {
       </svg>
       <p id={helpId} className="graph__help">
         Drag to pan, Ctrl + wheel or pinch to zoom. With the drawing focused: arrow keys pan, + and − zoom, 0 fits.
+        {wordsLeftOut > 0 && (
+          <span data-testid="graph-overview-note">
+            {' '}
+            Drawn small: names are shortened and{' '}
+            {wordsLeftOut === 1 ? 'one relation word is' : `${wordsLeftOut} relation words are`} left out until you zoom
+            in.
+          </span>
+        )}
       </p>
     </div>
   );
 }
 
-const Node = memo(function Node({ node: n, lit }: { node: LayoutNode; lit: boolean }) {
+/**
+ * `shown`: the name as the overview fits it (shortened, or null: none fits); undefined: the whole
+ * name. `badgeScale`: the overview's enlargement of the A/B badge, which then sits on top of the node.
+ */
+const Node = memo(function Node(props: {
+  node: LayoutNode;
+  lit: boolean;
+  shown?: string | null | undefined;
+  badgeScale?: number | undefined;
+}) {
+  const { node: n, lit, shown, badgeScale } = props;
+  const name = shown === undefined ? n.name : shown;
+  const badge = badgeScale === undefined ? { x: -n.width / 2, y: -n.height / 2 } : overviewBadgeAt(n, badgeScale);
   const shape =
     n.gender === 'male' ? (
       <rect className="node__shape" x={-n.width / 2} y={-n.height / 2} width={n.width} height={n.height} rx={3} />
@@ -467,13 +539,17 @@ const Node = memo(function Node({ node: n, lit }: { node: LayoutNode; lit: boole
         />
       )}
       {shape}
-      <text className="node__name" dy="0.35em">
-        {n.name}
-      </text>
+      {name !== null && (
+        <text className="node__name" dy="0.35em">
+          {name}
+        </text>
+      )}
       {n.query && (
-        <g className="node__badge" transform={`translate(${-n.width / 2},${-n.height / 2})`}>
-          <circle r={BADGE_RADIUS} />
-          <text dy="0.35em">{n.query}</text>
+        <g className="node__badge" transform={`translate(${badge.x},${badge.y})`}>
+          <g className="node__badge-mark">
+            <circle r={BADGE_RADIUS} />
+            <text dy="0.35em">{n.query}</text>
+          </g>
         </g>
       )}
       <title>
@@ -495,10 +571,13 @@ interface EdgeProps {
   readonly onHoverFact: ((factId: number | null) => void) | undefined;
   /** This fact's attention weight (its band is drawn under every edge, by FamilyGraph). */
   readonly attention?: number;
+  /** Where the overview sets the word (null: left out at this zoom); undefined: the layout's spot. */
+  readonly labelAt?: Point | null;
 }
 
 const Edge = memo(function Edge(props: EdgeProps) {
   const { edge: e, markerId, highlighted, proofRole, from, to, onHoverFact, attention } = props;
+  const at = props.labelAt === undefined ? e.label : props.labelAt;
   const on = highlighted || proofRole !== null;
   const kindClass = e.factKind === 'memory' ? 'memory' : e.kind;
   const sentence = `${to.name} is ${from.name}'s ${e.word}`;
@@ -538,9 +617,11 @@ const Edge = memo(function Edge(props: EdgeProps) {
       <path className="edge__hit" d={e.d} />
       <path className="edge__line" d={e.d} markerEnd={`url(#${markerId}-${on ? 'lit' : e.kind})`} />
       {e.factKind === 'memory' && <path className="edge__inner" d={e.d} />}
-      <text className={`edge__label edge__label--${kindClass}`} x={e.label.x} y={e.label.y} dy="0.35em">
-        {e.word}
-      </text>
+      {at && (
+        <text className={`edge__label edge__label--${kindClass}`} x={at.x} y={at.y} dy="0.35em">
+          {e.word}
+        </text>
+      )}
     </g>
   );
 });

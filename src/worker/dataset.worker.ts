@@ -16,7 +16,9 @@ const encoder = new TextEncoder();
 
 export const datasetHandlers: Handlers<DatasetCommands> = {
   generate(body, ctx) {
-    const { render, name, describe, tally, source } = datasetRenderer(body.text, body.spec.seed, body.templates);
+    const { render, name, describe, tally, source } = datasetRenderer(body.text, body.spec.seed, body.templates, {
+      templatesOnly: body.templatesOnly === true && body.templates !== undefined,
+    });
     // With --equal, choosing the rows is the first half of the work; otherwise there is nothing
     // to report before the rows themselves.
     const base = body.spec.equal ? 0.5 : 0;

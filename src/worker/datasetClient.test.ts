@@ -246,4 +246,27 @@ describe('template files', () => {
     for (const r of sons) expect(r.story).toMatch(/waved at (her|his) son .* on the pier\.$/);
     pool.terminate();
   });
+
+  it('with templates only, a fact the file does not tell fails the run naming it; without, it is told plainly', async () => {
+    // Rows of every one-fact pattern, and a file that tells "son" only.
+    const spec: DatasetSpec = { ...SPEC, trainTasks: [{ task: 1, k: 1 }], testTasks: [], trainRows: 30, equal: false };
+    const text: TextSettings = { synthetic: false, combinationLength: 1, templateSplit: false, storyOrder: 'shuffled' };
+    const templates = {
+      name: 'sons.json',
+      bank: {
+        son: {
+          'female-male': ['ENT_0_female met her son ENT_1_male.'],
+          'male-male': ['ENT_0_male met his son ENT_1_male.'],
+        },
+      },
+    };
+    const pool = new DatasetPool(spawn, 1);
+    const refused = pool.generate(spec, text, {}, templates, { templatesOnly: true }).promise;
+    await expect(refused).rejects.toMatchObject({ name: 'GenerationError' });
+    await expect(refused).rejects.toThrow(/sons\.json has no template for the fact ".+" \(relation (?!son\b)/);
+    const run = await pool.generate(spec, text, {}, templates).promise;
+    expect(run.told.plain).toBeGreaterThan(0);
+    expect(run.describe).not.toHaveProperty('templates_only');
+    pool.terminate();
+  });
 });

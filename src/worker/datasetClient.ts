@@ -81,6 +81,7 @@ export class DatasetPool {
     text: TextSettings,
     cb: GenerateCallbacks = {},
     templates?: TemplateSource,
+    options: { readonly templatesOnly?: boolean } = {},
   ): { promise: Promise<DatasetRun>; cancel: () => void } {
     this.active?.cancel();
     const plan = planDataset(spec);
@@ -111,6 +112,7 @@ export class DatasetPool {
             indexStart: j.fileOffset,
             previewRows: PREVIEW_ROWS_PER_JOB,
             ...(templates ? { templates } : {}),
+            ...(templates && options.templatesOnly ? { templatesOnly: true } : {}),
           },
           {
             onProgress: (done, total) => cb.onProgress?.(j, done, total),

@@ -30,6 +30,11 @@ export interface GenerateBody {
   readonly text: TextSettings;
   /** Paraphrases from a template file (`--templates`) instead of our bank; ignored when synthetic. */
   readonly templates?: TemplateSource;
+  /**
+   * `--templates-only`: with `templates`, a fact none of its paraphrases tells fails the job
+   * (MissingTemplateError, naming the row and the fact) instead of being told plainly.
+   */
+  readonly templatesOnly?: boolean;
   /** Index column value of the job's first row (its position in its dataset-folder file). */
   readonly indexStart: number;
   /** Preview rows are sent for the job's first this-many rows only; the CSV has them all. */

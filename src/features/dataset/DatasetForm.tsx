@@ -173,7 +173,39 @@ function TemplatesField() {
   const templates = useDatasetBuilder((s) => s.templates);
   const setTemplates = useDatasetBuilder((s) => s.setTemplates);
   const synthetic = useDatasetBuilder((s) => s.values.synthetic);
-  return <TemplateFilePicker value={templates} onChange={setTemplates} disabled={synthetic} />;
+  return (
+    <>
+      <TemplateFilePicker value={templates} onChange={setTemplates} disabled={synthetic} />
+      {templates?.source && <TemplatesOnlyField synthetic={synthetic} />}
+    </>
+  );
+}
+
+/** `--templates-only`, offered once a template file is loaded: no plain sentence for a fact the file does not tell. */
+function TemplatesOnlyField({ synthetic }: { synthetic: boolean }) {
+  const id = useId();
+  const on = useDatasetBuilder((s) => s.templatesOnly);
+  const setOn = useDatasetBuilder((s) => s.setTemplatesOnly);
+  return (
+    <div className="dataset__check" data-field="templatesOnly">
+      <input
+        id={id}
+        name="templatesOnly"
+        type="checkbox"
+        checked={on}
+        disabled={synthetic}
+        aria-describedby={`${id}-hint`}
+        data-testid="dataset-templates-only"
+        onChange={(e) => setOn(e.target.checked)}
+      />
+      <label htmlFor={id}>
+        Templates only (refuse plain sentences) <span className="cli-flag">--templates-only</span>
+      </label>
+      <span id={`${id}-hint`} className="hint">
+        a fact none of the file’s paraphrases tells stops the run, naming the fact
+      </span>
+    </div>
+  );
 }
 
 /** The settings the form cannot turn into a dataset, in field order, linked to their inputs. */

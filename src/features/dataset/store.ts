@@ -19,6 +19,11 @@ export interface DatasetBuilderState {
   readonly values: DatasetFormValues;
   /** A template file read by the picker (`--templates`); null is our bank. */
   readonly templates: TemplateReading | null;
+  /**
+   * `--templates-only`: with a template file, a fact none of its paraphrases tells stops the run
+   * (its MissingTemplateError naming the fact is the run's error) instead of a plain sentence.
+   */
+  readonly templatesOnly: boolean;
   readonly errors: FormErrors;
   readonly status: RunStatus;
   /** The engine's message when a run failed (e.g. a GenerationError). */
@@ -42,6 +47,7 @@ export interface DatasetBuilderActions {
   warm(): void;
   setValue<F extends DatasetField>(field: F, value: DatasetFormValues[F]): void;
   setTemplates(reading: TemplateReading | null): void;
+  setTemplatesOnly(on: boolean): void;
   /** Sets the fields of a preset (`--preset`). */
   applyPreset(name: string): void;
   resetForm(): void;
@@ -80,6 +86,7 @@ const NO_RESULT: Pick<
 const INITIAL: DatasetBuilderState = {
   values: DEFAULT_FORM,
   templates: null,
+  templatesOnly: false,
   errors: {},
   workers: 0,
   startedAt: null,
@@ -116,7 +123,9 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
 
   setTemplates: (templates) => set({ templates }),
 
-  resetForm: () => set({ values: DEFAULT_FORM, templates: null, errors: {} }),
+  setTemplatesOnly: (templatesOnly) => set({ templatesOnly }),
+
+  resetForm: () => set({ values: DEFAULT_FORM, templates: null, templatesOnly: false, errors: {} }),
 
   applyPreset: (name) => {
     const preset = presetValues(name);
@@ -143,6 +152,8 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
     }
     const p = getPool();
     const templates = reading.text.synthetic ? undefined : (get().templates?.source ?? undefined);
+    // Only with a file's paraphrases (as the CLI, which refuses it with plain sentences).
+    const templatesOnly = templates !== undefined && get().templatesOnly;
     const plan = planDataset(reading.spec);
     const startedAt = performance.now();
     set({
@@ -232,6 +243,7 @@ export const useDatasetBuilder = create<DatasetBuilderState & DatasetBuilderActi
           },
         },
         templates,
+        { templatesOnly },
       );
       cancelRun = cancel;
       promise.then(

@@ -99,7 +99,7 @@ const AROUND_STEPS = 16;
  * right of a vertical line, before the other side), then around its middle. Finite (127 spots),
  * deterministic.
  */
-function* labelSpots(at: (t: number) => Point): Generator<Point> {
+export function* labelSpots(at: (t: number) => Point): Generator<Point> {
   for (const t of ALONG) yield at(t);
   for (const d of BESIDE) {
     for (const t of ALONG) {
