@@ -10,11 +10,16 @@ import { withDefaults, type StudyDefinition } from '../src/study/definition/defi
 import { encodeStudyLink } from '../src/study/definition/link';
 import type { SessionGrant } from '../src/study/delivery/serverApi';
 import type { EarlierRow } from '../src/study/kinds';
-import { adaptiveAnswers, adaptiveItem } from '../src/study/kinds/adaptive';
+import Database from 'better-sqlite3';
+import { adaptiveAnswers, adaptiveItem, adaptiveStateOf, storedEstimate } from '../src/study/kinds/adaptive';
+import { rowsToCsv } from '../src/study/results/results';
+import { readResultsFile } from '../src/study/results/resultsFile';
+import { ExportReader } from './export';
 import type { ResultRow } from '../src/study/results/results';
 import { studyTrialContent } from '../src/study/schedule/trialFacts';
 import { ResultStore } from './store';
-import { makeRow, tempDirs, testApp } from './testServer';
+import { downgradeDatabase, makeRow, tempDirs, testApp } from './testServer';
+import { SCHEMA_VERSION } from './store';
 
 const tempDir = tempDirs('clutrr-adaptive-');
 const RESEARCHER = 'researcher-token-for-tests-0123456789';
@@ -217,5 +222,118 @@ describe('an adaptive study on the results server', () => {
       )
     ).json()) as SessionGrant;
     expect(again.earlier?.map((f) => f.trial_index)).toEqual([0, 1, 2, 3]);
+  });
+});
+
+/** The estimate after each row of a session, by replaying its procedure over the rows up to it. */
+const expectedEstimates = (def: StudyDefinition, rows: readonly ResultRow[]) =>
+  rows.map((_, i) => {
+    const state = adaptiveStateOf(def, rows.slice(0, i + 1));
+    return [
+      storedEstimate(state.estimate.threshold),
+      storedEstimate(state.estimate.low),
+      storedEstimate(state.estimate.high),
+      def.adaptive,
+      state.stopped ?? '',
+    ];
+  });
+const estimateOf = (r: ResultRow) => [
+  r.threshold_k,
+  r.threshold_low,
+  r.threshold_high,
+  r.adaptive_procedure,
+  r.adaptive_stop,
+];
+
+describe("the estimate stored with an adaptive study's rows", () => {
+  it("is the server's own: recomputed from the session's rows, a tampered value overwritten", async () => {
+    const t = await begin();
+    const want = expectedEstimates(STUDY, t.rows);
+    // The page's rows carry no estimate (as a page loaded before the columns) or a tampered one.
+    const sent = t.rows.map((r, i) =>
+      i % 2 === 0
+        ? r
+        : { ...r, threshold_k: 9.5, threshold_low: 9, threshold_high: 10, adaptive_stop: 'interval' as const },
+    );
+    for (const r of sent.slice(0, 3)) {
+      expect((await t.post('/api/rows', { sessions: [], rows: [r], secrets: t.secrets })).status).toBe(200);
+    }
+    expect((await t.post('/api/rows', { sessions: [], rows: sent.slice(3), secrets: t.secrets })).status).toBe(200);
+    const stored = t.store.rows('adapt');
+    expect(stored.map(estimateOf)).toEqual(want);
+    expect(stored.at(-1)!.adaptive_stop).toBe('trials');
+    expect(new Set(stored.map((r) => r.threshold_k)).size).toBeGreaterThan(1);
+    // Sent again with the server's values, or with a tampered one: unchanged, never a conflict, never stored.
+    const again = await t.post('/api/rows', {
+      sessions: [],
+      rows: [stored[1]!, { ...stored[2]!, threshold_k: 1 }],
+      secrets: t.secrets,
+    });
+    expect(await again.json()).toEqual({ stored: 0, unchanged: 2 });
+    expect(t.store.rows('adapt').map(estimateOf)).toEqual(want);
+    // The exports carry them: the CSV reads back to the same values.
+    const reader = ExportReader.open(t.store);
+    const csv = [...reader.chunks('csv', 'adapt')].join('');
+    reader.close();
+    expect(csv).toBe(rowsToCsv(t.store.rows('adapt'), t.store.sessionInfos('adapt')));
+    expect(readResultsFile('adapt.csv', csv).rows.map(estimateOf)).toEqual(want);
+    expect(csv.split('\r\n')[0]).toContain(
+      ',threshold_k,threshold_low,threshold_high,adaptive_procedure,adaptive_stop,',
+    );
+  });
+
+  it('is empty for a solve study whatever the page sends', async () => {
+    const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));
+    store.registerStudy({ definition: withDefaults({ studyId: 'plain' }) });
+    const row = makeRow('plain', 's', 0, { threshold_k: 3, adaptive_procedure: 'quest' });
+    expect(store.ingest({ sessions: [], rows: [row] }).status).toBe('stored');
+    expect(estimateOf(store.rows('plain')[0]!)).toEqual([null, null, null, '', '']);
+    store.close();
+  });
+
+  it("is computed for a browser-made session's rows in order, and left empty when a row before is missing", () => {
+    const store = ResultStore.open(path.join(tempDir(), 'results.sqlite'));
+    const def = withDefaults({ ...STUDY, studyId: 'adapt-b', sinks: [] });
+    store.registerStudy({ definition: def });
+    const grant = { session_id: 'b-1' } as SessionGrant;
+    const rows: ResultRow[] = [];
+    for (let n = 0; n < 5; n++) rows.push({ ...adaptiveRow(def, grant, rows, n), participant_id: '' });
+    expect(store.ingest({ sessions: [], rows: rows.slice(0, 2) }).status).toBe('stored');
+    // Trial 3 before trial 2: no estimate can be told for it.
+    expect(store.ingest({ sessions: [], rows: [rows[3]!] }).status).toBe('stored');
+    expect(store.ingest({ sessions: [], rows: [rows[2]!, rows[4]!] }).status).toBe('stored');
+    const want = expectedEstimates(def, rows);
+    expect(store.rows('adapt-b').map(estimateOf)).toEqual([
+      want[0],
+      want[1],
+      want[2],
+      [null, null, null, '', ''],
+      want[4],
+    ]);
+    store.close();
+  });
+
+  it('comes with a schema step that keeps the rows of an older database, their estimate empty', () => {
+    const file = path.join(tempDir(), 'results.sqlite');
+    {
+      const old = ResultStore.open(file);
+      old.registerStudy({ definition: withDefaults({ studyId: 'kept' }) });
+      old.ingest({ sessions: [], rows: [makeRow('kept', 's1', 0), makeRow('kept', 's1', 1)] });
+      downgradeDatabase(old.handleForTests(), 4);
+      old.close();
+      const db = new Database(file);
+      expect(db.pragma('user_version', { simple: true })).toBe(4);
+      const columns = (db.prepare('PRAGMA table_info(trials)').all() as { name: string }[]).map((c) => c.name);
+      expect(columns).not.toContain('threshold_k');
+      db.close();
+    }
+    const store = ResultStore.open(file);
+    expect(store.handleForTests().pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.rows('kept')).toEqual([makeRow('kept', 's1', 0), makeRow('kept', 's1', 1)]);
+    expect(store.ingest({ sessions: [], rows: [makeRow('kept', 's1', 2)] }).status).toBe('stored');
+    expect(() =>
+      store.handleForTests().prepare("UPDATE trials SET adaptive_stop = 'bored' WHERE trial_index = 2").run(),
+    ).toThrow(/CHECK constraint/);
+    store.close();
   });
 });

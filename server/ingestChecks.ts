@@ -192,7 +192,9 @@ export class IngestChecks {
     let item = trial.item;
     // An adaptive trial: its item is the one the session's earlier rows decide, replayed here.
     if (kind.follows?.placeholder(item)) {
-      const earlier = [...this.look.history(issued.session_id), ...sent].filter((r) => r.trial_index < row.trial_index);
+      const earlier = sessionRows(this.look.history(issued.session_id), sent).filter(
+        (r) => r.trial_index < row.trial_index,
+      );
       let decided;
       try {
         decided = kind.follows.item(def, trial, earlier);
@@ -237,6 +239,21 @@ export class IngestChecks {
     if (reviewTrial) return this.look.reviews.reviewRowProblem(issued.session_id, row);
     return kind.rowProblem(def, item, row, this.facts);
   }
+}
+
+/**
+ * A session's rows: the stored ones, then those of the request it has not stored (a batch sent
+ * again after a lost answer repeats stored rows; each trial counts once, the stored row standing).
+ */
+export function sessionRows<R extends EarlierRow>(stored: readonly R[], sent: readonly R[]): R[] {
+  const seen = new Set(stored.map((r) => r.trial_index));
+  const out = [...stored];
+  for (const r of sent) {
+    if (seen.has(r.trial_index)) continue;
+    seen.add(r.trial_index);
+    out.push(r);
+  }
+  return out;
 }
 
 function sessionProblem(issued: IssuedRow, s: SessionInfo, schedule: ParticipantSchedule): string | undefined {

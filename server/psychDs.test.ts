@@ -76,7 +76,7 @@ describe('psych-DS export', () => {
       // The data are the CSV export of that study, byte for byte.
       expect(text).toBe(rowsToCsv(store.rows(studyId), store.sessionInfos(studyId)));
       const header = parseCsv(text)[0]!;
-      expect(header.length).toBe(30);
+      expect(header.length).toBe(35);
       for (const column of header) expect(described.has(column), column).toBe(true);
       const definition = JSON.parse(
         readFileSync(path.join(out, 'materials', file.replace('_data.csv', '_definition.json')), 'utf8'),

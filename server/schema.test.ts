@@ -40,6 +40,12 @@ const handWrittenRowSchema = z.strictObject({
   story: text(20_000),
   prolific_study_id: text(200),
   prolific_session_id: text(200),
+  // Added with issue 32 (the adaptive estimate): a page loaded before sends none of them.
+  threshold_k: z.number().min(-10).max(40).nullable().default(null),
+  threshold_low: z.number().min(-10).max(40).nullable().default(null),
+  threshold_high: z.number().min(-10).max(40).nullable().default(null),
+  adaptive_procedure: z.enum(['', 'staircase', 'quest']).default(''),
+  adaptive_stop: z.enum(['', 'trials', 'interval']).default(''),
 });
 
 const handWrittenSessionSchema = z.strictObject({
@@ -120,6 +126,23 @@ describe('resultRowSchema, derived from RESULT_FIELDS', () => {
     const { k: _k, ...missing } = row;
     expect(outcome(resultRowSchema, missing)).toEqual(outcome(handWrittenRowSchema, missing));
     expect(outcome(resultRowSchema, { ...row, extra: 1 })).toEqual(outcome(handWrittenRowSchema, { ...row, extra: 1 }));
+  });
+
+  it('takes a row from a page loaded before the estimate columns, reading them as empty', () => {
+    const row = makeRow('lab', 's', 0);
+    const {
+      threshold_k: _a,
+      threshold_low: _b,
+      threshold_high: _c,
+      adaptive_procedure: _d,
+      adaptive_stop: _e,
+      ...before
+    } = row;
+    expect(resultRowSchema.parse(before)).toEqual(row);
+    expect(parseIngestBody(JSON.stringify({ sessions: [], rows: [before] }))).toEqual({
+      ok: true,
+      value: { sessions: [], rows: [row] },
+    });
   });
 
   it('keeps the messages a client is told', () => {

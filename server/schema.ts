@@ -6,7 +6,13 @@
  * it would lose data without anyone noticing.
  */
 import { z } from 'zod';
-import { RESULT_FIELDS, type FieldValue, type ResultColumn, type ResultField } from '../src/study/results/resultFields';
+import {
+  emptyValue,
+  RESULT_FIELDS,
+  type FieldValue,
+  type ResultColumn,
+  type ResultField,
+} from '../src/study/results/resultFields';
 import { RESULT_COLUMNS, type ResultRow, type SessionInfo } from '../src/study/results/results';
 import { parseClientJson } from './json';
 
@@ -30,6 +36,8 @@ function fieldSchema(field: ResultField): z.ZodType {
     case 'integer?':
     case 'number?':
       return whole(field.min, field.max).nullable();
+    case 'decimal?':
+      return z.number().min(field.min).max(field.max).nullable();
     case 'boolean':
       return z.boolean();
     case 'enum':
@@ -40,8 +48,18 @@ function fieldSchema(field: ResultField): z.ZodType {
 /** The row schema's shape as the table types it; `_rowsMatch` below holds it to ResultRow. */
 type RowShape = { [K in ResultColumn]: z.ZodType<FieldValue<(typeof RESULT_FIELDS)[K]>> };
 
+/**
+ * A column added after the first release (`later`) may be missing from a page loaded before it:
+ * it reads as empty. (The estimate columns are the server's own anyway: store.ts recomputes them.)
+ */
+function columnSchema(c: ResultColumn): z.ZodType {
+  const field: ResultField = RESULT_FIELDS[c];
+  const schema = fieldSchema(field);
+  return field.later ? schema.default(emptyValue(c)) : schema;
+}
+
 export const resultRowSchema = z.strictObject(
-  Object.fromEntries(RESULT_COLUMNS.map((c) => [c, fieldSchema(RESULT_FIELDS[c])])) as RowShape,
+  Object.fromEntries(RESULT_COLUMNS.map((c) => [c, columnSchema(c)])) as RowShape,
 );
 
 const rowField = resultRowSchema.shape;

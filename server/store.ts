@@ -15,6 +15,8 @@ import { encodeStudyLink, decodeStudyLink } from '../src/study/definition/link';
 import { checkStudyDefinition, type StudyDefinition } from '../src/study/definition/definition';
 import { readParticipantParams } from '../src/study/delivery/route';
 import { RESULT_COLUMNS, sortRows, type ResultRow, type SessionInfo } from '../src/study/results/results';
+import { NO_ESTIMATE } from '../src/study/results/resultFields';
+import { kindSpec, type EarlierRow } from '../src/study/kinds';
 import { MAX_DEVICES_PER_SESSION, sameDevice, sameSessionFacts } from '../src/study/delivery/sessionModel';
 import { AccessTables } from './db/accessTables';
 import { databaseBytes, fileOf, openConnection, openReadOnly, StoreError, type Connection } from './db/connection';
@@ -22,6 +24,7 @@ import { LimitBucketTable } from './db/limitBuckets';
 import { ResultTables, type DeviceRecord, type SessionSummary } from './db/resultTables';
 import { ReviewTables } from './db/reviewTables';
 import { Snapshot } from './db/snapshot';
+import { sessionRows } from './ingestChecks';
 import type { IngestBody } from './schema';
 import { StudyRegistry } from './studyRegistry';
 
@@ -285,7 +288,7 @@ export class ResultStore {
     });
     let added = 0;
     let unchanged = 0;
-    body.rows.forEach((row, i) => {
+    this.withEstimates(body.rows).forEach((row, i) => {
       check(`rows.${i}`, row);
       const sessionStudy =
         this.tables.session(row.session_id)?.study_id ?? this.tables.sessionStudyFromRows(row.session_id);
@@ -314,6 +317,36 @@ export class ResultStore {
     });
     if (conflicts.length > 0) throw new Abort({ status: 'conflict', conflicts });
     return { status: 'stored', added, unchanged };
+  }
+
+  /**
+   * The rows with the server's own estimate columns, whatever the page sent in them: an adaptive
+   * study's main row gets the estimate after its answer over the session's stored rows and the
+   * request's (the kind's `follows.estimate`, the function the page ran); every other row gets
+   * none. So a tampered estimate is overwritten, never stored, and a row sent again with the page's
+   * own (equal) values is `unchanged`.
+   */
+  private withEstimates(rows: readonly ResultRow[]): ResultRow[] {
+    const defs = new Map<string, StudyDefinition | undefined>();
+    const sessions = new Map<string, EarlierRow[]>();
+    const sent = new Map<string, ResultRow[]>();
+    for (const r of rows) {
+      const list = sent.get(r.session_id);
+      if (list) list.push(r);
+      else sent.set(r.session_id, [r]);
+    }
+    return rows.map((row) => {
+      if (!defs.has(row.study_id)) defs.set(row.study_id, this.registry.get(row.study_id)?.def);
+      const def = defs.get(row.study_id);
+      const follows = def && kindSpec(def.kind).follows;
+      if (!def || !follows) return { ...row, ...NO_ESTIMATE };
+      let session = sessions.get(row.session_id);
+      if (!session) {
+        session = sessionRows(this.accessTables().history(row.session_id), sent.get(row.session_id)!);
+        sessions.set(row.session_id, session);
+      }
+      return { ...row, ...follows.estimate(def, row, session) };
+    });
   }
 
   /**

@@ -16,6 +16,7 @@ import { studyTrialContent } from '../src/study/schedule/trialFacts';
 import { createApp, type AppOptions } from './app';
 import type { ResultStore } from './store';
 import { ROOT, spawnServer, type SpawnedServer } from './spawnServer';
+import { NO_ESTIMATE } from '../src/study/results/resultFields';
 
 export { ROOT };
 
@@ -93,6 +94,7 @@ export function makeRow(studyId: string, session: string, trial: number, over: P
     story: `=HYPERLINK("x") Anna is Ben's aunt.\nTrial ${trial}, "quoted".`,
     prolific_study_id: '',
     prolific_session_id: '',
+    ...NO_ESTIMATE,
     ...over,
   };
 }
@@ -179,6 +181,9 @@ export function scheduledRow(
  */
 export function downgradeDatabase(db: { exec(sql: string): unknown }, version: number): void {
   const undo: Record<number, string> = {
+    5: `ALTER TABLE trials DROP COLUMN adaptive_stop; ALTER TABLE trials DROP COLUMN adaptive_procedure;
+        ALTER TABLE trials DROP COLUMN threshold_high; ALTER TABLE trials DROP COLUMN threshold_low;
+        ALTER TABLE trials DROP COLUMN threshold_k;`,
     4: `DROP TABLE limit_buckets; DROP TABLE server_meta; DROP TABLE free_participants; DROP TABLE session_devices;
         DROP INDEX issued_by_code; DROP INDEX issued_by_address;
         ALTER TABLE issued_sessions DROP COLUMN released_at; ALTER TABLE issued_sessions DROP COLUMN from_counter;
@@ -187,7 +192,7 @@ export function downgradeDatabase(db: { exec(sql: string): unknown }, version: n
     3: 'DROP TABLE review_assignments;',
     2: 'DROP TABLE issued_sessions; DROP TABLE study_access;',
   };
-  for (let step = 4; step > version; step--) db.exec(undo[step]!);
+  for (let step = 5; step > version; step--) db.exec(undo[step]!);
   db.exec(`PRAGMA user_version = ${version}`);
 }
 

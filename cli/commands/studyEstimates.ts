@@ -2,11 +2,17 @@
  * `study estimates <definition or link> FILE…`: each session's threshold estimate (threshold k and
  * its 95% interval) from a study's exported rows, as the participant's completion screen shows it:
  * an adaptive study's procedure replayed over the session's answers (src/study/kinds/adaptive.ts),
- * a fixed-item study's fitted from its accuracy by k. The rows are the record; the estimate is
- * recomputed from them, never read from a client. Last line: `participants=<n> mean_threshold=<x|none>`.
+ * a fixed-item study's fitted from its accuracy by k. An adaptive study's rows store the estimate
+ * after each main trial (threshold_k, threshold_low, threshold_high: the results server's own,
+ * recomputed from the answers); a session's stored estimate is read from its last such row, and
+ * the answers are replayed only for rows without it (files written before the columns). A stored
+ * estimate that the replay does not reproduce (an edited file, another definition) is said on
+ * stderr. Last line: `participants=<n> mean_threshold=<x|none>`.
  */
 import { writeFileSync } from 'node:fs';
 import type { ResultRow } from '../../src/study/results/results';
+import type { ThresholdEstimate } from '../../src/study/adaptive/psychometric';
+import { storedThresholds } from '../../src/study/results/thresholds';
 import { estimatesCsv, sessionEstimate, SIMULATED_KINDS } from '../../src/study/simulate/simulate';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
@@ -51,7 +57,31 @@ export async function studyEstimates(argv: readonly string[]): Promise<number> {
   if (bySession.size === 0) {
     throw new UsageError(`no rows of study ${def.studyId} in ${positional.slice(1).join(', ')}`);
   }
-  const sessions = [...bySession].map(([sessionId, rows]) => ({ sessionId, estimate: sessionEstimate(def, rows) }));
+  let stored = 0;
+  const differ: string[] = [];
+  const sessions = [...bySession].map(([sessionId, rows]) => {
+    const recomputed = sessionEstimate(def, rows);
+    const kept = storedThresholds(rows)[0];
+    if (!kept) return { sessionId, estimate: recomputed };
+    stored++;
+    const estimate: ThresholdEstimate = {
+      threshold: kept.threshold,
+      low: kept.low,
+      high: kept.high,
+      trials: kept.trials,
+    };
+    if (estimatesCsv([{ sessionId, estimate }]) !== estimatesCsv([{ sessionId, estimate: recomputed }]))
+      differ.push(sessionId);
+    return { sessionId, estimate };
+  });
+  process.stderr.write(
+    `estimates: ${stored} stored in the rows, ${sessions.length - stored} recomputed from the answers\n`,
+  );
+  if (differ.length > 0) {
+    process.stderr.write(
+      `warning: the stored estimate of ${differ.length} session(s) is not what this study's procedure gives from their answers (${differ.slice(0, 5).join(', ')}${differ.length > 5 ? ', …' : ''}); the stored one is written\n`,
+    );
+  }
   const csv = estimatesCsv(sessions);
   if (flags.out === undefined) process.stdout.write(csv);
   else writeFileSync(String(flags.out), csv);

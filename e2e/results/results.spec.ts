@@ -3,6 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { parseCsv } from '../../src/core/formats/csv';
 import { rowsToCsv, type ResultRow } from '../../src/study/results/results';
+import { NO_ESTIMATE } from '../../src/study/results/resultFields';
 
 /**
  * The results dashboard at #/results, on the production build, fed the generated study of 50
@@ -505,6 +506,7 @@ function resumedStudy(): ResultRow[] {
         story: 'Ann and Bo.',
         prolific_study_id: '',
         prolific_session_id: '',
+        ...NO_ESTIMATE,
       });
     }
   }

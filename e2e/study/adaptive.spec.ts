@@ -6,7 +6,9 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { spawnServer, type SpawnedServer } from '../../server/spawnServer';
 import type { StudyDefinition } from '../../src/study/definition/definition';
 import type { RelationWord } from '../../src/core/kinship/relations';
-import { adaptiveAnswers, adaptiveItem } from '../../src/study/kinds/adaptive';
+import { adaptiveAnswers, adaptiveItem, adaptiveSettings, storedEstimate } from '../../src/study/kinds/adaptive';
+import { adaptiveState } from '../../src/study/adaptive/procedure';
+import type { EstimateColumns, ResultRow } from '../../src/study/results/resultFields';
 import type { Answer } from '../../src/study/adaptive/psychometric';
 import { studyTrialContent } from '../../src/study/schedule/trialFacts';
 import { definitionOf, normalise, Participant, PHONE } from '../fixtures/study';
@@ -20,6 +22,10 @@ import { definitionOf, normalise, Participant, PHONE } from '../fixtures/study';
  * completion and the planner at phone and desktop sizes go to SHOTS. Through the results server:
  * every row is stored, and a session begun on a phone continues on a desktop with its resume code,
  * which picks the very puzzle the phone would have shown next (from the server's earlier rows).
+ * The server stores each row's running threshold estimate (its own recomputation), and the
+ * results dashboard's threshold table (`adaptive-thresholds`, on the phone) shows the stored one.
+ * The planner of an adaptive design answers the adaptive questions (interval half-width, power
+ * between conditions) from the same procedure in the power worker.
  */
 const SHOTS = process.env.E2E_SHOTS ?? 'e2e/artifacts';
 const DESKTOP = { width: 1280, height: 800 } as const;
@@ -183,7 +189,7 @@ test.describe('the adaptive study kind', () => {
     cli(['results', 'export', '--data', data, '--out', file]);
     const rows = (
       JSON.parse(readFileSync(file, 'utf8')) as {
-        rows: { trial_index: number; puzzle_id: string; k: number; correct: boolean }[];
+        rows: (Pick<ResultRow, 'session_id' | 'trial_index' | 'puzzle_id' | 'k' | 'correct'> & EstimateColumns)[];
       }
     ).rows
       .filter((r) => r.puzzle_id.startsWith('adaptive-'))
@@ -192,7 +198,51 @@ test.describe('the adaptive study kind', () => {
     rows.forEach((r, n) => {
       expect(r.puzzle_id).toBe(adaptiveItem(def, answers.slice(0, n))!.puzzleId);
       expect(r.correct).toBe(answers[n]!.correct);
+      // The estimate after each answer, stored with the row: the server's own recomputation.
+      const state = adaptiveState(adaptiveSettings(def), answers.slice(0, n + 1));
+      expect([r.threshold_k, r.threshold_low, r.threshold_high, r.adaptive_procedure, r.adaptive_stop]).toEqual([
+        storedEstimate(state.estimate.threshold),
+        storedEstimate(state.estimate.low),
+        storedEstimate(state.estimate.high),
+        'staircase',
+        n === 7 ? 'trials' : '',
+      ]);
     });
+    const last = rows.at(-1)!;
+
+    // The researcher's dashboard, on the phone: the threshold table shows what the server stored.
+    const token = readFileSync(path.join(data, 'token'), 'utf8').trim();
+    await page.goto(`${server.url}/#/results`);
+    await page.getByTestId('results-server').locator('summary').click();
+    await page.getByTestId('results-server-token').fill(token);
+    await page.getByTestId('results-fetch').click();
+    await expect(page.getByTestId('results-server-status')).toHaveAttribute('data-status', 'done', {
+      timeout: 30_000,
+    });
+    const table = page.getByTestId('adaptive-thresholds');
+    await expect(table).toBeVisible({ timeout: 30_000 });
+    const line = table.getByTestId('adaptive-thresholds-row');
+    await expect(line).toHaveCount(1);
+    await expect(line).toHaveAttribute('data-session', last.session_id);
+    await expect(line.getByTestId('adaptive-thresholds-k')).toHaveAttribute('data-value', String(last.threshold_k));
+    await expect(line.getByTestId('adaptive-thresholds-k')).toHaveText(last.threshold_k!.toFixed(2));
+    await expect(line.getByTestId('adaptive-thresholds-interval')).toHaveText(
+      `[${last.threshold_low!.toFixed(2)}, ${last.threshold_high!.toFixed(2)}]`,
+    );
+    await expect(line.getByTestId('adaptive-thresholds-stop')).toHaveAttribute('data-value', 'trials');
+    await expect(line).toContainText('staircase');
+    await expect(line.locator('td').nth(5)).toHaveText('8');
+    await expect(page.getByTestId('adaptive-thresholds-mean')).toContainText(`${last.threshold_k!.toFixed(2)} hops`);
+    // On a phone the table scrolls in its own focusable region; the page does not scroll sideways.
+    const region = table.locator('.table-scroll');
+    await expect(region).toHaveAttribute('tabindex', '0');
+    await expect(region).toHaveAttribute('role', 'region');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    await table.scrollIntoViewIfNeeded();
+    await table.screenshot({ path: `${SHOTS}/adaptive-thresholds-phone.png` });
+    // Scrolled sideways inside its region: the remaining columns, the session column kept in view.
+    await region.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+    await table.screenshot({ path: `${SHOTS}/adaptive-thresholds-phone-scrolled.png` });
   });
 
   test('the power planner gives the power and the participants needed, in a worker', async ({ page }) => {
@@ -227,6 +277,43 @@ test.describe('the adaptive study kind', () => {
     await page.setViewportSize(PHONE);
     await planner.scrollIntoViewIfNeeded();
     await planner.screenshot({ path: `${SHOTS}/adaptive-planner-phone.png` });
+  });
+
+  test("an adaptive design's planner: participants for the mean threshold's interval, from its own procedure", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(PHONE);
+    await page.goto('/#/study');
+    await page.evaluate(() => localStorage.removeItem('clutrr-lab:study-designer'));
+    await page.reload();
+    const field = (name: string) => page.locator(`[name="${name}"]`);
+    await page.locator('[data-testid="study-kind-option"][value="adaptive"]').check();
+    await field('adaptive').selectOption('staircase');
+    await field('adaptiveTrials').fill('20');
+    await field('download').check();
+    await field('sendInstructions').fill('Mail it to lab@example.org.');
+    const planner = page.getByTestId('study-power');
+    await expect(planner).toHaveAttribute('data-kind', 'adaptive');
+    // The fixed-item planner's inputs are not asked; the adaptive ones are.
+    await expect(page.getByTestId('study-power-accuracy')).toHaveCount(0);
+    await expect(page.getByTestId('study-power-meanThreshold')).toHaveValue('3.5');
+    await page.getByTestId('study-power-pool').fill('150');
+    await page.getByTestId('study-power-run').click();
+    await expect(page.getByTestId('study-power-result')).toBeVisible({ timeout: 90_000 });
+    const needed = Number(await page.getByTestId('study-power-halfwidth').getAttribute('data-needed'));
+    expect(needed).toBeGreaterThan(20);
+    expect(needed).toBeLessThan(200);
+    await expect(page.getByTestId('study-power-halfwidth').locator('td').nth(2)).toHaveText(String(needed));
+    await expect(page.getByTestId('study-power-conditions')).toHaveCount(0);
+    await expect(page.getByTestId('study-power-people')).toContainText('150 simulated people (20.0 trials each');
+    await page.getByTestId('study-power-use').click();
+    await expect(page.getByTestId('study-planned-n')).toContainText(`Planned N: ${needed}.`);
+    await expect(page.getByTestId('study-planned-n')).toContainText('a 95% interval on the mean threshold no wider');
+    await expect(page.getByTestId('study-recruitment')).toContainText(`recruit ${needed}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    await planner.scrollIntoViewIfNeeded();
+    await planner.screenshot({ path: `${SHOTS}/adaptive-planner-adaptive-phone.png` });
   });
 
   test('begun on a phone, continued on a desktop with the resume code: the next puzzle is the one the phone would have shown', async ({

@@ -113,6 +113,11 @@ test('a whole study on a phone: practice, breaks, a reload and a closed tab mid-
   expect(header.slice(CONTRACT_COLUMNS.length)).toEqual([
     'prolific_study_id',
     'prolific_session_id',
+    'threshold_k',
+    'threshold_low',
+    'threshold_high',
+    'adaptive_procedure',
+    'adaptive_stop',
     'user_agent',
     'screen',
   ]);

@@ -134,6 +134,16 @@ export const MIGRATIONS: readonly string[] = [
      at_ms INTEGER NOT NULL,
      PRIMARY KEY (name, key)
    ) STRICT, WITHOUT ROWID;`,
+  // An adaptive study's running estimate stored with each main row (issue 32): the threshold k and
+  // its 95% interval after the trial, the procedure and why the run stopped. The server computes
+  // them from the session's rows (store.ts); rows stored before keep them empty (NULL, '').
+  `ALTER TABLE trials ADD COLUMN threshold_k REAL;
+   ALTER TABLE trials ADD COLUMN threshold_low REAL;
+   ALTER TABLE trials ADD COLUMN threshold_high REAL;
+   ALTER TABLE trials ADD COLUMN adaptive_procedure TEXT NOT NULL DEFAULT ''
+     CHECK (adaptive_procedure IN ('', 'staircase', 'quest'));
+   ALTER TABLE trials ADD COLUMN adaptive_stop TEXT NOT NULL DEFAULT ''
+     CHECK (adaptive_stop IN ('', 'trials', 'interval'));`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,3 +1,4 @@
+import type { AdaptivePowerAnswer, AdaptivePowerPlan } from '../study/simulate/adaptivePower';
 import type { PowerAnswer, PowerPlan } from '../study/simulate/power';
 import type { PowerCommands } from './powerProtocol';
 import { RpcClient, type WorkerLike } from './rpc';
@@ -19,6 +20,11 @@ export class PowerClient {
 
   plan(body: PowerPlan): Promise<PowerAnswer> {
     return this.client.latest('plan', 'plan', body);
+  }
+
+  /** An adaptive study's plan (supersedes any plan under way, of either kind). */
+  adaptive(body: AdaptivePowerPlan): Promise<AdaptivePowerAnswer> {
+    return this.client.latest('plan', 'adaptive', body);
   }
 
   stop(): void {

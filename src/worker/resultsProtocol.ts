@@ -3,6 +3,7 @@ import type { AnsweredItem, GroupBy, GroupRow, ItemRow, ParticipantRow } from '.
 import type { RowConflict } from '../study/results/resultsFile';
 import type { IrtModel } from '../study/results/irt';
 import type { IrtReport, PlacedRespondent } from '../study/results/irtRows';
+import type { ParticipantThreshold } from '../study/results/thresholds';
 
 /**
  * Messages of the results worker (`results.worker.ts`), served through `rpc.ts`: one command,
@@ -96,6 +97,8 @@ export interface ReadResultsResult {
   readonly collection: CollectionSummary | null;
   /** Every row is a collection trial (no puzzle-solving rows): the puzzle figures say nothing then. */
   readonly collectionOnly: boolean;
+  /** Each adaptive session's stored threshold (`storedThresholds`), by session id; empty for other studies. */
+  readonly thresholds: readonly ParticipantThreshold[];
 }
 
 /** Someone outside the study (a model) who answered some of its items, to place on its ability scale. */

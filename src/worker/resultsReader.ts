@@ -1,6 +1,7 @@
 import { collectionSummary, DEFAULT_COLLECT, type CollectionSummary } from '../study/collect/collect';
 import { readCollectedRows } from '../study/collect/rows';
 import { aggregate, answeredItems, items, mainRows, participants, type ParticipantRow } from '../study/results/figures';
+import { type ParticipantThreshold, storedThresholds } from '../study/results/thresholds';
 import {
   mergeResults,
   ResultsFileError,
@@ -117,6 +118,7 @@ export function createResultsReader() {
     key: string;
     merged: MergedResults;
     people: ParticipantRow[];
+    thresholds: ParticipantThreshold[];
     /** Collection trials among the rows: none, some, or every row. */
     collection: 'none' | 'some' | 'only';
     /** The last collection summary, by the judging options it was computed with. */
@@ -184,6 +186,7 @@ export function createResultsReader() {
         key,
         merged,
         people: participants(merged.rows),
+        thresholds: storedThresholds(merged.rows),
         collection: trials === 0 ? 'none' : collected.other === 0 ? 'only' : 'some',
       };
     }
@@ -210,6 +213,7 @@ export function createResultsReader() {
       figures: dashboardFigures(last.merged.rows, last.people, body.view),
       collection,
       collectionOnly: last.collection === 'only',
+      thresholds: last.thresholds,
     };
   };
   /** The last merge's rows and participants (for the worker's other commands: IRT), null before one. */

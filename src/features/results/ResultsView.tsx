@@ -1,3 +1,4 @@
+import { AdaptiveThresholds } from './AdaptiveThresholds';
 import { CollectionPanel } from './CollectionPanel';
 import { DropZone } from './DropZone';
 import { FileList } from './FileList';
@@ -14,7 +15,7 @@ import { ViewHeader } from '../../ui/ViewHeader';
 /**
  * The results dashboard (`#/results`): load result files (or fetch them from a results server),
  * then accuracy, response time and difficulty with 95% intervals beside the paper's Table 3, the
- * participants (flagged ones marked) and the items.
+ * participants (flagged ones marked), an adaptive study's thresholds and the items.
  */
 export function ResultsView() {
   const hasRows = useResults((s) => s.merged.rows > 0);
@@ -34,6 +35,7 @@ export function ResultsView() {
           <CollectionPanel />
           {!collectionOnly && <Figures />}
           <ParticipantsTable />
+          {!collectionOnly && <AdaptiveThresholds />}
           {!collectionOnly && (
             <>
               <ItemsTable />

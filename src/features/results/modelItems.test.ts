@@ -16,6 +16,7 @@ import {
   STUDY_TEXT_SPLITS,
   type ModelItemAnswer,
 } from './modelItems';
+import { NO_ESTIMATE } from '../../study/results/resultFields';
 
 const generate = (item: AnsweredItem, split: (typeof STUDY_TEXT_SPLITS)[number]) =>
   handlers.story(storyRequestFor(item, split)) as ReturnType<typeof handlers.story> & object;
@@ -60,6 +61,7 @@ function realRow(
     story: unbracket(story.story),
     prolific_study_id: '',
     prolific_session_id: '',
+    ...NO_ESTIMATE,
   };
 }
 

@@ -15,6 +15,7 @@ import { formatBytes } from '../../core/util/format';
 import type { GroupBy, ParticipantRow } from '../../study/results/figures';
 import { DEFAULT_COLLECT, type CollectionSummary, type JudgeOptions } from '../../study/collect/collect';
 import type { ResumedMode } from '../../study/results/resumed';
+import type { ParticipantThreshold } from '../../study/results/thresholds';
 
 export type { FileProblem };
 
@@ -32,6 +33,8 @@ export interface ResultsState {
   readonly mergedKey: string | null;
   /** One line per session, with its flags (computed in the worker). */
   readonly participants: readonly ParticipantRow[];
+  /** Each adaptive session's stored threshold (the rows' estimate columns, read in the worker). */
+  readonly thresholds: readonly ParticipantThreshold[];
   /** The figures of the last view computed (its grouping may lag `groupBy` while the worker works). */
   readonly figures: DashboardFigures;
   /** A failure of the reader that no file's line can carry (e.g. while regrouping). */
@@ -177,6 +180,7 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
       figures: result.figures,
       collection: result.collection,
       collectionOnly: result.collectionOnly,
+      thresholds: result.thresholds,
       readError: null,
       reading: [],
       progress: null,
@@ -192,6 +196,7 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
     merged: EMPTY,
     mergedKey: null,
     participants: [],
+    thresholds: [],
     figures: NO_FIGURES,
     readError: null,
     reading: [],
@@ -301,6 +306,7 @@ export const useResults = create<ResultsState & ResultsActions>()((set, get) => 
         merged: EMPTY,
         mergedKey: null,
         participants: [],
+        thresholds: [],
         figures: NO_FIGURES,
         collection: null,
         collectionOnly: false,

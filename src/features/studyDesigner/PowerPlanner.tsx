@@ -3,6 +3,9 @@ import type { StudyDefinition } from '../../study/definition/definition';
 import type { PowerAnswer, PowerPlan, PowerTest } from '../../study/simulate/power';
 import { isCancelled } from '../../worker/rpc';
 import { PowerClient } from '../../worker/powerClient';
+import { kindSpec } from '../../study/kinds';
+import { adaptiveSettings } from '../../study/kinds/adaptive';
+import { AdaptivePowerPlanner } from './AdaptivePowerPlanner';
 import { type PowerInputs, planFromInputs, plannedHow, powerInputsFor } from './powerPlan';
 import { useStudyDesigner } from './store';
 
@@ -29,12 +32,30 @@ type Run =
   | { state: 'error'; message: string };
 
 /**
- * The power planner (`study-power`): a Monte Carlo of the study's own analysis in a worker
+ * The power planner (`study-power`): for a study with fixed items, a Monte Carlo of its own
+ * analysis (accuracy by k); for an adaptive study, of its procedure and the thresholds it
+ * estimates (AdaptivePowerPlanner). Both run in the power worker.
+ */
+export function PowerPlanner({ def }: { def: StudyDefinition }) {
+  if (kindSpec(def.kind).follows) {
+    const s = adaptiveSettings(def);
+    return (
+      <AdaptivePowerPlanner
+        key={`${s.procedure}/${s.levels.join(',')}/${s.maxTrials}/${s.ciWidth}/${def.conditions.length}`}
+        def={def}
+      />
+    );
+  }
+  return <SolvePowerPlanner def={def} />;
+}
+
+/**
+ * The fixed-item planner: a Monte Carlo of the study's own analysis in a worker
  * (src/study/simulate/power.ts), the power at the planned sample and the participants each
  * analysis needs for 80%; "Plan N" keeps the conditions' figure for the summary and the
  * recruitment text.
  */
-export function PowerPlanner({ def }: { def: StudyDefinition }) {
+function SolvePowerPlanner({ def }: { def: StudyDefinition }) {
   const id = useId();
   // The view keys the planner by the study's k and items, so another design starts from its own inputs.
   const [inputs, setInputs] = useState<PowerInputs>(() => powerInputsFor(def));

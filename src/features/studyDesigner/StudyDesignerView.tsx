@@ -35,7 +35,7 @@ export function StudyDesignerView() {
           <LinkPanel def={def} token={token} problems={problems.all} form={form} />
           {token && <Summary def={def} />}
           {token && <CliLine def={def} />}
-          {token && def.kind === 'solve' && (
+          {token && (def.kind === 'solve' || def.kind === 'adaptive') && (
             <PowerPlanner key={`${def.k.join(',')}/${def.tasks.join(',')}/${def.itemsPerK}`} def={def} />
           )}
         </aside>

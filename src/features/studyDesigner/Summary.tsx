@@ -26,6 +26,7 @@ export function Summary({ def }: { def: StudyDefinition }) {
         <p className="hint">
           {def.conditions.length} condition{def.conditions.length === 1 ? '' : 's'} ({def.assignment} assignment).
         </p>
+        <PlannedSample />
       </section>
     );
   }

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../../study/definition/definition';
 import type { PowerAnswer } from '../../study/simulate/power';
-import { paperAccuracy, planFromInputs, plannedHow, powerInputsFor } from './powerPlan';
+import { planAdaptivePower } from '../../study/simulate/adaptivePower';
+import {
+  adaptiveInputsFor,
+  adaptivePlanFromInputs,
+  adaptivePlannedHow,
+  paperAccuracy,
+  planFromInputs,
+  plannedHow,
+  powerInputsFor,
+} from './powerPlan';
 import { DEFAULT_FORM, definitionFromForm, withKind } from './form';
 
 describe("the power planner's inputs", () => {
@@ -60,5 +69,44 @@ describe('the adaptive kind in the form', () => {
     const def = definitionFromForm({ ...adaptive, adaptive: 'quest', showEstimate: true });
     expect(def).toMatchObject({ kind: 'adaptive', adaptive: 'quest', showEstimate: true, itemsPerK: 5 });
     expect(withKind(adaptive, 'solve').k).toBe('2,3,4');
+  });
+});
+
+describe("an adaptive study's planner", () => {
+  const def = withDefaults({ kind: 'adaptive', adaptive: 'staircase', adaptiveTrials: 20, ciWidth: 0 });
+
+  it("reads the design's procedure and the inputs into a plan, or names what is wrong", () => {
+    const inputs = adaptiveInputsFor(def);
+    const read = adaptivePlanFromInputs(def, inputs);
+    expect(read).toMatchObject({
+      ok: true,
+      plan: {
+        settings: { procedure: 'staircase', levels: [2, 3, 4, 5, 6, 7, 8, 9, 10], maxTrials: 20, ciWidth: 0 },
+        meanThreshold: 3.5,
+        conditions: false,
+        halfWidth: 0.25,
+        pool: 300,
+      },
+    });
+    expect(adaptiveInputsFor(withDefaults({ kind: 'adaptive', adaptive: 'quest' })).pool).toBe('100');
+    expect(adaptivePlanFromInputs(def, { ...inputs, halfWidth: 'narrow' })).toMatchObject({
+      ok: false,
+      message: /half-width/,
+    });
+  });
+
+  it('answers for a small design, and says how its N was chosen', () => {
+    const read = adaptivePlanFromInputs(def, { ...adaptiveInputsFor(def), pool: '60', simulations: '200' });
+    if (!read.ok) throw new Error(read.message);
+    const answer = planAdaptivePower(read.plan);
+    // Thresholds SD 1 plus the staircase's error: about (1.96 · 1.1 / 0.25)² ≈ 75 for ±0.25 in 80% of studies.
+    expect(answer.needed.halfWidth).toBeGreaterThan(50);
+    expect(answer.needed.halfWidth).toBeLessThan(130);
+    expect(answer.needed.power).toBeNull();
+    const how = adaptivePlannedHow(read.plan, answer, answer.needed.halfWidth!);
+    expect(how).toMatch(
+      /^\d+ participants: a 95% interval on the mean threshold no wider than ±0\.25 hops in 80% of simulated studies/,
+    );
+    expect(how).toMatch(/2-down-1-up staircase over k = 2–10, at most 20 trials/);
   });
 });

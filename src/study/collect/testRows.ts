@@ -7,6 +7,7 @@ import type { Clause } from './clause';
 import { checkParaphrase } from './checks';
 import { paraphraseFields, type ReviewVerdict, reviewFields, storyIdOf } from './rows';
 import { clauseQuery } from './clause';
+import { NO_ESTIMATE } from '../results/resultFields';
 
 /** A row of `session`'s trial `trial` with the collection fields given. */
 export function collectionRow(
@@ -45,6 +46,7 @@ export function collectionRow(
     story: '',
     prolific_study_id: '',
     prolific_session_id: '',
+    ...NO_ESTIMATE,
     ...fields,
   };
 }

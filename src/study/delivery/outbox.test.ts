@@ -12,6 +12,7 @@ import {
   type Transport,
 } from './transports';
 import type { ResultRow, SessionInfo } from '../results/results';
+import { NO_ESTIMATE } from '../results/resultFields';
 
 const row = (trial_index: number, over: Partial<ResultRow> = {}): ResultRow => ({
   study_id: 'study',
@@ -42,6 +43,7 @@ const row = (trial_index: number, over: Partial<ResultRow> = {}): ResultRow => (
   story: 'Ann is Bob’s niece.',
   prolific_study_id: '',
   prolific_session_id: '',
+  ...NO_ESTIMATE,
   ...over,
 });
 

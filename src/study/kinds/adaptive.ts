@@ -16,6 +16,7 @@
 import { hashSeed, type Seed } from '../../core/random/rng';
 import { adaptiveState, type AdaptiveSettings, type AdaptiveState } from '../adaptive/procedure';
 import type { Answer } from '../adaptive/psychometric';
+import { type EstimateColumns, NO_ESTIMATE } from '../results/resultFields';
 import type { StudyDefinition } from '../definition/types';
 import type { StudyItem, Trial } from '../schedule/items';
 import type { TrialContent } from '../schedule/trialContent';
@@ -51,6 +52,36 @@ export function adaptiveAnswers(rows: readonly EarlierRow[], before = Infinity):
 /** Where a session's adaptive run stands after its rows: the next k (null once stopped) and the estimate. */
 export const adaptiveStateOf = (def: StudyDefinition, rows: readonly EarlierRow[]): AdaptiveState =>
   adaptiveState(adaptiveSettings(def), adaptiveAnswers(rows));
+
+/** An estimate as stored: three decimals (the text `toFixed(3)` gives, so a file and a recomputation print alike). */
+export const storedEstimate = (x: number): number => Number(x.toFixed(3));
+
+/**
+ * The estimate columns of an adaptive study's main row: the estimate after its answer, over the
+ * session's rows up to it; NO_ESTIMATE for practice, or when a main row before it is missing (the
+ * main trials follow the practice ones, so row t is adaptive trial t − practice).
+ */
+export function adaptiveEstimateColumns(
+  def: StudyDefinition,
+  row: EarlierRow,
+  rows: readonly EarlierRow[],
+): EstimateColumns {
+  if (row.phase !== 'main') return NO_ESTIMATE;
+  // One row per trial (a row sent again beside its stored copy counts once), the first standing.
+  const before = new Map<number, EarlierRow>();
+  for (const r of rows) if (r.trial_index < row.trial_index && !before.has(r.trial_index)) before.set(r.trial_index, r);
+  const mainBefore = [...before.values()].filter((r) => r.phase === 'main').length;
+  if (mainBefore < row.trial_index - def.practice) return NO_ESTIMATE;
+  const state = adaptiveStateOf(def, [...before.values(), row]);
+  const e = state.estimate;
+  return {
+    threshold_k: storedEstimate(e.threshold),
+    threshold_low: storedEstimate(e.low),
+    threshold_high: storedEstimate(e.high),
+    adaptive_procedure: def.adaptive,
+    adaptive_stop: state.stopped ?? '',
+  };
+}
 
 /** The item the procedure gives after `answers` (their count is the trial's place among the adaptive ones). */
 export function adaptiveItem(def: StudyDefinition, answers: readonly Answer[]): StudyItem | null {
@@ -101,6 +132,7 @@ export const ADAPTIVE = {
       }
       return adaptiveItem(def, answers);
     },
+    estimate: adaptiveEstimateColumns,
   },
 
   // Practice items are fixed by the schedule; adaptive items are decided (and checked) through `follows`.

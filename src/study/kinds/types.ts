@@ -7,6 +7,7 @@
 import type { ReviewItem } from '../delivery/serverApi';
 import type { StudyDefinition } from '../definition/types';
 import type { StudyKind } from '../definition/vocabulary';
+import type { EstimateColumns } from '../results/resultFields';
 import type { EndedOn, ResultRow } from '../results/results';
 import type { ParticipantInput, StudyItem, StudyItems, Trial } from '../schedule/items';
 import type { TrialContent } from '../schedule/trialContent';
@@ -41,6 +42,12 @@ export interface ItemsThatFollow {
    * Throws `MissingRowsError` when rows before it are missing.
    */
   item(def: StudyDefinition, trial: Trial, earlier: readonly EarlierRow[]): StudyItem | null;
+  /**
+   * The estimate columns of `row` (the participant's estimate after its answer) given the session's
+   * rows (any order; those after it are ignored, it may be among them); `NO_ESTIMATE` for a row
+   * that has none, or when rows before it are missing. The page writes them, the server recomputes them.
+   */
+  estimate(def: StudyDefinition, row: EarlierRow, rows: readonly EarlierRow[]): EstimateColumns;
 }
 
 /** The rows a placeholder's item depends on have not all arrived. */

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FORMULA_START, rowsToCsv, rowsToJson, spreadsheetSafe, type ResultRow } from './results';
 import { readResultsFile, unescapeCell } from './resultsFile';
+import { NO_ESTIMATE } from './resultFields';
 
 /** A row of the export with the text columns given. */
 const row = (text: { participant_id: string; response: string; story: string }): ResultRow => ({
@@ -30,6 +31,7 @@ const row = (text: { participant_id: string; response: string; story: string }):
   answered_at: '2026-11-27T00:00:01.000Z',
   prolific_study_id: '',
   prolific_session_id: '',
+  ...NO_ESTIMATE,
   ...text,
 });
 

@@ -20,6 +20,7 @@ import {
   type GroupRow,
 } from './figures';
 import { withoutResumed } from './resumed';
+import { NO_ESTIMATE } from './resultFields';
 
 let trial = 0;
 /** A main trial of session `s`; `over` changes fields. */
@@ -53,6 +54,7 @@ function row(s: string, over: Partial<ResultRow> = {}): ResultRow {
     story: '',
     prolific_study_id: '',
     prolific_session_id: '',
+    ...NO_ESTIMATE,
     ...over,
   };
 }

@@ -5,6 +5,7 @@ import { correlation, IrtError } from './irt';
 import { irtMatrix, irtReport, isSolveRow, ordinal, placeRespondent } from './irtRows';
 import { rowsToCsv, rowsToJson, type ResultRow } from './results';
 import { readResultsFile } from './resultsFile';
+import { NO_ESTIMATE } from './resultFields';
 
 function normal(rng: Rng): number {
   const u = 1 - rng.next();
@@ -41,6 +42,7 @@ function row(session: string, trial: number, over: Partial<ResultRow>): ResultRo
     story: 'Anna is Ben’s aunt.',
     prolific_study_id: '',
     prolific_session_id: '',
+    ...NO_ESTIMATE,
     ...over,
   };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseCsv, writeCsv } from '../../core/formats/csv';
 import { datasetDescription } from './psychDs';
-import { RESULT_FIELDS, storedAs } from './resultFields';
-import { RESULT_COLUMNS, rowsToJson, type ResultRow } from './results';
+import { NO_ESTIMATE, RESULT_FIELDS, storedAs } from './resultFields';
+import { RESULT_COLUMNS, rowsToCsv, rowsToJson, type ResultRow } from './results';
 import { readResultsFile } from './resultsFile';
 
 // The export order analysis scripts depend on, as it was before the column table existed.
@@ -35,6 +36,9 @@ const RELEASED_ORDER = [
   'prolific_study_id',
   'prolific_session_id',
 ];
+
+// The columns added since, after the released ones (issue 32: the adaptive estimate).
+const ADDED = ['threshold_k', 'threshold_low', 'threshold_high', 'adaptive_procedure', 'adaptive_stop'];
 
 // How the results server stored each column before the kinds were derived (server/store.ts).
 const RELEASED_STORAGE = {
@@ -90,6 +94,7 @@ const row: ResultRow = {
   story: 'Anna has a son, Ben.',
   prolific_study_id: '',
   prolific_session_id: '',
+  ...NO_ESTIMATE,
 };
 
 /** The reader's message for a JSON file whose one row has `over`. */
@@ -105,14 +110,46 @@ function refusal(over: Record<string, unknown>): string {
 
 describe('RESULT_FIELDS', () => {
   it('gives the columns in the released order', () => {
-    expect(RESULT_COLUMNS).toEqual(RELEASED_ORDER);
-    expect(Object.keys(RESULT_FIELDS)).toEqual(RELEASED_ORDER);
+    expect(RESULT_COLUMNS).toEqual([...RELEASED_ORDER, ...ADDED]);
+    expect(Object.keys(RESULT_FIELDS)).toEqual([...RELEASED_ORDER, ...ADDED]);
   });
 
-  it('stores every column as before', () => {
+  it('stores every column as before, and the estimate as REAL and text', () => {
     const byKind: Record<string, string[]> = {};
     for (const c of RESULT_COLUMNS) (byKind[storedAs(c)] ??= []).push(c);
-    expect(byKind).toEqual(RELEASED_STORAGE);
+    expect(byKind).toEqual({
+      ...RELEASED_STORAGE,
+      text: [...RELEASED_STORAGE.text, 'adaptive_procedure', 'adaptive_stop'],
+      'real?': ['threshold_k', 'threshold_low', 'threshold_high'],
+    });
+  });
+
+  it('reads a file written before the estimate columns as empty ones, and refuses bad estimates', () => {
+    // The CSV as it was written before: the released columns, then the session's.
+    const records = parseCsv(rowsToCsv([row])).map((r) => [
+      ...r.slice(0, RELEASED_ORDER.length),
+      ...r.slice(RELEASED_ORDER.length + ADDED.length),
+    ]);
+    const oldCsv = writeCsv(records, { lineEnding: '\r\n' });
+    expect(oldCsv.split('\r\n')[0]).toBe([...RELEASED_ORDER, 'user_agent', 'screen'].join(','));
+    expect(readResultsFile('old.csv', oldCsv).rows).toEqual([row]);
+    const json = JSON.parse(rowsToJson([row])) as { rows: Record<string, unknown>[] };
+    for (const c of ADDED) delete json.rows[0]![c];
+    expect(readResultsFile('old.json', JSON.stringify(json)).rows).toEqual([row]);
+    const est = {
+      ...row,
+      threshold_k: 4.25,
+      threshold_low: 3.5,
+      threshold_high: 5,
+      adaptive_procedure: 'quest',
+    } as const;
+    expect(readResultsFile('new.csv', rowsToCsv([est])).rows).toEqual([est]);
+    expect(refusal({ threshold_k: 'four' })).toBe(
+      'f.json (row 1, field threshold_k): "four" is not a threshold k (or empty)',
+    );
+    expect(refusal({ adaptive_stop: 'tired' })).toBe(
+      'f.json (row 1, field adaptive_stop): "tired" is not one of (empty), trials, interval',
+    );
   });
 
   it("gives the file reader each kind's message", () => {
@@ -133,7 +170,8 @@ describe('RESULT_FIELDS', () => {
 
   it("gives psych-DS each column's description and unit", () => {
     const measured = datasetDescription([], new Date(0)).variableMeasured;
-    expect(measured.map((v) => v.name)).toEqual([...RELEASED_ORDER, 'user_agent', 'screen']);
+    expect(measured.map((v) => v.name)).toEqual([...RELEASED_ORDER, ...ADDED, 'user_agent', 'screen']);
+    expect(measured.find((v) => v.name === 'threshold_k')).toMatchObject({ unitText: 'hops' });
     expect(measured.find((v) => v.name === 'rt_ms')).toEqual({
       '@type': 'PropertyValue',
       name: 'rt_ms',

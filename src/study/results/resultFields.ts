@@ -51,7 +51,33 @@ export interface ResultRow {
   readonly prolific_study_id: string;
   /** Prolific's SESSION_ID (not ours), empty outside Prolific. */
   readonly prolific_session_id: string;
+  /**
+   * An adaptive study's main trial: the participant's threshold k after this trial's answer (the
+   * procedure's estimate over the session's answers so far), with its 95% interval; null otherwise.
+   */
+  readonly threshold_k: number | null;
+  readonly threshold_low: number | null;
+  readonly threshold_high: number | null;
+  /** The adaptive procedure that chose the trial's k; empty for other kinds and phases. */
+  readonly adaptive_procedure: '' | 'staircase' | 'quest';
+  /** Why the adaptive run stopped after this trial (`trials`, `interval`); empty while it goes on. */
+  readonly adaptive_stop: '' | 'trials' | 'interval';
 }
+
+/** The estimate columns of a row (src/study/kinds/adaptive.ts computes them). */
+export type EstimateColumns = Pick<
+  ResultRow,
+  'threshold_k' | 'threshold_low' | 'threshold_high' | 'adaptive_procedure' | 'adaptive_stop'
+>;
+
+/** The estimate columns of a row that has none (other kinds, practice). */
+export const NO_ESTIMATE: EstimateColumns = Object.freeze({
+  threshold_k: null,
+  threshold_low: null,
+  threshold_high: null,
+  adaptive_procedure: '',
+  adaptive_stop: '',
+});
 
 export type ResultColumn = keyof ResultRow;
 
@@ -60,6 +86,12 @@ interface Described {
   readonly meaning: string;
   /** The psych-DS `unitText`, for a column with a unit. */
   readonly unit?: string;
+  /**
+   * The column came after the first release: a file written (or a page loaded) before it lacks
+   * it, and reads as empty (null, or '' for an enum that has ''). The results server fills it in
+   * itself whatever a page sends.
+   */
+  readonly later?: true;
 }
 
 /**
@@ -71,6 +103,7 @@ interface Described {
  * - `integer`: a whole number; the server takes `min`–`max`, a file any safe integer ≥ `min`.
  * - `integer?`: null (an empty cell) or a whole number `min`–`max`.
  * - `number?`: null or, in the server, a whole number `min`–`max`; a file may hold any number > 0.
+ * - `decimal?`: null or any number `min`–`max` (fractions too; stored as SQLite REAL).
  * - `boolean`: true or false (stored as 0 or 1).
  * - `enum`: one of `values`, texts or numbers.
  *
@@ -85,6 +118,7 @@ export type ResultField = Described &
     | { readonly kind: 'integer'; readonly min: number; readonly max: number; readonly noun?: string }
     | { readonly kind: 'integer?'; readonly min: number; readonly max: number; readonly noun: string }
     | { readonly kind: 'number?'; readonly min: number; readonly max: number; readonly noun: string }
+    | { readonly kind: 'decimal?'; readonly min: number; readonly max: number; readonly noun: string }
     | { readonly kind: 'boolean' }
     | { readonly kind: 'enum'; readonly values: readonly [string, ...string[]] }
     | { readonly kind: 'enum'; readonly values: readonly [number, ...number[]]; readonly noun: string }
@@ -203,6 +237,49 @@ export const RESULT_FIELDS = {
   story: { kind: 'text', max: 20_000, meaning: 'The story text exactly as shown.' },
   prolific_study_id: { kind: 'text', max: 200, meaning: "Prolific's STUDY_ID; empty outside Prolific." },
   prolific_session_id: { kind: 'text', max: 200, meaning: "Prolific's SESSION_ID; empty outside Prolific." },
+  threshold_k: {
+    kind: 'decimal?',
+    min: -10,
+    max: 40,
+    noun: 'threshold k',
+    later: true,
+    meaning:
+      "Adaptive studies, main trials: the participant's estimated threshold k after this trial's answer (the longest story length answered mostly right; the staircase's mean reversal k − 0.5, or QUEST+'s posterior mean), recomputed by the results server from the session's answers; empty otherwise.",
+    unit: 'hops',
+  },
+  threshold_low: {
+    kind: 'decimal?',
+    min: -10,
+    max: 40,
+    noun: 'threshold k',
+    later: true,
+    meaning:
+      "The lower end of threshold_k's 95% interval (staircase: normal approximation; QUEST+: credible interval).",
+    unit: 'hops',
+  },
+  threshold_high: {
+    kind: 'decimal?',
+    min: -10,
+    max: 40,
+    noun: 'threshold k',
+    later: true,
+    meaning: "The upper end of threshold_k's 95% interval.",
+    unit: 'hops',
+  },
+  adaptive_procedure: {
+    kind: 'enum',
+    values: ['', 'staircase', 'quest'],
+    later: true,
+    meaning:
+      'Adaptive studies, main trials: the procedure that chose k (staircase: 2-down-1-up; quest: QUEST+); empty otherwise.',
+  },
+  adaptive_stop: {
+    kind: 'enum',
+    values: ['', 'trials', 'interval'],
+    later: true,
+    meaning:
+      "Adaptive studies: on the main trial after which the run stopped, why (trials: the most trials; interval: the threshold's 95% interval was narrow enough); empty before.",
+  },
 } as const satisfies Record<ResultColumn, ResultField>;
 
 /** The value a field of this kind holds, as `ResultRow` types it. */
@@ -210,7 +287,7 @@ export type FieldValue<F> = F extends { readonly kind: 'text' | 'id' }
   ? string
   : F extends { readonly kind: 'integer' }
     ? number
-    : F extends { readonly kind: 'integer?' | 'number?' }
+    : F extends { readonly kind: 'integer?' | 'number?' | 'decimal?' }
       ? number | null
       : F extends { readonly kind: 'boolean' }
         ? boolean
@@ -224,7 +301,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const _tableMatchesRow: Same<TableRow, { -readonly [K in ResultColumn]: ResultRow[K] }> = true;
 
 /** How SQLite stores a column: it has no booleans (0/1), and only the nullable numbers may be NULL. */
-export type StoredAs = 'text' | 'integer' | 'boolean' | 'integer?';
+export type StoredAs = 'text' | 'integer' | 'boolean' | 'integer?' | 'real?';
 
 export function storedAs(column: ResultColumn): StoredAs {
   const field: ResultField = RESULT_FIELDS[column];
@@ -237,9 +314,22 @@ export function storedAs(column: ResultColumn): StoredAs {
     case 'integer?':
     case 'number?':
       return 'integer?';
+    case 'decimal?':
+      return 'real?';
     case 'boolean':
       return 'boolean';
     case 'enum':
       return typeof field.values[0] === 'string' ? 'text' : 'integer';
   }
 }
+
+/** What a column added later reads as when a file or a page lacks it (`later`). */
+export function emptyValue(column: ResultColumn): null | '' {
+  const field: ResultField = RESULT_FIELDS[column];
+  return field.kind === 'enum' && (field.values as readonly unknown[]).includes('') ? '' : null;
+}
+
+/** The columns added after the first release (`later`), in export order. */
+export const LATER_COLUMNS = (Object.keys(RESULT_FIELDS) as ResultColumn[]).filter(
+  (c) => (RESULT_FIELDS[c] as ResultField).later === true,
+);

@@ -9,6 +9,7 @@ import {
   type ResultRow,
   type SessionInfo,
 } from './results';
+import { NO_ESTIMATE } from './resultFields';
 
 /** A row as a trial would record it; `over` changes fields. */
 function sampleRow(over: Partial<ResultRow> = {}): ResultRow {
@@ -41,6 +42,7 @@ function sampleRow(over: Partial<ResultRow> = {}): ResultRow {
     story: 'Megan went to see her father, Tom. Tom\'s brother, Bernard, came too, and said "hi",\nthen left.',
     prolific_study_id: '',
     prolific_session_id: '',
+    ...NO_ESTIMATE,
     ...over,
   };
 }
@@ -61,9 +63,17 @@ const ISSUE_COLUMNS =
   );
 
 describe('result columns', () => {
-  it('are the issue names, in its order, then the Prolific ids', () => {
+  it('are the issue names, in its order, then the Prolific ids, then the adaptive estimate', () => {
     expect(RESULT_COLUMNS.slice(0, ISSUE_COLUMNS.length)).toEqual(ISSUE_COLUMNS);
-    expect(RESULT_COLUMNS.slice(ISSUE_COLUMNS.length)).toEqual(['prolific_study_id', 'prolific_session_id']);
+    expect(RESULT_COLUMNS.slice(ISSUE_COLUMNS.length)).toEqual([
+      'prolific_study_id',
+      'prolific_session_id',
+      'threshold_k',
+      'threshold_low',
+      'threshold_high',
+      'adaptive_procedure',
+      'adaptive_stop',
+    ]);
   });
 });
 

@@ -93,7 +93,7 @@ describe('readResultsFile', () => {
     const short = csv.split('\r\n');
     short[2] = short[2]!.split(',').slice(0, 5).join(',');
     expect(errorOf('i.csv', short.join('\r\n')).message).toMatch(
-      /^i\.csv \(row 2, line 3\): the row has 5 fields, the header has 30/,
+      /^i\.csv \(row 2, line 3\): the row has 5 fields, the header has 35/,
     );
     expect(errorOf('j.json', rowsToJson([]).replace('"rows": []', '"rows": [{"study_id": "s"}]')).message).toBe(
       'j.json (row 1, field session_id): the row has no such field',

@@ -8,7 +8,14 @@
  * the figures.
  */
 import { CsvRecordReader, CsvSyntaxError, type CsvRecordPlace } from '../../core/formats/csv';
-import { RESULT_FIELDS, storedAs, type ResultColumn, type ResultField } from './resultFields';
+import {
+  emptyValue,
+  LATER_COLUMNS,
+  RESULT_FIELDS,
+  storedAs,
+  type ResultColumn,
+  type ResultField,
+} from './resultFields';
 import { FORMULA_START, RESULT_COLUMNS, SESSION_COLUMNS, type ResultRow, type SessionInfo } from './results';
 
 export const RESULTS_JSON_FORMAT = 'clutrr-lab-study-results/1';
@@ -89,17 +96,26 @@ function checkValue(field: ResultField, v: unknown): ResultRow[ResultColumn] {
       if (v === null) return null;
       if (typeof v !== 'number' || !(v > 0)) throw new BadValue(`${show(v)} is not a ${field.noun} (or empty)`);
       return v;
+    case 'decimal?':
+      if (v === null) return null;
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new BadValue(`${show(v)} is not a ${field.noun} (or empty)`);
+      return v;
     case 'enum': {
       const values: readonly unknown[] = field.values;
       if ('noun' in field) {
         if (typeof v !== 'number' || !values.includes(v))
           throw new BadValue(`${show(v)} is not a ${field.noun} ${field.values[0]}–${field.values.at(-1)}`);
-      } else if (!values.includes(v)) throw new BadValue(`${show(v)} is not one of ${field.values.join(', ')}`);
+      } else if (!values.includes(v))
+        throw new BadValue(`${show(v)} is not one of ${field.values.map((x) => x || '(empty)').join(', ')}`);
       // The table's values are exactly the column's type (checked in resultFields.ts).
       return v as ResultRow[ResultColumn];
     }
   }
 }
+
+/** Columns a file written before they existed lacks (read as empty). */
+const LATER: ReadonlySet<ResultColumn> = new Set(LATER_COLUMNS);
 
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
@@ -111,6 +127,7 @@ function fromText(column: ResultColumn, text: string): unknown {
     case 'boolean':
       return text === 'true' ? true : text === 'false' ? false : text;
     case 'integer?':
+    case 'real?':
       if (text === '') return null;
       return NUMBER_TEXT.test(text) ? Number(text) : text;
     case 'integer':
@@ -266,7 +283,8 @@ class CsvResults {
       const index = new Map(fields.map((f, i) => [f.trim(), i]));
       this.index = index;
       this.width = fields.length;
-      const missing = RESULT_COLUMNS.filter((c) => !index.has(c));
+      // A column added later (RESULT_FIELDS' `later`) may be missing: older files read it as empty.
+      const missing = RESULT_COLUMNS.filter((c) => !index.has(c) && !LATER.has(c));
       if (missing.length > 0) {
         throw new ResultsFileError(
           name,
@@ -292,7 +310,12 @@ class CsvResults {
     const at = this.index;
     const row: Record<string, unknown> = {};
     for (const c of RESULT_COLUMNS) {
-      const cell = unescapeCell(fields[at.get(c)!]!);
+      const column = at.get(c);
+      if (column === undefined) {
+        row[c] = emptyValue(c);
+        continue;
+      }
+      const cell = unescapeCell(fields[column]!);
       try {
         row[c] = checkValue(RESULT_FIELDS[c], fromText(c, cell));
       } catch (e) {
@@ -350,8 +373,13 @@ function readJson(name: string, text: string): ResultsFile {
     if (!isRecord(raw)) throw new ResultsFileError(name, `the row is ${what(raw)}, not an object`, i + 1);
     const row: Record<string, unknown> = {};
     for (const c of RESULT_COLUMNS) {
-      if (!Object.hasOwn(raw, c))
+      if (!Object.hasOwn(raw, c)) {
+        if (LATER.has(c)) {
+          row[c] = emptyValue(c);
+          continue;
+        }
         throw new ResultsFileError(name, 'the row has no such field', i + 1, c, null, 'field');
+      }
       try {
         row[c] = checkValue(RESULT_FIELDS[c], raw[c]);
       } catch (e) {

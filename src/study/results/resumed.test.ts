@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { items } from './figures';
 import type { ResultRow } from './results';
 import { isResumedMode, RESUMED_MODES, resumedNote, resumedTally, withoutResumed } from './resumed';
+import { NO_ESTIMATE } from './resultFields';
 
 /** A trial of session `s` with only the fields these functions read set meaningfully. */
 function row(s: string, trial: number, over: Partial<ResultRow> = {}): ResultRow {
@@ -34,6 +35,7 @@ function row(s: string, trial: number, over: Partial<ResultRow> = {}): ResultRow
     story: '',
     prolific_study_id: '',
     prolific_session_id: '',
+    ...NO_ESTIMATE,
     ...over,
   };
 }

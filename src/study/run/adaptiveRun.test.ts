@@ -10,7 +10,7 @@ import { leaseLock } from '../delivery/lock';
 import { readSessionAnswer, type SessionAnswer } from '../delivery/serverApi';
 import { Outbox } from '../delivery/outbox';
 import { MemoryStorage } from '../delivery/storage';
-import { adaptiveAnswers, adaptiveItem, adaptiveStateOf } from '../kinds/adaptive';
+import { adaptiveAnswers, adaptiveItem, adaptiveStateOf, storedEstimate } from '../kinds/adaptive';
 import { studyTrialContent } from '../schedule/trialFacts';
 import { StudyRun, type RunIdentity, type RunScreen, type SessionIssuer } from './run';
 
@@ -103,6 +103,25 @@ describe('an adaptive run', () => {
       expect(new Set(main.map((r) => r.k)).size).toBeGreaterThan(1);
       const estimate = adaptiveStateOf(def, rows).estimate;
       expect(Math.abs(estimate.threshold - 4)).toBeLessThanOrEqual(1);
+      // Each main row carries the estimate after its answer, as the results server recomputes it;
+      // the practice row none.
+      main.forEach((row, n) => {
+        const state = adaptiveStateOf(def, main.slice(0, n + 1));
+        expect([
+          row.threshold_k,
+          row.threshold_low,
+          row.threshold_high,
+          row.adaptive_procedure,
+          row.adaptive_stop,
+        ]).toEqual([
+          storedEstimate(state.estimate.threshold),
+          storedEstimate(state.estimate.low),
+          storedEstimate(state.estimate.high),
+          procedure,
+          n === 13 ? 'trials' : '',
+        ]);
+      });
+      expect(rows.find((r) => r.phase === 'practice')!.threshold_k).toBeNull();
 
       // Reopened: it has stopped, so the completion shows again and nothing more is asked.
       await run.deps.outbox.release(run.sessionId);
@@ -215,6 +234,9 @@ describe('an adaptive run', () => {
       expect(bRows.map((r) => [r.trial_index, r.puzzle_id, r.k])).toEqual([
         [a.next.trialIndex, a.next.item.puzzleId, a.next.item.k],
       ]);
+      // Its estimate counts A's answers too (the server's facts), as the server's recomputation does.
+      const bState = adaptiveStateOf(def, [...a.facts, ...bRows]);
+      expect(bRows[0]!.threshold_k).toBe(storedEstimate(bState.estimate.threshold));
       const want = adaptiveItem(def, adaptiveAnswers([...a.facts, ...bRows]))!;
       const after = b.state as RunScreen;
       if (after.kind !== 'trial') throw new Error(`B is on ${after.kind}`);

@@ -28,6 +28,7 @@ import {
 import { write } from '../kinds/paraphrase';
 import { judge, toggleReason } from '../kinds/review';
 import { pick, rate } from '../kinds/solve';
+import { NO_ESTIMATE } from '../results/resultFields';
 import type { EndedOn, ResultRow, SessionInfo } from '../results/results';
 import type { Step, Trial } from '../schedule/items';
 import { firstUnanswered, type ParticipantSchedule } from '../schedule/schedule';
@@ -405,7 +406,20 @@ export abstract class TrialRun {
       answered_at: iso(answeredMs),
       prolific_study_id: deps.identity.prolificStudyId,
       prolific_session_id: deps.identity.prolificSessionId,
+      ...NO_ESTIMATE,
     };
+  }
+
+  /**
+   * The row with its estimate columns: an adaptive study's main row carries the participant's
+   * estimate after its answer, over this session's rows (and the server's facts of rows given on
+   * another device), as the results server recomputes it.
+   */
+  private async estimated(row: ResultRow): Promise<ResultRow> {
+    const follows = this.kind.follows;
+    if (!follows || row.phase !== 'main') return row;
+    const rows = withServerFacts(await this.deps.outbox.rows(this.sessionId), this.serverFacts);
+    return { ...row, ...follows.estimate(this.deps.def, row, rows) };
   }
 
   /** Commits a row, measured as `study:put`. */
@@ -424,7 +438,7 @@ export abstract class TrialRun {
       await this.started;
       const startedAt =
         (await this.deps.outbox.startedAt(this.sessionId, s.trial.trialIndex)) ?? iso(this.time.shownAtMs);
-      const row = this.row(s, endedOn, startedAt, answeredMs);
+      const row = await this.estimated(this.row(s, endedOn, startedAt, answeredMs));
       await this.put(row);
       await this.forgetTrial(s);
       const feedback = this.kind.feedback(s, row);
@@ -460,7 +474,7 @@ export abstract class TrialRun {
       await this.started;
       const startedAt =
         (await this.deps.outbox.startedAt(this.sessionId, s.trial.trialIndex)) ?? iso(this.time.shownAtMs);
-      await this.put(this.row(s, 'timeout', startedAt, now));
+      await this.put(await this.estimated(this.row(s, 'timeout', startedAt, now)));
       await this.forgetTrial(s);
       for (const trial of this.schedule!.trials) {
         if (this.answered.has(trial.trialIndex)) continue;

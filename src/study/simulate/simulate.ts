@@ -16,6 +16,7 @@ import { questConfig, questEstimate, questGrid, questPosterior } from '../adapti
 import type { StudyDefinition } from '../definition/types';
 import { adaptiveAnswers, adaptiveStateOf } from '../kinds/adaptive';
 import { kindSpec } from '../kinds';
+import { NO_ESTIMATE } from '../results/resultFields';
 import type { ResultRow } from '../results/results';
 import type { StudyItem, Trial } from '../schedule/items';
 import { scheduleParticipant } from '../schedule/schedule';
@@ -147,7 +148,11 @@ export async function simulateStudy(
         story: content.story,
         prolific_study_id: '',
         prolific_session_id: '',
+        ...NO_ESTIMATE,
       });
+      // The estimate columns as the page writes them (and the results server recomputes them).
+      const last = rows[rows.length - 1]!;
+      if (kind.follows) rows[rows.length - 1] = { ...last, ...kind.follows.estimate(def, last, rows) };
     }
     const estimate = sessionEstimate(def, rows);
     out.push({ sessionId, rows, estimate });
