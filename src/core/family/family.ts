@@ -143,19 +143,19 @@ let drawNumber = 0;
  * repeat inside a family; when a gender's names run out, the remaining people are not born.
  * Genders are fixed at birth and never changed afterwards.
  */
-export function generateFamily(rng: Rng, params: FamilyParams): Family {
+export function generateFamily(rng: Rng, params: FamilyParams, reuse?: FamilyStore): Family {
   const names = new NamePool(rng);
-  const people: MutablePerson[] = [];
+  const people: MutablePerson[] = reuse ? reuse.start() : [];
   // Written without helper closures, and with one `parents` tuple and one children array per
   // couple, shared by siblings and by both spouses (none is mutated after this function): this
   // runs for every generated puzzle and was its largest allocation.
-  let level: MutablePerson[] = [newPerson(people, names, 'male', 0, null)];
+  let level: MutablePerson[] = [newPerson(people, names, 'male', 0, null, reuse)];
   for (let gen = 0; gen < params.maxLevels; gen++) {
     const next: MutablePerson[] = [];
     for (const p of level) {
       const otherGender: Gender = p.gender === 'male' ? 'female' : 'male';
       if (!rng.chance(params.pMarry) || names.available(otherGender) === 0) continue;
-      const spouse = newPerson(people, names, otherGender, p.generation, null);
+      const spouse = newPerson(people, names, otherGender, p.generation, null, reuse);
       p.spouse = spouse.id;
       spouse.spouse = p.id;
       if (gen === params.maxLevels - 1) continue;
@@ -165,7 +165,7 @@ export function generateFamily(rng: Rng, params: FamilyParams): Family {
       for (let c = 0; c < count; c++) {
         const g: Gender = rng.chance(0.5) ? 'male' : 'female';
         if (names.available(g) === 0) continue;
-        const child = newPerson(people, names, g, gen + 1, parents);
+        const child = newPerson(people, names, g, gen + 1, parents, reuse);
         children.push(child.id);
         next.push(child);
       }
@@ -173,7 +173,44 @@ export function generateFamily(rng: Rng, params: FamilyParams): Family {
     }
     level = next;
   }
+  if (reuse) return reuse.finish(people);
   return { people };
+}
+
+/**
+ * The people of one family at a time, kept for the next: generateFamily given a store rewrites
+ * its person objects instead of making new ones (a family of 42 people is most of a puzzle's
+ * allocation). The family it returns is valid only until the store's next family: for callers
+ * that keep nothing of it (a dataset row keeps names and genders, copied, not people).
+ */
+export class FamilyStore {
+  private readonly kept: MutablePerson[] = [];
+  private readonly people: MutablePerson[] = [];
+  private readonly family: { people: MutablePerson[] } = { people: this.people };
+  private count = 0;
+
+  /** An empty list to build the next family in. */
+  start(): MutablePerson[] {
+    this.count = 0;
+    return this.people;
+  }
+
+  /** The next person object to rewrite (its id is the next id), or undefined when none is left. */
+  take(): MutablePerson | undefined {
+    return this.count < this.kept.length ? this.kept[this.count++] : undefined;
+  }
+
+  /** Keeps a new person object (the next id) for later families. */
+  keep(p: MutablePerson): void {
+    this.kept.push(p);
+    this.count++;
+  }
+
+  /** The family built in `start`'s list: the list cut to the people of this family. */
+  finish(people: MutablePerson[]): Family {
+    if (people.length !== this.count) people.length = this.count;
+    return this.family;
+  }
 }
 
 /** Appends a person with the next id and a fresh name, not yet married, without children. */
@@ -183,7 +220,19 @@ function newPerson(
   gender: Gender,
   generation: number,
   parents: readonly [PersonId, PersonId] | null,
+  reuse: FamilyStore | undefined,
 ): MutablePerson {
+  const reused = reuse?.take();
+  if (reused) {
+    reused.name = names.take(gender);
+    reused.gender = gender;
+    reused.generation = generation;
+    reused.parents = parents;
+    reused.spouse = null;
+    reused.children = NO_CHILDREN;
+    people[reused.id] = reused;
+    return reused;
+  }
   const p: MutablePerson = {
     id: people.length as PersonId,
     name: names.take(gender),
@@ -194,5 +243,6 @@ function newPerson(
     children: NO_CHILDREN,
   };
   people.push(p);
+  reuse?.keep(p);
   return p;
 }

@@ -9,7 +9,8 @@ import { writeClutrrCsv } from './clutrrCsv';
 import { jsonlRecord } from './jsonl';
 import type { ClutrrRow } from './clutrrRow';
 import { csvField } from './csv';
-import { puzzleCsvColumns, puzzleCsvRecord, puzzleToRow, storyCsvHead, storyCsvMiddle } from './fromPuzzle';
+import { ByteSink, writeCsvColumns, writeCsvRecord } from './csvBytes';
+import { puzzleCsvRecord, puzzleToRow, storyCsvHead, storyCsvMiddle } from './fromPuzzle';
 
 /**
  * A dataset folder as the released datasets lay it out — `<train tasks>_train.csv`, one
@@ -140,8 +141,6 @@ export interface RowBatch {
   readonly rows: readonly { readonly row: DatasetRow; readonly clutrr: ClutrrRow }[];
 }
 
-const encoder = new TextEncoder();
-
 /**
  * Rows `from..to` of one job: positions in `numbers`, the job's candidate numbers from
  * taskRowNumbers, told with index values from `indexStart + from`.
@@ -225,15 +224,17 @@ export function makePuzzles(range: RowRange, into?: MadePuzzles): MadePuzzles {
     into && into.ends.buffer.byteLength >= 8 * (to - from)
       ? new Int32Array(into.ends.buffer)
       : new Int32Array(2 * (to - from));
-  const columns = new Utf8Sink(into && new Uint8Array(into.columns.buffer), (to - from) * 512);
+  const columns = new ByteSink(into && new Uint8Array(into.columns.buffer), (to - from) * 512);
+  let at = 0;
+  const queryEnd = (sink: ByteSink) => {
+    ends[at] = sink.length;
+  };
   for (let j = from; j < to; j++) {
     const record = make(range.numbers[j]!);
     writer.write(record);
-    const c = puzzleCsvColumns(record, range.job.split, j + 1);
-    columns.text(c.query);
-    ends[2 * (j - from)] = columns.length;
-    columns.text(c.rest);
-    ends[2 * (j - from) + 1] = columns.length;
+    at = 2 * (j - from);
+    writeCsvColumns(columns, record, range.job.split, j + 1, queryEnd);
+    ends[at + 1] = columns.length;
   }
   return { puzzles: writer.finish(), columns: columns.finish(), ends: ends.subarray(0, 2 * (to - from)) };
 }
@@ -260,7 +261,7 @@ export function tellRowBytes(
     const reader = new PuzzleReader(made.puzzles, familyParams(spec.family));
     make = rowMaker(spec, job.task, job.split, (i) => reader.read(rowSeed(spec, job.task, job.split, i)));
   } else make = rowMaker(spec, job.task, job.split);
-  const out = new Utf8Sink(into, (range.to - range.from) * 1536);
+  const out = new ByteSink(into, (range.to - range.from) * 1536);
   eachToldRow(range, make, render, (row, text, meta, j) => {
     if (jsonl) out.text(jsonlRecord(row.puzzle, text, meta.id));
     else if (made) {
@@ -268,53 +269,11 @@ export function tellRowBytes(
       const r = 2 * (j - range.from);
       const story = csvField(text.story);
       out.text(storyCsvHead(meta.index, meta.id, story));
-      out.copy(made.columns.subarray(r === 0 ? 0 : made.ends[r - 1]!, made.ends[r]!));
+      out.copyRange(made.columns, r === 0 ? 0 : made.ends[r - 1]!, made.ends[r]!);
       out.text(storyCsvMiddle(text, story));
-      out.copy(made.columns.subarray(made.ends[r]!, made.ends[r + 1]!));
-    } else out.text(puzzleCsvRecord(row.puzzle, text, meta, j + 1));
+      out.copyRange(made.columns, made.ends[r]!, made.ends[r + 1]!);
+    } else writeCsvRecord(out, row.puzzle, text, meta, j + 1);
     out.byte(10);
   });
   return out.finish();
-}
-
-/**
- * A growing buffer of UTF-8 bytes: the batch buffers of tellRowBytes and makePuzzles. With `into`
- * (an earlier batch's buffer, given back) it writes there while it has room, else in a new buffer
- * of `size` bytes; `finish` gives a view of whichever holds the bytes.
- */
-class Utf8Sink {
-  private bytes: Uint8Array;
-  length = 0;
-
-  constructor(into: Uint8Array | undefined, size: number) {
-    this.bytes = into && into.length >= 4096 ? into : new Uint8Array(Math.max(4096, size));
-  }
-
-  private room(n: number): void {
-    if (this.bytes.length - this.length >= n) return;
-    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
-    grown.set(this.bytes.subarray(0, this.length));
-    this.bytes = grown;
-  }
-
-  text(s: string): void {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
-    this.room(s.length * 3);
-    this.length += encoder.encodeInto(s, this.bytes.subarray(this.length)).written;
-  }
-
-  copy(part: Uint8Array): void {
-    this.room(part.length);
-    this.bytes.set(part, this.length);
-    this.length += part.length;
-  }
-
-  byte(b: number): void {
-    this.room(1);
-    this.bytes[this.length++] = b;
-  }
-
-  finish(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
-  }
 }

@@ -3,7 +3,7 @@ import { parseWord, PRED_CODE, RELATION_WORDS, wordFor } from '../kinship/relati
 import { cykPath, maskToPredicates } from '../reasoning/solver';
 import { createRng, hashSeed, type Seed } from '../random/rng';
 import type { Split } from '../text/render';
-import { generatePuzzle, GenerationError, type PuzzleRecord, toRecord } from './puzzle';
+import { generatePuzzleRecord, GenerationError, type PuzzleRecord } from './puzzle';
 import { taskName, type TaskSpec } from './tasks';
 
 /** Everything that decides a dataset; with the same spec, the same rows. */
@@ -200,17 +200,15 @@ export function recordMaker(spec: DatasetSpec, t: TaskSpec, split: Split): (i: n
   return (i) => {
     const seed = rowSeed(spec, t, split, i);
     try {
-      return toRecord(
-        generatePuzzle({
-          seed,
-          k: t.k,
-          task: t.task,
-          family: spec.family,
-          accept: filter,
-          strict: spec.strict === true,
-          ...(spec.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
-        }),
-      );
+      return generatePuzzleRecord({
+        seed,
+        k: t.k,
+        task: t.task,
+        family: spec.family,
+        accept: filter,
+        strict: spec.strict === true,
+        ...(spec.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
+      });
     } catch (e) {
       if (e instanceof GenerationError) throw new GenerationError(`task ${name} (${split}): ${e.message}`);
       throw e;

@@ -1,10 +1,12 @@
 import { closeFamily, type KinGraph } from '../family/closure';
 import { closeFamilyAsClutrrCached } from '../family/clutrrClosure';
+import { ShapeCache } from '../family/shapeCache';
 import {
   checkFamilyParams,
   DEFAULT_FAMILY,
   type Family,
   type FamilyParams,
+  FamilyStore,
   generateFamily,
   maxFamilySize,
   type PersonId,
@@ -182,6 +184,27 @@ export function checkPuzzleSettings(k: number, task: number, family: FamilyParam
 export const familyParams = (family?: Partial<FamilyParams>): FamilyParams => ({ ...DEFAULT_FAMILY, ...family });
 
 export function generatePuzzle(opts: PuzzleOptions): Puzzle {
+  return makePuzzle(opts, undefined);
+}
+
+/**
+ * toRecord(generatePuzzle(opts)), the same record, made without a family of its own: the families
+ * tried are built in one store of person objects, rewritten for each (what a dataset row needs).
+ */
+export function generatePuzzleRecord(opts: PuzzleOptions): PuzzleRecord {
+  if (storeInUse) return toRecord(makePuzzle(opts, undefined));
+  storeInUse = true;
+  try {
+    return toRecord(makePuzzle(opts, STORE));
+  } finally {
+    storeInUse = false;
+  }
+}
+
+let storeInUse = false;
+const STORE = new FamilyStore();
+
+function makePuzzle(opts: PuzzleOptions, store: FamilyStore | undefined): Puzzle {
   const family = familyParams(opts.family);
   const problem = checkPuzzleSettings(opts.k, opts.task, family);
   if (problem) throw new GenerationError(problem);
@@ -190,26 +213,19 @@ export function generatePuzzle(opts: PuzzleOptions): Puzzle {
   const maxFamilies = opts.maxFamilies ?? DEFAULT_MAX_FAMILIES;
   const strict = opts.strict === true;
   const stats = { chains: 0, filtered: 0, ambiguous: 0, noNoise: 0 };
-  // One kinship table for every family tried (no puzzle keeps it), unless a call is already
-  // using it (an `accept` that generates puzzles itself).
-  const scratch = scratchInUse ? undefined : graphScratch(maxFamilySize(family));
-  scratchInUse ||= scratch !== undefined;
+  // One closed graph for every family of the same shape (no puzzle keeps it), unless a call is
+  // already using it (an `accept` that generates puzzles itself) or the families may be large.
+  const shapes = scratchInUse || maxFamilySize(family) > 256 ? undefined : SHAPES;
+  scratchInUse ||= shapes !== undefined;
   try {
-    return tryFamilies(opts, family, rng, maxFamilies, strict, stats, scratch);
+    return tryFamilies(opts, family, rng, maxFamilies, strict, stats, shapes, store);
   } finally {
-    if (scratch) scratchInUse = false;
+    if (shapes) scratchInUse = false;
   }
 }
 
 let scratchInUse = false;
-let scratchTable = new Uint8Array(0);
-/** The shared kinship table, grown to fit families of up to `size` people (none past 64 KB). */
-function graphScratch(size: number): Uint8Array | undefined {
-  const bytes = size * size;
-  if (bytes > 65536) return undefined;
-  if (scratchTable.length < bytes) scratchTable = new Uint8Array(bytes);
-  return scratchTable;
-}
+const SHAPES = new ShapeCache();
 
 function tryFamilies(
   opts: PuzzleOptions,
@@ -218,16 +234,18 @@ function tryFamilies(
   maxFamilies: number,
   strict: boolean,
   stats: { chains: number; filtered: number; ambiguous: number; noNoise: number },
-  scratch: Uint8Array | undefined,
+  shapes: ShapeCache | undefined,
+  store: FamilyStore | undefined,
 ): Puzzle {
   for (let f = 0; f < maxFamilies; f++) {
-    const fam = generateFamily(rng, family);
+    const fam = generateFamily(rng, family, store);
     if (fam.people.length < opts.k + 1) continue;
-    const g = opts.labels === 'clutrr' ? closeFamilyAsClutrrCached(fam) : closeFamily(fam, scratch);
+    const g = opts.labels === 'clutrr' ? closeFamilyAsClutrrCached(fam) : shapes ? shapes.close(fam) : closeFamily(fam);
+    const middles = shapes ? shapes.middles(g, strict) : null;
     for (let t = 0; t < TARGETS_PER_FAMILY; t++) {
       const target = pickTarget(g, opts.k, rng);
       if (!target) break;
-      const chain = backwardChain(g, target[0], target[1], opts.k, rng, strict);
+      const chain = backwardChain(g, target[0], target[1], opts.k, rng, strict, middles);
       if (!chain) continue;
       stats.chains++;
       const pattern = mapped(chain.edges, (e) => wordForCode(e.r, fam.people[e.y]!.gender)).join('-');

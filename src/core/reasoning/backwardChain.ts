@@ -2,6 +2,7 @@ import type { KinGraph } from '../family/closure';
 import type { PredCode } from '../kinship/relations';
 import { COMPOSE, COMPOSE_SOUND, COMPOSE_STRIDE } from '../kinship/rules';
 import type { Rng } from '../random/rng';
+import type { MiddleTable } from '../family/shapeCache';
 
 /** An edge of the family graph: "y is x's r". */
 export interface ChainEdge {
@@ -32,9 +33,19 @@ export interface Chain {
  * at random, and among the people z with (x, r1, z), (z, r2, y) in the graph and r1 ∘ r2 = r, one
  * is chosen at random. Returns null when no edge of the list can be expanded any further.
  * With `strict`, a step may only read a sound rule backwards (COMPOSE_SOUND), so every step of
- * the proof holds in the family; the random draws are the same as without it.
+ * the proof holds in the family; the random draws are the same as without it. With `middles`
+ * (ShapeCache.middles of `g` and `strict`), each edge's candidates come from its list there
+ * instead of a scan of the graph's row: the same people in the same order, so the same chain.
  */
-export function backwardChain(g: KinGraph, a: number, b: number, k: number, rng: Rng, strict = false): Chain | null {
+export function backwardChain(
+  g: KinGraph,
+  a: number,
+  b: number,
+  k: number,
+  rng: Rng,
+  strict = false,
+  middles: MiddleTable | null = null,
+): Chain | null {
   const { n, rel } = g;
   const compose = strict ? COMPOSE_SOUND : COMPOSE;
   const stride = COMPOSE_STRIDE;
@@ -57,12 +68,22 @@ export function backwardChain(g: KinGraph, a: number, b: number, k: number, rng:
       const e = edges[idx]!;
       let count = 0;
       const xRow = e.x * n;
-      for (let z = 0; z < n; z++) {
-        if (onPath[z]) continue;
-        const r1 = rel[xRow + z]!;
-        if (r1 === 0) continue;
-        const r2 = rel[z * n + e.y]!;
-        if (r2 !== 0 && compose[r1 * stride + r2] === e.r) zs[count++] = z;
+      if (middles) {
+        const from = middles.of(e.x, e.y);
+        const to = from + middles.countOf(e.x, e.y);
+        const list = middles.list();
+        for (let m = from; m < to; m++) {
+          const z = list[m]!;
+          if (!onPath[z]) zs[count++] = z;
+        }
+      } else {
+        for (let z = 0; z < n; z++) {
+          if (onPath[z]) continue;
+          const r1 = rel[xRow + z]!;
+          if (r1 === 0) continue;
+          const r2 = rel[z * n + e.y]!;
+          if (r2 !== 0 && compose[r1 * stride + r2] === e.r) zs[count++] = z;
+        }
       }
       if (count === 0) continue;
       // The draw of rng.pick(zs) over the first `count` entries.
