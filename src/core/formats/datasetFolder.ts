@@ -112,6 +112,7 @@ export function datasetConfig(spec: DatasetSpec, extra: Record<string, unknown> 
         // Recorded only when on, so the config.json of a default dataset keeps its bytes.
         ...(spec.strict ? { strict: true } : {}),
         ...(spec.labels === 'clutrr' ? { labels: 'clutrr' } : {}),
+        ...(spec.keepAmbiguous ? { keep_ambiguous: true } : {}),
         ...extra,
       },
       null,

@@ -130,3 +130,66 @@ describe('strict puzzles are entailed under every rule', () => {
     }
   });
 });
+
+describe("labels: 'clutrr' with keepAmbiguous (as CLUTRR's generator did)", () => {
+  it('every puzzle still derives its target from its facts, for every task', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 6 }),
+        fc.constantFrom<TaskId>(...TASK_IDS),
+        fc.integer(),
+        (k, task, seed) => {
+          const p = toRecord(generatePuzzle({ seed, k, task, labels: 'clutrr', keepAmbiguous: true }));
+          expect(mask(p, false) & bit(PRED_CODE[p.target.predicate]), `${p.pattern} → ${p.target.word}`).not.toBe(0);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('emits the patterns the rule base cannot decide, labelled both ways (husband-son-grandmother: mother or mother-in-law)', () => {
+    const labels = new Map<string, Map<string, number>>();
+    let ambiguous = 0;
+    const n = 4000;
+    for (let seed = 0; seed < n; seed++) {
+      const p = toRecord(generatePuzzle({ seed: `amb-${seed}`, k: 3, task: 1, labels: 'clutrr', keepAmbiguous: true }));
+      const m = mask(p, false);
+      if ((m & (m - 1)) !== 0) ambiguous++;
+      const byWord = labels.get(p.pattern) ?? new Map<string, number>();
+      byWord.set(p.target.word, (byWord.get(p.target.word) ?? 0) + 1);
+      labels.set(p.pattern, byWord);
+    }
+    // Ambiguous stories are kept (without keepAmbiguous: none, checked above).
+    expect(ambiguous).toBeGreaterThan(0);
+    const bothWays = [...labels].filter(([, words]) => words.size > 1).map(([pattern]) => pattern);
+    expect(bothWays.length).toBeGreaterThan(0);
+    // The eight spouse-child-grandparent patterns: both readings of the grandparent occur.
+    const readings = new Set(
+      [...labels]
+        .filter(([pattern]) => /^(husband|wife)-(son|daughter)-grand(mother|father)$/.test(pattern))
+        .flatMap(([, words]) => [...words.keys()]),
+    );
+    expect(readings.has('mother') || readings.has('father')).toBe(true);
+    expect(readings.has('mother-in-law') || readings.has('father-in-law')).toBe(true);
+  });
+
+  it('without it, no pattern is ever labelled two ways; it needs CLUTRR labels', () => {
+    const labels = new Map<string, string>();
+    for (let seed = 0; seed < 1500; seed++) {
+      const p = toRecord(generatePuzzle({ seed: `amb-${seed}`, k: 3, task: 1, labels: 'clutrr' }));
+      const before = labels.get(p.pattern);
+      expect(before === undefined || before === p.target.word, p.pattern).toBe(true);
+      labels.set(p.pattern, p.target.word);
+    }
+    expect(() => generatePuzzle({ seed: 1, k: 3, task: 1, keepAmbiguous: true })).toThrow(GenerationError);
+    expect(() => generatePuzzle({ seed: 1, k: 3, task: 1, keepAmbiguous: true })).toThrow(
+      /--keep-ambiguous needs --labels clutrr/,
+    );
+    const r = readDatasetOptions({ ...DEFAULT_DATASET_VALUES, keepAmbiguous: true });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems.map((p) => p.field)).toContain('keepAmbiguous');
+    const ok = readDatasetOptions({ ...DEFAULT_DATASET_VALUES, keepAmbiguous: true, labels: 'clutrr' });
+    expect(ok.ok && ok.spec.keepAmbiguous).toBe(true);
+    if (ok.ok) expect(JSON.parse(datasetConfig(ok.spec))).toMatchObject({ labels: 'clutrr', keep_ambiguous: true });
+  });
+});

@@ -30,6 +30,8 @@ export interface DatasetSpec {
   readonly strict?: boolean;
   /** generatePuzzle's `labels`: 'clutrr' for CLUTRR's labels. Absent means 'family'. */
   readonly labels?: 'clutrr';
+  /** generatePuzzle's `keepAmbiguous` (with labels 'clutrr' only). Absent means false. */
+  readonly keepAmbiguous?: boolean;
 }
 
 export const DEFAULT_DATASET: DatasetSpec = {
@@ -208,6 +210,7 @@ export function recordMaker(spec: DatasetSpec, t: TaskSpec, split: Split): (i: n
         accept: filter,
         strict: spec.strict === true,
         ...(spec.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
+        ...(spec.keepAmbiguous === true ? { keepAmbiguous: true } : {}),
       });
     } catch (e) {
       if (e instanceof GenerationError) throw new GenerationError(`task ${name} (${split}): ${e.message}`);

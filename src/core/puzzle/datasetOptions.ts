@@ -2,7 +2,13 @@ import { familyProblem, type FamilyParams } from '../family/family';
 import type { TextSettings } from '../text/datasetText';
 import { STORY_ORDERS, type StoryOrder } from '../text/order';
 import { datasetSpecProblem, type DatasetSpec } from './dataset';
-import { checkPuzzleSettings, LABEL_SOURCES, type LabelSource, STRICT_CLUTRR_LABELS } from './puzzle';
+import {
+  checkPuzzleSettings,
+  KEEP_AMBIGUOUS_NEEDS_CLUTRR,
+  LABEL_SOURCES,
+  type LabelSource,
+  STRICT_CLUTRR_LABELS,
+} from './puzzle';
 import { parseTaskList, taskName, type TaskSpec } from './tasks';
 
 /**
@@ -108,6 +114,14 @@ export const DATASET_OPTIONS = [
     help: "family: what holds in the family; clutrr: CLUTRR's own labels, as its generator closes the family (assumption rules included; wrong in some families)",
     default: 'family',
     choices: LABEL_SOURCES,
+  },
+  {
+    field: 'keepAmbiguous',
+    flag: 'keep-ambiguous',
+    kind: 'boolean',
+    label: 'Keep ambiguous patterns (as CLUTRR did)',
+    help: "with --labels clutrr: also keep stories the rule base cannot decide (husband-son-grandmother), labelled as CLUTRR's closure labels them, as its generator did; for release-like training data, not a fair test",
+    default: false,
   },
   { field: 'seed', flag: 'seed', kind: 'text', label: 'Seed', help: 'seed of the whole dataset', default: '1' },
   {
@@ -310,6 +324,7 @@ export function readDatasetOptions(v: DatasetValues, context: ReadContext = {}):
   if (!LABEL_SOURCES.includes(labels)) {
     fail('labels', `${flagOf('labels')} must be ${LABEL_SOURCES.join(' or ')} (got "${v.labels}")`);
   } else if (labels === 'clutrr' && v.strict) fail('labels', STRICT_CLUTRR_LABELS);
+  if (v.keepAmbiguous && labels !== 'clutrr') fail('keepAmbiguous', KEEP_AMBIGUOUS_NEEDS_CLUTRR);
   const storyOrder = v.storyOrder.trim() as StoryOrder;
   if (!STORY_ORDERS.includes(storyOrder)) {
     fail('storyOrder', `${flagOf('storyOrder')} must be ${STORY_ORDERS.join(' or ')} (got "${v.storyOrder}")`);
@@ -348,6 +363,7 @@ export function readDatasetOptions(v: DatasetValues, context: ReadContext = {}):
     // Only when on: a default spec stays exactly what it was before strict mode existed.
     ...(v.strict ? { strict: true } : {}),
     ...(labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
+    ...(v.keepAmbiguous && labels === 'clutrr' ? { keepAmbiguous: true } : {}),
   };
   const fam = familyProblem(family);
   if (fam) return { ok: false, problems: [{ field: fam.param, message: fam.message }] };

@@ -140,6 +140,14 @@ export interface PuzzleOptions {
    * `strict`.
    */
   readonly labels?: LabelSource;
+  /**
+   * With `labels: 'clutrr'` only: also keep chains the rule base cannot decide (my husband's son's
+   * grandmother: my mother or my mother-in-law), labelled as CLUTRR's closure labels the pair, and
+   * noise that leaves the target one of several answers — as CLUTRR's generator does, which checks
+   * neither. The target is still derivable from the facts. For training and measuring on data
+   * labelled like the release, never for a fair test of reasoning.
+   */
+  readonly keepAmbiguous?: boolean;
 }
 
 export const LABEL_SOURCES = ['family', 'clutrr'] as const;
@@ -148,6 +156,10 @@ export type LabelSource = (typeof LABEL_SOURCES)[number];
 /** Why strict mode and CLUTRR's labels are refused together (one message for every caller). */
 export const STRICT_CLUTRR_LABELS =
   "--strict and --labels clutrr cannot be combined: CLUTRR's labels rest on its assumption rules, which strict mode leaves out";
+
+/** Why keeping ambiguous chains needs CLUTRR's labels (one message for every caller). */
+export const KEEP_AMBIGUOUS_NEEDS_CLUTRR =
+  "--keep-ambiguous needs --labels clutrr: ambiguous chains are kept only to label data as CLUTRR's generator does";
 
 /** The settings cannot produce a puzzle; the message says which setting and why. */
 export class GenerationError extends Error {
@@ -209,6 +221,7 @@ function makePuzzle(opts: PuzzleOptions, store: FamilyStore | undefined): Puzzle
   const problem = checkPuzzleSettings(opts.k, opts.task, family);
   if (problem) throw new GenerationError(problem);
   if (opts.strict === true && opts.labels === 'clutrr') throw new GenerationError(STRICT_CLUTRR_LABELS);
+  if (opts.keepAmbiguous === true && opts.labels !== 'clutrr') throw new GenerationError(KEEP_AMBIGUOUS_NEEDS_CLUTRR);
   const rng = createRng(opts.seed);
   const maxFamilies = opts.maxFamilies ?? DEFAULT_MAX_FAMILIES;
   const strict = opts.strict === true;
@@ -237,6 +250,7 @@ function tryFamilies(
   shapes: ShapeCache | undefined,
   store: FamilyStore | undefined,
 ): Puzzle {
+  const keep = opts.keepAmbiguous === true;
   for (let f = 0; f < maxFamilies; f++) {
     const fam = generateFamily(rng, family, store);
     if (fam.people.length < opts.k + 1) continue;
@@ -253,15 +267,21 @@ function tryFamilies(
         stats.filtered++;
         continue;
       }
-      // Patterns the rule base cannot decide (husband-son-grandmother) are never emitted; a
-      // strict puzzle is decided both by the sound rules and by the full rule base.
+      // Patterns the rule base cannot decide (husband-son-grandmother) are never emitted (unless
+      // keepAmbiguous: then the target need only be one of the answers); a strict puzzle is
+      // decided both by the sound rules and by the full rule base.
       const codes = mapped(chain.edges, (e) => e.r);
-      if (cykPath(codes, strict) !== bit(target[2]) || (strict && cykPath(codes, false) !== bit(target[2]))) {
+      const answers = cykPath(codes, strict);
+      if (
+        keep
+          ? (answers & bit(target[2])) === 0
+          : answers !== bit(target[2]) || (strict && cykPath(codes, false) !== bit(target[2]))
+      ) {
         stats.ambiguous++;
         continue;
       }
       const task: TaskId = opts.task === 7 ? (rng.chance(0.5) ? 6 : 1) : opts.task;
-      const noise = addNoise(g, chain, task, target[2], rng, strict);
+      const noise = addNoise(g, chain, task, target[2], rng, strict, keep);
       if (!noise) {
         stats.noNoise++;
         continue;
@@ -338,6 +358,7 @@ function addNoise(
   targetRel: PredCode,
   rng: Rng,
   strict: boolean,
+  keepAmbiguous = false,
 ): NoiseEdge[] | null {
   const { n, rel } = g;
   const k = chain.edges.length;
@@ -389,6 +410,7 @@ function addNoise(
     const a = idx(chain.people[0]!);
     const b = idx(chain.people[k]!);
     const { mask } = derive(people.size, facts, a, b, DEFAULT_PATH_LIMIT, strict);
+    if (keepAmbiguous) return (mask & bit(targetRel)) !== 0;
     if (mask !== bit(targetRel)) return false;
     // Strict: the full rule base must agree (a noise path can make it ambiguous).
     return !strict || derive(people.size, facts, a, b, DEFAULT_PATH_LIMIT, false).mask === mask;

@@ -44,7 +44,7 @@ function TextInput({
 }: {
   field: Exclude<
     DatasetField,
-    'holdout' | 'equal' | 'strict' | 'synthetic' | 'templateSplit' | 'storyOrder' | 'labels'
+    'holdout' | 'equal' | 'strict' | 'synthetic' | 'templateSplit' | 'storyOrder' | 'labels' | 'keepAmbiguous'
   >;
   label: string;
   hint?: string;
@@ -79,14 +79,17 @@ function Checkbox({
   label,
   hint,
 }: {
-  field: 'holdout' | 'equal' | 'strict' | 'synthetic' | 'templateSplit';
+  field: 'holdout' | 'equal' | 'strict' | 'synthetic' | 'templateSplit' | 'keepAmbiguous';
   label: string;
   hint: string;
 }) {
   const id = useId();
   const checked = useDatasetBuilder((s) => s.values[field]);
   const setValue = useDatasetBuilder((s) => s.setValue);
-  const disabled = useDatasetBuilder((s) => field === 'templateSplit' && s.values.synthetic);
+  const disabled = useDatasetBuilder(
+    (s) =>
+      (field === 'templateSplit' && s.values.synthetic) || (field === 'keepAmbiguous' && s.values.labels !== 'clutrr'),
+  );
   return (
     <div className="dataset__check" data-field={field}>
       <input
@@ -284,6 +287,11 @@ export function DatasetForm() {
             field="labels"
             label="Labels"
             hint="clutrr: the family closed as CLUTRR’s generator does, its two assumption rules included (not with strict)"
+          />
+          <Checkbox
+            field="keepAmbiguous"
+            label="Keep ambiguous patterns (as CLUTRR did)"
+            hint="with clutrr labels: also stories the rules cannot decide (husband-son-grandmother), labelled as CLUTRR’s closure labels them; release-like data, not a fair test"
           />
         </div>
       </fieldset>

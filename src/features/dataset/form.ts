@@ -70,6 +70,7 @@ export const FIELD_ORDER: readonly DatasetField[] = [
   'patterns',
   'strict',
   'labels',
+  'keepAmbiguous',
   'seed',
   'synthetic',
   'combinationLength',
