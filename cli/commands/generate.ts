@@ -35,6 +35,7 @@ import { progressBar } from '../progress';
 import { defaultThreadPlan, PUZZLE_THREAD_ROWS, SECOND_THREAD_ROWS } from '../rowThreads';
 import { type RowMakers, startRowMakers } from '../rowWorkers';
 import { readTemplateSource } from './templates';
+import { WIDE_BANK, WIDE_BANK_NAME } from '../../src/core/text/wideBank';
 
 /** The generation options come from core's one table; the CLI adds where to write and how. */
 const FLAGS: Record<string, FlagSpec> = {
@@ -63,6 +64,12 @@ const FLAGS: Record<string, FlagSpec> = {
   templates: {
     type: 'string',
     help: 'paraphrases from a template file in the original format (amt_placeholders_clean.json or a .train/.test half)',
+  },
+  bank: {
+    type: 'string',
+    help: 'ours: our paraphrase bank; wide: ours plus its wide files (plural and collective kin words, several facts a sentence)',
+    default: 'ours',
+    hint: 'value',
   },
   'templates-only': {
     type: 'boolean',
@@ -143,8 +150,18 @@ export async function generateCommand(argv: string[]): Promise<number> {
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw new UsageError(`--workers must be a whole number from 1 to 64 (got ${String(flags.workers)})`);
   }
+  const bank = String(flags.bank);
+  if (bank !== 'ours' && bank !== 'wide') throw new UsageError(`--bank must be ours or wide (got "${bank}")`);
+  if (bank === 'wide' && (file || text.synthetic))
+    throw new UsageError(
+      `--bank wide tells stories with our wide bank; it does not go with ${file ? '--templates' : '--synthetic'}`,
+    );
   const templates: TemplateSource | undefined =
-    file && !text.synthetic ? { name: file, ...readTemplateSource(file) } : undefined;
+    file && !text.synthetic
+      ? { name: file, ...readTemplateSource(file) }
+      : bank === 'wide'
+        ? { name: WIDE_BANK_NAME, bank: WIDE_BANK, ours: true }
+        : undefined;
   const renderer = datasetRenderer(text, spec.seed, templates, { templatesOnly });
 
   // Checked (and the temporary folder made) before any row is generated.

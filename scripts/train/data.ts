@@ -46,6 +46,8 @@ export interface DataOptions {
   readonly preset: PresetName | 'none';
   /** CLUTRR's own labels (`generate --labels clutrr`) for training and test rows. */
   readonly labels?: 'clutrr';
+  /** `--bank wide`: stories told with our bank plus its wide files (src/core/text/wideBank.ts). */
+  readonly bank?: 'wide';
   readonly trainRows: number;
   readonly testRows: number;
   /** Progress lines (stderr). */

@@ -80,6 +80,16 @@ describe('npm run train', () => {
     vi.restoreAllMocks();
   });
 
+  it('refuses an unknown --bank, and --bank beside --train-csv', async () => {
+    const errors: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((s: string) => void errors.push(s));
+    expect(await main(['--model', 'lstm-mean', '--bank', 'huge'])).toBe(2);
+    expect(await main(['--model', 'lstm-mean', '--bank', 'wide', '--train-csv', 'a.csv'])).toBe(2);
+    expect(errors[0]).toMatch(/^--bank must be ours or wide \(got huge\)/);
+    expect(errors[1]).toMatch(/^--bank tells generated stories; with --train-csv/);
+    vi.restoreAllMocks();
+  });
+
   describe('on CLUTRR CSV files', () => {
     /** A CLUTRR CSV of our generator's rows (task 1) at these k, `per` rows each. */
     const csvFile = (name: string, ks: readonly number[], per: number): string => {

@@ -40,7 +40,7 @@ import type { EpochRecord, ResumeFrom, TrainOptions } from './trainer';
 
 const USAGE = `usage: npm run train -- --model ${Object.keys(TRAINERS).join('|')} [--seed S]
        [--noise ${NOISE_KINDS.join('|')}] [--preset ${PRESET_NAMES.join('|')}|none]
-       [--labels family|clutrr] [--epochs N] [--train-rows N] [--test-rows N]
+       [--labels family|clutrr] [--bank ours|wide] [--epochs N] [--train-rows N] [--test-rows N]
        [--batch N] [--lr X] [--version V] [--out DIR] [--backend wasm|cpu]
        [--train-csv FILE... [--test-csv FILE...]] [--max-seconds N] [--resume DIR]
    or: npm run train -- --describe [--out DIR]   (refresh the folders' descriptive facts)`;
@@ -128,6 +128,7 @@ function readOptions(argv: string[]): CliOptions | { describe: true; out?: strin
       noise: { type: 'string' },
       preset: { type: 'string' },
       labels: { type: 'string' },
+      bank: { type: 'string' },
       epochs: { type: 'string', default: '30' },
       'train-rows': { type: 'string' },
       'test-rows': { type: 'string' },
@@ -162,6 +163,10 @@ function readOptions(argv: string[]): CliOptions | { describe: true; out?: strin
   // The files' own labels: CLUTRR's, unless the files were made with our family labels.
   const labels = values.labels ?? (trainCsv ? 'clutrr' : 'family');
   if (labels !== 'family' && labels !== 'clutrr') return `--labels must be family or clutrr (got ${labels})`;
+  const bank = values.bank ?? 'ours';
+  if (bank !== 'ours' && bank !== 'wide') return `--bank must be ours or wide (got ${bank})`;
+  if (trainCsv && values.bank !== undefined)
+    return '--bank tells generated stories; with --train-csv the files are read as they are';
   const int = (name: string, v: string): number => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1 (got ${v})`);
@@ -180,6 +185,7 @@ function readOptions(argv: string[]): CliOptions | { describe: true; out?: strin
     noise,
     preset,
     ...(labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
+    ...(bank === 'wide' ? { bank: 'wide' as const } : {}),
     epochs: int('epochs', values.epochs),
     trainRows: int('train-rows', values['train-rows'] ?? '5000'),
     testRows: int('test-rows', values['test-rows'] ?? '500'),
@@ -310,13 +316,15 @@ export async function main(argv: string[]): Promise<number> {
         noise: options.noise,
         preset: options.preset,
         labels,
+        // Only for the wide bank, so that the metadata of a default run keeps its shape.
+        ...(options.bank === 'wide' ? { bank: 'wide' } : {}),
         balancedPatterns: spec!.equal,
         tasks: spec!.trainTasks,
         ks: [...new Set(spec!.trainTasks.map((t) => t.k))],
         data: {
           engine: 'src/core/puzzle/dataset.ts',
           family: spec!.family,
-          text: 'scripts/train/data.ts TEXT_SETTINGS',
+          text: `scripts/train/data.ts TEXT_SETTINGS${options.bank === 'wide' ? ', our bank plus its wide files (src/core/text/wideBank.ts)' : ''}`,
         },
         ...common,
         rows: options.trainRows,

@@ -64,6 +64,7 @@ describe('shipped models (public/models)', () => {
             // Models trained before issue 22 record no preset: the unbalanced rows.
             preset: (metadata.training.preset as PresetName | 'none' | undefined) ?? 'none',
             ...(metadata.training.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
+            ...(metadata.training.bank === 'wide' ? { bank: 'wide' as const } : {}),
             trainRows: metadata.training.rows,
             testRows: metadata.test.rows,
           });

@@ -25,6 +25,8 @@ export interface TrainOptions extends TrainSettings {
   /** See data.ts DataOptions. */
   readonly preset: PresetName | 'none';
   readonly labels?: 'clutrr';
+  /** `--bank wide`: see data.ts DataOptions. */
+  readonly bank?: 'wide';
   readonly trainRows: number;
   readonly testRows: number;
   readonly version: string;

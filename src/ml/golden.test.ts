@@ -28,9 +28,16 @@ const EXPECTED: Record<string, string> = {
   'gat/1': 'c682789887ba8c15',
   'gat/1-clutrr-labels': '399fd988c30077ce',
   'gat/1-disconnected': '98038cd7b2b9b714',
+  // The noise GATs trained on CLUTRR's labels too (new folders; issue 31).
+  'gat/1-disconnected-clutrr-labels': '4679446fc3c98f22',
+  'gat/1-irrelevant-clutrr-labels': 'a2903d1a1a149d08',
+  'gat/1-supporting-clutrr-labels': '3eb04e2e57d7af75',
   'gat/1-irrelevant': '785aaf7b220642f8',
   'gat/1-supporting': 'c4d41fb0e20c268d',
   'lstm-mean/1': '6bfe57a6ba9f1136',
+  // Added with the wide bank (new folders, not changed ones; issue 31).
+  'lstm-mean/2-wide': 'f81a1b036bcad12d',
+  'lstm-mean/2-wide-clutrr-labels': '03a0ba2be5e1e6b5',
   'lstm/1': '162a65c0b5de59c3',
   'mac/1': '3c59a5c0bba622d9',
   // Added with the path composer (a new folder, not a changed one).

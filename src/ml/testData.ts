@@ -12,6 +12,7 @@ import type { PuzzleRecord } from '../core/puzzle/puzzle';
 import type { TaskId, TaskSpec } from '../core/puzzle/tasks';
 import { createRng, type Seed } from '../core/random/rng';
 import { datasetRenderer } from '../core/text/datasetText';
+import { WIDE_BANK, WIDE_BANK_NAME } from '../core/text/wideBank';
 import { questionFromPuzzle } from './encoding';
 import type { ModelQuestion, NoiseKind } from './model';
 
@@ -47,6 +48,8 @@ export interface Example {
 export interface ModelDataOptions {
   readonly equal?: boolean;
   readonly labels?: 'clutrr';
+  /** `wide`: stories told with our bank plus its wide files (plural and collective kin words). */
+  readonly bank?: 'wide';
 }
 
 /**
@@ -55,10 +58,15 @@ export interface ModelDataOptions {
  * before presets), CLUTRR's labels when its labels say so. The training script and the models
  * worker's fresh test sets both use it.
  */
-export function dataOptionsFor(trained: { readonly preset?: string; readonly labels?: string }): ModelDataOptions {
+export function dataOptionsFor(trained: {
+  readonly preset?: string;
+  readonly labels?: string;
+  readonly bank?: unknown;
+}): ModelDataOptions {
   return {
     equal: trained.preset !== undefined && trained.preset !== 'none',
     ...(trained.labels === 'clutrr' ? { labels: 'clutrr' as const } : {}),
+    ...(trained.bank === 'wide' ? { bank: 'wide' as const } : {}),
   };
 }
 
@@ -99,7 +107,8 @@ export function makeExamples(
   const spec = modelDataSpec(seed, [task], [task], rows, options);
   const make = rowMaker(spec, task, split);
   const numbers = spec.equal ? taskRowNumbers(spec, task, split) : undefined;
-  const render = datasetRenderer(TEXT_SETTINGS, splitSeed).render;
+  const wide = options.bank === 'wide' ? { name: WIDE_BANK_NAME, bank: WIDE_BANK, ours: true } : undefined;
+  const render = datasetRenderer(TEXT_SETTINGS, splitSeed, wide).render;
   return Array.from({ length: rows }, (_, i) => {
     const row = make(numbers ? numbers[i]! : i);
     const story = render(row.puzzle, row.split, createRng(row.puzzle.seed, 'text')).story;

@@ -25,6 +25,8 @@ export interface TemplateSource {
   readonly name: string;
   readonly bank: TemplateBank;
   readonly halves?: BankHalves;
+  /** Our own bank in another make-up (`--bank wide`): its facts count as told by the bank. */
+  readonly ours?: boolean;
 }
 
 /** Where a dataset's facts were told from: the template file, our bank, plain sentences. */
@@ -136,6 +138,6 @@ export function datasetRenderer(
       ...(options.templatesOnly ? { templates_only: true } : {}),
     },
     tally,
-    source: source ? 'file' : 'bank',
+    source: source && !source.ours ? 'file' : 'bank',
   };
 }

@@ -1,4 +1,4 @@
-import type { RelationWord } from '../kinship/relations';
+import type { Gender, Predicate, RelationWord } from '../kinship/relations';
 
 /**
  * Kinship vocabulary, for checking that a paraphrase states exactly its facts. A template may
@@ -156,3 +156,42 @@ export const FEMALE_PRONOUNS: readonly string[] = ['she', 'her', 'hers', 'hersel
 /** Nouns that assume a person of that gender is in the scene. */
 export const MALE_NOUNS: readonly string[] = ['man', 'boy', 'guy', 'gentleman', 'lad', 'fellow', 'sir'];
 export const FEMALE_NOUNS: readonly string[] = ['woman', 'girl', 'lady', 'gal', 'madam'];
+
+/**
+ * The plural and collective kin words the wide files of the bank (bank/wide-*.json) may use, and
+ * what each tells (lint.ts `readCollectives`, for the wide files only: the default bank still
+ * refuses every plural). `pred`: what a member is to the group's owner ("A's sons B and C": B and
+ * C are A's `child`); `gender`: the members' gender when the word says it (sons: male);
+ * `mutual`: what the members are to one another when the word says it (sons are siblings,
+ * parents are spouses; grandchildren may be cousins, so nothing).
+ */
+export interface CollectiveTerm {
+  readonly pred: Predicate;
+  readonly gender?: Gender;
+  readonly mutual?: Predicate;
+}
+
+export const COLLECTIVE_TERMS: Readonly<Record<string, CollectiveTerm>> = {
+  children: { pred: 'child', mutual: 'sibling' },
+  kids: { pred: 'child', mutual: 'sibling' },
+  sons: { pred: 'child', gender: 'male', mutual: 'sibling' },
+  daughters: { pred: 'child', gender: 'female', mutual: 'sibling' },
+  parents: { pred: 'inv-child', mutual: 'SO' },
+  siblings: { pred: 'sibling', mutual: 'sibling' },
+  brothers: { pred: 'sibling', gender: 'male', mutual: 'sibling' },
+  sisters: { pred: 'sibling', gender: 'female', mutual: 'sibling' },
+  grandchildren: { pred: 'grand' },
+  grandkids: { pred: 'grand' },
+  grandsons: { pred: 'grand', gender: 'male' },
+  granddaughters: { pred: 'grand', gender: 'female' },
+  grandparents: { pred: 'inv-grand' },
+  grandfathers: { pred: 'inv-grand', gender: 'male' },
+  grandmothers: { pred: 'inv-grand', gender: 'female' },
+  nephews: { pred: 'un', gender: 'male' },
+  nieces: { pred: 'un', gender: 'female' },
+  uncles: { pred: 'inv-un', gender: 'male' },
+  aunts: { pred: 'inv-un', gender: 'female' },
+  'sons-in-law': { pred: 'in-law', gender: 'male' },
+  'daughters-in-law': { pred: 'in-law', gender: 'female' },
+  'parents-in-law': { pred: 'inv-in-law' },
+};

@@ -1,6 +1,14 @@
-import { type Gender, parseWord, type Predicate, type RelationWord, wordFor } from '../kinship/relations';
-import { compose } from '../kinship/rules';
-import { FEMALE_NOUNS, FEMALE_PRONOUNS, kinTermsIn, MALE_NOUNS, MALE_PRONOUNS, RELATION_TERMS } from './lexicon';
+import { type Gender, INVERSE, parseWord, type Predicate, type RelationWord, wordFor } from '../kinship/relations';
+import { compose, RULES } from '../kinship/rules';
+import {
+  COLLECTIVE_TERMS,
+  FEMALE_NOUNS,
+  FEMALE_PRONOUNS,
+  kinTermsIn,
+  MALE_NOUNS,
+  MALE_PRONOUNS,
+  RELATION_TERMS,
+} from './lexicon';
 import { placeholdersOf, PLACEHOLDER_RE, templateShapeProblems } from './templates';
 
 /**
@@ -64,7 +72,12 @@ function formatProblems(t: string): string[] {
   return out;
 }
 
-function factProblems(words: readonly RelationWord[], template: string): string[] {
+function factProblems(
+  words: readonly RelationWord[],
+  template: string,
+  /** Facts told by collectives (wide files only): how many of the key's facts of each word. */
+  told: ReadonlyMap<RelationWord, number> = new Map(),
+): string[] {
   const out: string[] = [];
   const text = template.replace(PLACEHOLDER_RE, (ph) => ph.replace(/_/g, '#'));
   const terms = kinTermsIn(text);
@@ -81,7 +94,7 @@ function factProblems(words: readonly RelationWord[], template: string): string[
   const needed = new Map<RelationWord, number>();
   for (const w of words) needed.set(w, (needed.get(w) ?? 0) + 1);
   for (const [w, n] of needed) {
-    let have = count.get(w) ?? 0;
+    let have = (count.get(w) ?? 0) + (told.get(w) ?? 0);
     if ((w === 'husband' || w === 'wife') && have < n) {
       const used = Math.min(marriages, n - have);
       marriages -= used;
@@ -197,4 +210,207 @@ function pronounProblems(genders: readonly Gender[], template: string): string[]
     if (FEMALE_NOUNS.includes(w) && !genders.includes('female')) out.push(`"${m[0]}" but every entity is male`);
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The wide files (bank/wide-*.json): plural and collective kin words, read by a precise rule.
+
+/** A relation a collective phrase tells: `to` is `from`'s `word` (entity indices of the key). */
+export interface ToldFact {
+  readonly from: number;
+  readonly to: number;
+  readonly word: RelationWord;
+  /** The phrase that tells it. */
+  readonly phrase: string;
+}
+
+const PH = String.raw`ENT_\d+_(?:male|female)`;
+const OWNER = String.raw`(?:${PH}'s|[Hh]is|[Hh]er)`;
+const PLURAL = `(?:${Object.keys(COLLECTIVE_TERMS)
+  .sort((a, b) => b.length - a.length)
+  .map((t) => t.replace(/-/g, '\\-'))
+  .join('|')})(?![a-z-])`;
+/** A member: a name, or a name after "his sister" / "[Ann]'s husband" (that term is an ordinary fact). */
+const ITEM = String.raw`(?:(?:[Hh]is|[Hh]er|${PH}'s) [a-z-]+ )?${PH}`;
+const LIST = `${ITEM}(?:, ${ITEM})*,? and ${ITEM}`;
+const ALL = '(?:both |all )?';
+
+/**
+ * The collective phrasings the lint reads, most specific first. Groups: `owner` (whose the
+ * group is: a name's, his, her), `pl` (the collective word), `list` (two or more members) or
+ * `member` (one, with "one of"). Any other use of a collective word is a problem.
+ */
+const COLLECTIVE_PATTERNS: readonly RegExp[] = [
+  `(?<member>${PH}) is one of (?<owner>${OWNER}) (?<pl>${PLURAL})`,
+  `(?<member>${PH}), one of (?<owner>${OWNER}) (?<pl>${PLURAL})`,
+  `[Oo]ne of (?<owner>${OWNER}) (?<pl>${PLURAL}), (?<member>${PH})`,
+  `(?:[Oo]f all|[Aa]mong) (?<owner>${OWNER}) (?<pl>${PLURAL}), (?<member>${PH})`,
+  `(?<owner>${PH}) has (?:two|three|four|five) (?<pl>${PLURAL}),? (?:named |called )?(?<list>${LIST})`,
+  `(?<list>${LIST}) are ${ALL}(?<owner>${OWNER}) (?<pl>${PLURAL})`,
+  `(?<list>${LIST}) are ${ALL}(?:the )?(?<pl>${PLURAL}) of (?<owner>${PH})`,
+  `(?<list>${LIST}) are ${ALL}(?<pl>${PLURAL})(?! of)`,
+  `(?<owner>${OWNER}) (?<pl>${PLURAL}),? (?:named |called )?(?<list>${LIST})`,
+].map((p) => new RegExp(p, 'gd'));
+
+const entityOf = (ph: string): number => Number(/ENT_(\d+)/.exec(ph)![1]);
+
+/**
+ * What the collective phrases of a template tell, by one rule: in "A's <word> B and C" (or "B and
+ * C are A's <word>", "B and C are the <word> of A", "A has two <word>, B and C", "B is one of A's
+ * <word>", "one of A's <word>, B", "of all A's <word>, B"), every member is A's relation of the
+ * word's predicate (COLLECTIVE_TERMS: sons → son, parents → father or mother by the member's
+ * gender), and, when the word says so, the members are that to one another (sons and children:
+ * siblings; parents: spouses). "B and C are siblings" (brothers, sisters) tells only the mutual
+ * relation. "his"/"her" as owner must point to the one entity of that gender named before it.
+ * `masked`: the template with every read collective word replaced, for the other checks.
+ */
+export function readCollectives(
+  genders: readonly Gender[],
+  template: string,
+): { told: ToldFact[]; masked: string; problems: string[] } {
+  const told: ToldFact[] = [];
+  const problems: string[] = [];
+  const consumed = new Set<number>();
+  const phs = placeholdersOf(template);
+  for (const re of COLLECTIVE_PATTERNS) {
+    for (const m of template.matchAll(re)) {
+      const g = m.groups!;
+      const plAt = m.indices!.groups!.pl![0];
+      if (consumed.has(plAt)) continue;
+      consumed.add(plAt);
+      const term = COLLECTIVE_TERMS[g.pl!]!;
+      const phrase = m[0];
+      const members = g.member
+        ? [entityOf(g.member)]
+        : [...g.list!.matchAll(/ENT_(\d+)_[a-z]+(?!')/g)].map((x) => Number(x[1]));
+      let owner: number | undefined;
+      if (g.owner) {
+        if (g.owner.startsWith('ENT_')) owner = entityOf(g.owner);
+        else {
+          const gender: Gender = g.owner.toLowerCase() === 'his' ? 'male' : 'female';
+          const ownerAt = m.indices!.groups!.owner![0];
+          const before = new Set(phs.filter((p) => p.gender === gender && p.at < ownerAt).map((p) => p.index));
+          if (before.size !== 1) {
+            problems.push(
+              `"${phrase}": "${g.owner}" could be ${before.size === 0 ? 'no one' : 'more than one entity'}; write the name`,
+            );
+            continue;
+          }
+          owner = [...before][0]!;
+        }
+      }
+      if (term.gender) {
+        for (const x of members)
+          if (genders[x] !== term.gender)
+            problems.push(`"${phrase}": entity ${x} is not ${term.gender}, but "${g.pl}" says so`);
+      }
+      if (owner !== undefined) {
+        for (const x of members) {
+          if (x === owner) problems.push(`"${phrase}": entity ${x} is in its own group`);
+          else told.push({ from: owner, to: x, word: wordFor(term.pred, genders[x]!), phrase });
+        }
+      } else if (!term.mutual) {
+        problems.push(`"${phrase}" says "${g.pl}" without whose`);
+      }
+      if (term.mutual && members.length > 1) {
+        if (term.mutual === 'SO' && (members.length !== 2 || genders[members[0]!] === genders[members[1]!])) {
+          problems.push(`"${phrase}": "${g.pl}" needs two entities of the two genders`);
+          continue;
+        }
+        for (const a of members)
+          for (const b of members)
+            if (a !== b) told.push({ from: a, to: b, word: wordFor(term.mutual, genders[b]!), phrase });
+      }
+    }
+  }
+  let masked = template;
+  for (const m of template.matchAll(new RegExp(`(?<![a-z-])${PLURAL}`, 'gi'))) {
+    if (!consumed.has(m.index)) problems.push(`says "${m[0]}" outside a collective phrase the lint reads`);
+    else masked = masked.slice(0, m.index) + 'f'.repeat(m[0].length) + masked.slice(m.index + m[0].length);
+  }
+  return { told, masked, problems };
+}
+
+/** span[i][j]: the predicates that facts i..j compose to by the rules sound in generated families. */
+function soundSpans(words: readonly RelationWord[]): Set<Predicate>[][] {
+  const preds = words.map((w) => parseWord(w)!.predicate);
+  const n = words.length;
+  const span: Set<Predicate>[][] = Array.from({ length: n }, () => Array.from({ length: n }, () => new Set()));
+  for (let i = 0; i < n; i++) span[i]![i]!.add(preds[i]!);
+  for (let len = 2; len <= n; len++) {
+    for (let i = 0; i + len <= n; i++) {
+      const j = i + len - 1;
+      for (let s = i; s < j; s++)
+        for (const a of span[i]![s]!)
+          for (const b of span[s + 1]![j]!) {
+            const rule = RULES.find((r) => r.body[0] === a && r.body[1] === b);
+            if (rule?.soundInFamilies) span[i]![j]!.add(rule.head);
+          }
+    }
+  }
+  return span;
+}
+
+/**
+ * Whether a told relation holds in every family with the key's facts: `to` is `from`'s `word`
+ * where the facts between them compose (sound rules only) to the word's predicate, read
+ * backwards (the inverse) when `to` comes first in the chain.
+ */
+export function toldIsTrue(words: readonly RelationWord[], genders: readonly Gender[], f: ToldFact): boolean {
+  const parsed = parseWord(f.word);
+  if (!parsed || parsed.gender !== genders[f.to] || f.from === f.to) return false;
+  const span = soundSpans(words);
+  const [lo, hi] = f.from < f.to ? [f.from, f.to] : [f.to, f.from];
+  if (hi > words.length) return false;
+  const between = span[lo]![hi - 1]!;
+  return f.from < f.to ? between.has(parsed.predicate) : between.has(INVERSE[parsed.predicate]);
+}
+
+/** The key fact i (entity i → i + 1) a told relation states, if any (either way round). */
+export function toldKeyFact(
+  words: readonly RelationWord[],
+  genders: readonly Gender[],
+  f: ToldFact,
+): number | undefined {
+  const i = Math.min(f.from, f.to);
+  if (Math.abs(f.from - f.to) !== 1 || i >= words.length) return undefined;
+  const fact = words[i]!;
+  if (f.from === i) return f.word === fact ? i : undefined;
+  return f.word === wordFor(INVERSE[parseWord(fact)!.predicate], genders[i]!) ? i : undefined;
+}
+
+/**
+ * The writing rules of the wide files: lintTemplate's, with the collective phrases read by
+ * readCollectives. Every relation a collective tells must hold in every family with the key's
+ * facts (toldIsTrue); a key fact counts as stated when a collective tells it (either way round,
+ * "B and C are A's parents" stating "A is C's son"). A collective may tell a relation the rule
+ * base derives from the key (her sons B and C: C is her son), as people's own wording does; see
+ * `toldImplied`. Every other kinship rule of lintTemplate holds.
+ */
+export function lintWideTemplate(
+  words: readonly RelationWord[],
+  genders: readonly Gender[],
+  template: string,
+): string[] {
+  const read = readCollectives(genders, template);
+  const problems = [...templateShapeProblems(template, genders)];
+  problems.push(...formatProblems(template));
+  problems.push(...read.problems);
+  for (const f of read.told) {
+    if (!toldIsTrue(words, genders, f))
+      problems.push(
+        `"${f.phrase}" tells that entity ${f.to} is entity ${f.from}'s ${f.word}, which the key does not make true`,
+      );
+  }
+  const stated = new Set(read.told.map((f) => toldKeyFact(words, genders, f)).filter((i) => i !== undefined));
+  const toldCounts = new Map<RelationWord, number>();
+  for (const i of stated) toldCounts.set(words[i]!, (toldCounts.get(words[i]!) ?? 0) + 1);
+  problems.push(...factProblems(words, read.masked, toldCounts));
+  problems.push(...pronounProblems(genders, template));
+  return problems;
+}
+
+/** The relations a template's collectives tell that are not facts of its key (derived ones). */
+export function toldImplied(words: readonly RelationWord[], genders: readonly Gender[], template: string): ToldFact[] {
+  return readCollectives(genders, template).told.filter((f) => toldKeyFact(words, genders, f) === undefined);
 }
