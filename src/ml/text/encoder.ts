@@ -265,9 +265,11 @@ export class BiLstmEncoder {
       ({ c, hFw, hBw } = next);
       outputs.push(next.h);
     }
-    // Steps → times: forward states are in time order, backward ones reversed.
+    // Steps → times: forward states are in time order, backward ones reversed. The reversing is
+    // done on a copy: the array tf.unstack returns is the very list of outputs its tape node
+    // keeps, so reversing it in place sent each backward step's gradient to the mirrored time.
     const [forward, backwardBySteps] = tf.unstack(tf.transpose(tf.stack(outputs), [1, 0, 2, 3]));
-    const backward = tf.stack(tf.unstack(backwardBySteps!).reverse());
+    const backward = tf.stack([...tf.unstack(backwardBySteps!)].reverse());
     return tf.concat([tf.reshape(forward!, [L * B, H]), tf.reshape(backward, [L * B, H])], 1) as tf.Tensor2D;
   }
 
