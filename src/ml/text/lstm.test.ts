@@ -8,7 +8,7 @@ import { learnTokenizer } from './tokens';
 import { classIndex, NUM_CLASSES, type StoryGraph } from '../encoding';
 import { loadModel } from '../load';
 import { Lstm, LSTM_MEAN, LSTM_PAPER, type LstmConfig, loadLstm, saveLstm } from './lstm';
-import { evaluate, textItems, trainStep } from './textNet';
+import { evaluate, textItems, trainStep, trainStepInParts } from './textNet';
 import type { ModelQuestion } from '../model';
 
 // Small enough for a unit test; the shapes and code paths are those of the real model.
@@ -181,5 +181,35 @@ describe('BiLSTM', () => {
       await tf.setBackend('cpu');
       model.dispose();
     }
+  });
+
+  it('a step in parts (gradients summed by share) is the step of the whole batch, and leaves no tensor behind', () => {
+    const still: LstmConfig = { ...TINY, dropout: 0 };
+    const whole = new Lstm(still, vocabulary, 3);
+    const parted = new Lstm(still, vocabulary, 3);
+    const sgd = tf.train.sgd(0.5);
+    const a = trainStep(whole, sgd, batchOf(whole), createRng(1), 1e9);
+    const before = tf.memory().numTensors;
+    const parts = [batchOf(parted, questions.slice(0, 1)), batchOf(parted, questions.slice(1))];
+    const b = trainStepInParts(parted, sgd, parts, createRng(1), 1e9);
+    expect(tf.memory().numTensors).toBe(before);
+    expect(b.correct).toBe(a.correct);
+    expect(b.loss).toBeCloseTo(a.loss, 5);
+    let moved = 0;
+    for (const [name, w] of whole.variables) {
+      const x = w.dataSync();
+      const y = parted.variables.get(name)!.dataSync();
+      x.forEach((v, i) => expect(y[i]).toBeCloseTo(v, 5));
+      moved += Math.abs(x[0]! - y[0]!) < 1e-6 ? 1 : 0;
+    }
+    expect(moved).toBe(whole.variables.size);
+    // And the step did move the weights (against a model that took none).
+    const untouched = new Lstm(still, vocabulary, 3);
+    const changed = [...whole.variables].filter(([name, w]) =>
+      w.dataSync().some((v, i) => Math.abs(v - untouched.variables.get(name)!.dataSync()[i]!) > 1e-7),
+    ).length;
+    expect(changed).toBeGreaterThan(whole.variables.size / 2);
+    for (const m of [whole, parted, untouched]) m.dispose();
+    sgd.dispose();
   });
 });

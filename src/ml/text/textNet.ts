@@ -98,19 +98,60 @@ export function trainStep<Batch extends LabelledBatch, Inputs>(
   rng: Rng,
   clip = 1,
 ): TrainStep {
+  return trainStepInParts(model, optimizer, [batch], rng, clip);
+}
+
+/**
+ * One optimiser step over a batch packed in parts (a long batch split so that one part's
+ * backward pass, whose tape holds every time step of the BiLSTM, fits a phone's memory): each
+ * part's gradients of its share of the mean loss (size / total) are summed, then clipped and
+ * applied once — the step of the whole batch, up to the dropout drawn per part. One part is
+ * exactly `trainStep`.
+ */
+export function trainStepInParts<Batch extends LabelledBatch, Inputs>(
+  model: TextNet<Batch, Inputs>,
+  optimizer: tf.Optimizer,
+  parts: readonly Batch[],
+  rng: Rng,
+  clip = 1,
+): TrainStep {
   const vars = [...model.variables.values()];
+  const total = parts.reduce((n, p) => n + p.size, 0);
   let correct = 0;
-  const loss = tf.tidy(() => {
-    const x = model.inputs(batch);
-    const { value, grads } = tf.variableGrads(() => {
-      const { logits } = model.forward(x, { training: true, rng });
-      const predicted = logits.argMax(1).dataSync();
-      correct = batch.labels.reduce((n, l, i) => n + (predicted[i] === l ? 1 : 0), 0);
-      return crossEntropy(logits, batch.labels);
-    }, vars);
-    applyClippedGradients(optimizer, grads, clip);
-    return value.dataSync()[0]!;
-  });
+  let loss = 0;
+  let sum: tf.NamedTensorMap | null = null;
+  for (const batch of parts) {
+    const share = batch.size / total;
+    const got: tf.NamedTensorMap = tf.tidy((): tf.NamedTensorMap => {
+      const x = model.inputs(batch);
+      const { value, grads } = tf.variableGrads(() => {
+        const { logits } = model.forward(x, { training: true, rng });
+        const predicted = logits.argMax(1).dataSync();
+        correct += batch.labels.reduce((n, l, i) => n + (predicted[i] === l ? 1 : 0), 0);
+        const mean = crossEntropy(logits, batch.labels);
+        return parts.length === 1 ? mean : (mean.mul(share) as tf.Scalar);
+      }, vars);
+      loss += value.dataSync()[0]!;
+      if (parts.length === 1) {
+        applyClippedGradients(optimizer, grads, clip);
+        return {};
+      }
+      const prev = sum;
+      // The running sum outlives this tidy; the previous one is disposed once added.
+      return Object.fromEntries(
+        Object.entries(grads).map(([n, g]) => [n, prev ? prev[n]!.add(g) : g]),
+      ) as tf.NamedTensorMap;
+    });
+    if (parts.length > 1) {
+      if (sum) tf.dispose(Object.values(sum));
+      sum = got;
+    }
+  }
+  if (sum) {
+    const grads: tf.NamedTensorMap = sum;
+    tf.tidy(() => applyClippedGradients(optimizer, grads, clip));
+    tf.dispose(Object.values(grads));
+  }
   return { loss, correct };
 }
 

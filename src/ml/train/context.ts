@@ -19,6 +19,12 @@ export interface TrainSettings {
   readonly learningRate: number;
   /** Stop after this many seconds of training (between two steps) and keep what was learned. */
   readonly maxSeconds?: number;
+  /**
+   * Text models: pack a step's batch in parts of at most this many story characters (a part holds
+   * one story at least) and sum their gradients before the one update, so that a step's memory is
+   * bounded by the part, not the batch (the browser sets it; the script leaves whole batches).
+   */
+  readonly stepChars?: number;
 }
 
 /** The rows trained on and the held-out rows of the per-epoch figure. */

@@ -11,7 +11,7 @@ import type { Example } from '../testData';
 import { loadLstm, Lstm, LSTM_MEAN, LSTM_PAPER, type LstmConfig, type LstmModelJson, saveLstm } from '../text/lstm';
 import { loadMac, Mac, MAC_PAPER, type MacConfig, type MacModelJson, saveMac } from '../text/mac';
 import { loadRn, Rn, RN_PAPER, type RnConfig, type RnModelJson, saveRn } from '../text/rn';
-import { evaluate, type TextNet, trainStep } from '../text/textNet';
+import { evaluate, type TextNet, trainStepInParts } from '../text/textNet';
 import { learnTokenizer, MAX_ENTITIES, type TextTokenizer } from '../text/tokens';
 import type { Trained, TrainContext } from './context';
 import { runEpochs } from './epochs';
@@ -51,6 +51,28 @@ function epochBatches(train: readonly Example[], size: number, epoch: number, se
     for (let i = 0; i < part.length; i += size) batches.push(part.slice(i, i + size));
   }
   return rng.shuffle(batches);
+}
+
+/**
+ * A batch's stories in consecutive parts of at most `maxChars` characters (each part one story at
+ * least); the whole batch when no limit is set or it fits.
+ */
+export function partsOf(items: readonly TextItem[], maxChars: number | undefined): TextItem[][] {
+  if (maxChars === undefined) return [[...items]];
+  const parts: TextItem[][] = [];
+  let part: TextItem[] = [];
+  let chars = 0;
+  for (const item of items) {
+    if (part.length > 0 && chars + item.story.length > maxChars) {
+      parts.push(part);
+      part = [];
+      chars = 0;
+    }
+    part.push(item);
+    chars += item.story.length;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
 }
 
 type AnyTextNet = TextNet<{ readonly size: number; readonly labels: Int32Array }, unknown> & {
@@ -98,12 +120,9 @@ export async function trainText<M extends AnyTextNet>(ctx: TrainContext, spec: T
     { log, ...ctx.hooks },
     (epoch) =>
       epochBatches(data.train, options.batchSize, epoch, seed, rng).map((items) => () => {
-        const batch = model.batch(items, {
-          wordDropout: config.wordDropout,
-          pieceDropout: config.pieceDropout ?? 0,
-          rng,
-        });
-        return { ...trainStep(model, optimizer, batch, rng), size: batch.size };
+        const dropout = { wordDropout: config.wordDropout, pieceDropout: config.pieceDropout ?? 0, rng };
+        const parts = partsOf(items, options.stepChars).map((part) => model.batch(part, dropout));
+        return { ...trainStepInParts(model, optimizer, parts, rng), size: items.length };
       }),
     () => evaluate(model, dev),
     ctx.resume?.history,
