@@ -1,31 +1,36 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import type { StudyDefinition } from '../../study/definition/definition';
 import { adaptiveSettings } from '../../study/kinds/adaptive';
 import { ASSURANCE, type AdaptivePowerAnswer, type AdaptivePowerPlan } from '../../study/simulate/adaptivePower';
 import { MAX_PARTICIPANTS } from '../../study/simulate/power';
-import { isCancelled } from '../../worker/rpc';
-import { PowerClient } from '../../worker/powerClient';
 import { type AdaptivePowerInputs, adaptiveInputsFor, adaptivePlanFromInputs, adaptivePlannedHow } from './powerPlan';
+import { type PowerField, PowerInputsForm, usePowerRun } from './powerRun';
 import { useStudyDesigner } from './store';
 
-const FIELDS: readonly [keyof AdaptivePowerInputs, string, string][] = [
-  ['meanThreshold', 'Mean threshold', 'people’s true threshold k on average (3.5: Table 3 is near one half at k = 4)'],
-  ['spread', 'Between-person spread', 'SD of the true thresholds, hops'],
-  ['slope', 'Slope', 'how steeply accuracy falls past a person’s threshold'],
-  ['lapse', 'Lapse rate', 'slips on easy stories'],
-  ['conditionDifference', 'Condition difference', 'hops added to the thresholds in the second condition'],
-  ['halfWidth', 'Interval half-width', 'the ± wanted on the mean threshold’s 95% interval, hops'],
-  ['participants', 'Participants', 'the planned sample (in all)'],
-  ['pool', 'Simulated people', 'per condition, run through the procedure (more: slower, steadier)'],
-  ['simulations', 'Simulated studies', 'per size tried, resampled from the simulated people'],
-  ['seed', 'Seed', 'the same seed gives the same answer'],
+const FIELDS: readonly PowerField<keyof AdaptivePowerInputs>[] = [
+  {
+    field: 'meanThreshold',
+    label: 'Mean threshold',
+    hint: 'people’s true threshold k on average (3.5: Table 3 is near one half at k = 4)',
+  },
+  { field: 'spread', label: 'Between-person spread', hint: 'SD of the true thresholds, hops' },
+  { field: 'slope', label: 'Slope', hint: 'how steeply accuracy falls past a person’s threshold' },
+  { field: 'lapse', label: 'Lapse rate', hint: 'slips on easy stories' },
+  {
+    field: 'conditionDifference',
+    label: 'Condition difference',
+    hint: 'hops added to the thresholds in the second condition',
+  },
+  { field: 'halfWidth', label: 'Interval half-width', hint: 'the ± wanted on the mean threshold’s 95% interval, hops' },
+  { field: 'participants', label: 'Participants', hint: 'the planned sample (in all)' },
+  {
+    field: 'pool',
+    label: 'Simulated people',
+    hint: 'per condition, run through the procedure (more: slower, steadier)',
+  },
+  { field: 'simulations', label: 'Simulated studies', hint: 'per size tried, resampled from the simulated people' },
+  { field: 'seed', label: 'Seed', hint: 'the same seed gives the same answer' },
 ];
-
-type Run =
-  | { state: 'idle' }
-  | { state: 'busy' }
-  | { state: 'done'; plan: AdaptivePowerPlan; answer: AdaptivePowerAnswer; ms: number }
-  | { state: 'error'; message: string };
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const more = `more than ${MAX_PARTICIPANTS}`;
@@ -40,26 +45,13 @@ const more = `more than ${MAX_PARTICIPANTS}`;
 export function AdaptivePowerPlanner({ def }: { def: StudyDefinition }) {
   const id = useId();
   const [inputs, setInputs] = useState<AdaptivePowerInputs>(() => adaptiveInputsFor(def));
-  const [run, setRun] = useState<Run>({ state: 'idle' });
   const setPlannedN = useStudyDesigner((s) => s.setPlannedN);
-  const client = useRef<PowerClient | null>(null);
-  useEffect(() => () => client.current?.stop(), []);
   const settings = adaptiveSettings(def);
   const conditions = def.conditions.length >= 2;
-
-  const start = async () => {
-    const read = adaptivePlanFromInputs(def, inputs);
-    if (!read.ok) return setRun({ state: 'error', message: read.message });
-    client.current ??= new PowerClient();
-    setRun({ state: 'busy' });
-    const t0 = performance.now();
-    try {
-      const answer = await client.current.adaptive(read.plan);
-      setRun({ state: 'done', plan: read.plan, answer, ms: performance.now() - t0 });
-    } catch (e) {
-      if (!isCancelled(e)) setRun({ state: 'error', message: e instanceof Error ? e.message : String(e) });
-    }
-  };
+  const { run, start } = usePowerRun<AdaptivePowerPlan, AdaptivePowerAnswer>(
+    () => adaptivePlanFromInputs(def, inputs),
+    (client, plan) => client.adaptive(plan),
+  );
 
   const planned = run.state === 'done' ? (conditions ? run.answer.needed.power : run.answer.needed.halfWidth) : null;
   return (
@@ -71,39 +63,14 @@ export function AdaptivePowerPlanner({ def }: { def: StudyDefinition }) {
         95% interval on the mean threshold
         {conditions ? ' and the power to find a difference between the first two conditions' : ''}.
       </p>
-      <div className="sd-grid">
-        {FIELDS.filter(([f]) => conditions || f !== 'conditionDifference').map(([field, label, hint]) => (
-          <div key={field} className="sd-field">
-            <label htmlFor={`${id}-${field}`}>{label}</label>
-            <input
-              id={`${id}-${field}`}
-              data-testid={`study-power-${field}`}
-              inputMode="decimal"
-              value={inputs[field]}
-              aria-describedby={`${id}-${field}-hint`}
-              onChange={(e) => setInputs({ ...inputs, [field]: e.target.value })}
-            />
-            <span id={`${id}-${field}-hint`} className="hint">
-              {hint}
-            </span>
-          </div>
-        ))}
-      </div>
-      <div className="sd-actions">
-        <button
-          type="button"
-          data-testid="study-power-run"
-          disabled={run.state === 'busy'}
-          onClick={() => void start()}
-        >
-          {run.state === 'busy' ? 'Simulating…' : 'Run the power analysis'}
-        </button>
-      </div>
-      {run.state === 'error' && (
-        <p className="sd-error" role="alert" data-testid="study-power-error">
-          {run.message}
-        </p>
-      )}
+      <PowerInputsForm
+        id={id}
+        fields={FIELDS.filter((f) => conditions || f.field !== 'conditionDifference')}
+        inputs={inputs}
+        setInputs={setInputs}
+        run={run}
+        start={start}
+      />
       {run.state === 'done' && (
         <div data-testid="study-power-result" aria-live="polite">
           <div className="table-scroll" tabIndex={0} role="region" aria-label="Power planner's answer">

@@ -1,12 +1,11 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import type { StudyDefinition } from '../../study/definition/definition';
 import type { PowerAnswer, PowerPlan, PowerTest } from '../../study/simulate/power';
-import { isCancelled } from '../../worker/rpc';
-import { PowerClient } from '../../worker/powerClient';
 import { kindSpec } from '../../study/kinds';
 import { adaptiveSettings } from '../../study/kinds/adaptive';
 import { AdaptivePowerPlanner } from './AdaptivePowerPlanner';
 import { type PowerInputs, planFromInputs, plannedHow, powerInputsFor } from './powerPlan';
+import { type PowerField, PowerInputsForm, usePowerRun } from './powerRun';
 import { useStudyDesigner } from './store';
 
 const LABELS: { readonly [T in PowerTest]: string } = {
@@ -15,21 +14,20 @@ const LABELS: { readonly [T in PowerTest]: string } = {
   conditions: 'Two conditions differ (Welch)',
 };
 
-const FIELDS: readonly [keyof PowerInputs, string, string][] = [
-  ['accuracy', 'Expected accuracy by k', 'k:accuracy, comma-separated (default: the paper’s Table 3)'],
-  ['participants', 'Participants', 'the planned sample'],
-  ['itemsPerK', 'Items per k', 'main items at each k (all tasks)'],
-  ['spread', 'Between-person spread', 'SD of people’s ability, log-odds'],
-  ['conditionEffect', 'Condition difference', 'log-odds added in the second condition'],
-  ['simulations', 'Simulated studies', 'per size tried (1,000 at least for a figure you report)'],
-  ['seed', 'Seed', 'the same seed gives the same answer'],
+const FIELDS: readonly PowerField<keyof PowerInputs>[] = [
+  {
+    field: 'accuracy',
+    label: 'Expected accuracy by k',
+    hint: 'k:accuracy, comma-separated (default: the paper’s Table 3)',
+    wide: true,
+  },
+  { field: 'participants', label: 'Participants', hint: 'the planned sample' },
+  { field: 'itemsPerK', label: 'Items per k', hint: 'main items at each k (all tasks)' },
+  { field: 'spread', label: 'Between-person spread', hint: 'SD of people’s ability, log-odds' },
+  { field: 'conditionEffect', label: 'Condition difference', hint: 'log-odds added in the second condition' },
+  { field: 'simulations', label: 'Simulated studies', hint: 'per size tried (1,000 at least for a figure you report)' },
+  { field: 'seed', label: 'Seed', hint: 'the same seed gives the same answer' },
 ];
-
-type Run =
-  | { state: 'idle' }
-  | { state: 'busy' }
-  | { state: 'done'; plan: PowerPlan; answer: PowerAnswer; ms: number }
-  | { state: 'error'; message: string };
 
 /**
  * The power planner (`study-power`): for a study with fixed items, a Monte Carlo of its own
@@ -59,24 +57,11 @@ function SolvePowerPlanner({ def }: { def: StudyDefinition }) {
   const id = useId();
   // The view keys the planner by the study's k and items, so another design starts from its own inputs.
   const [inputs, setInputs] = useState<PowerInputs>(() => powerInputsFor(def));
-  const [run, setRun] = useState<Run>({ state: 'idle' });
   const setPlannedN = useStudyDesigner((s) => s.setPlannedN);
-  const client = useRef<PowerClient | null>(null);
-  useEffect(() => () => client.current?.stop(), []);
-
-  const start = async () => {
-    const read = planFromInputs(inputs);
-    if (!read.ok) return setRun({ state: 'error', message: read.message });
-    client.current ??= new PowerClient();
-    setRun({ state: 'busy' });
-    const t0 = performance.now();
-    try {
-      const answer = await client.current.plan(read.plan);
-      setRun({ state: 'done', plan: read.plan, answer, ms: performance.now() - t0 });
-    } catch (e) {
-      if (!isCancelled(e)) setRun({ state: 'error', message: e instanceof Error ? e.message : String(e) });
-    }
-  };
+  const { run, start } = usePowerRun<PowerPlan, PowerAnswer>(
+    () => planFromInputs(inputs),
+    (client, plan) => client.plan(plan),
+  );
 
   return (
     <section className="sd-panel" aria-labelledby={`${id}-h`} data-testid="study-power">
@@ -85,39 +70,7 @@ function SolvePowerPlanner({ def }: { def: StudyDefinition }) {
         Simulates this study many times (each person answering with the expected accuracy by k, moved by their own
         ability) and runs its analysis on each: the share of studies that find the effect is the power.
       </p>
-      <div className="sd-grid">
-        {FIELDS.map(([field, label, hint]) => (
-          <div key={field} className={`sd-field${field === 'accuracy' ? ' sd-wide' : ''}`}>
-            <label htmlFor={`${id}-${field}`}>{label}</label>
-            <input
-              id={`${id}-${field}`}
-              data-testid={`study-power-${field}`}
-              inputMode={field === 'accuracy' ? 'text' : 'decimal'}
-              value={inputs[field]}
-              aria-describedby={`${id}-${field}-hint`}
-              onChange={(e) => setInputs({ ...inputs, [field]: e.target.value })}
-            />
-            <span id={`${id}-${field}-hint`} className="hint">
-              {hint}
-            </span>
-          </div>
-        ))}
-      </div>
-      <div className="sd-actions">
-        <button
-          type="button"
-          data-testid="study-power-run"
-          disabled={run.state === 'busy'}
-          onClick={() => void start()}
-        >
-          {run.state === 'busy' ? 'Simulating…' : 'Run the power analysis'}
-        </button>
-      </div>
-      {run.state === 'error' && (
-        <p className="sd-error" role="alert" data-testid="study-power-error">
-          {run.message}
-        </p>
-      )}
+      <PowerInputsForm id={id} fields={FIELDS} inputs={inputs} setInputs={setInputs} run={run} start={start} />
       {run.state === 'done' && (
         <div data-testid="study-power-result" aria-live="polite">
           <table className="sd-table sd-power-table">
