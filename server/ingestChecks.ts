@@ -11,7 +11,7 @@ import type { ResultRow, SessionInfo } from '../src/study/results/results';
 import { type EarlierRow, isLiveReview, kindSpec, MissingRowsError } from '../src/study/kinds';
 import { scheduleParticipant, type ParticipantSchedule } from '../src/study/schedule/schedule';
 import type { ReviewQueue } from './reviewQueue';
-import { timeProblem, TrialFacts } from './rowChecks';
+import { sessionRows, timeProblem, TrialFacts } from './rowChecks';
 import type { IngestBody } from './schema';
 import {
   CLOSED_MESSAGE,
@@ -239,21 +239,6 @@ export class IngestChecks {
     if (reviewTrial) return this.look.reviews.reviewRowProblem(issued.session_id, row);
     return kind.rowProblem(def, item, row, this.facts);
   }
-}
-
-/**
- * A session's rows: the stored ones, then those of the request it has not stored (a batch sent
- * again after a lost answer repeats stored rows; each trial counts once, the stored row standing).
- */
-export function sessionRows<R extends EarlierRow>(stored: readonly R[], sent: readonly R[]): R[] {
-  const seen = new Set(stored.map((r) => r.trial_index));
-  const out = [...stored];
-  for (const r of sent) {
-    if (seen.has(r.trial_index)) continue;
-    seen.add(r.trial_index);
-    out.push(r);
-  }
-  return out;
 }
 
 function sessionProblem(issued: IssuedRow, s: SessionInfo, schedule: ParticipantSchedule): string | undefined {

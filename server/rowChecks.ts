@@ -6,6 +6,7 @@
  * the time between first showing and answer).
  */
 import type { StudyDefinition } from '../src/study/definition/definition';
+import type { EarlierRow } from '../src/study/kinds';
 import type { ResultRow } from '../src/study/results/results';
 import type { StudyItem } from '../src/study/schedule/items';
 import type { TrialContent } from '../src/study/schedule/trialContent';
@@ -64,4 +65,19 @@ export function timeProblem(row: ResultRow, issuedAt: string, now: Date): string
     return `rt_ms: ${row.rt_ms} is longer than the time from started_at to answered_at (${answered - started} ms)`;
   }
   return undefined;
+}
+
+/**
+ * A session's rows: the stored ones, then those of the request it has not stored (a batch sent
+ * again after a lost answer repeats stored rows; each trial counts once, the stored row standing).
+ */
+export function sessionRows<R extends EarlierRow>(stored: readonly R[], sent: readonly R[]): R[] {
+  const seen = new Set(stored.map((r) => r.trial_index));
+  const out = [...stored];
+  for (const r of sent) {
+    if (seen.has(r.trial_index)) continue;
+    seen.add(r.trial_index);
+    out.push(r);
+  }
+  return out;
 }

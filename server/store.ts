@@ -24,7 +24,7 @@ import { LimitBucketTable } from './db/limitBuckets';
 import { ResultTables, type DeviceRecord, type SessionSummary } from './db/resultTables';
 import { ReviewTables } from './db/reviewTables';
 import { Snapshot } from './db/snapshot';
-import { sessionRows } from './ingestChecks';
+import { sessionRows } from './rowChecks';
 import type { IngestBody } from './schema';
 import { StudyRegistry } from './studyRegistry';
 

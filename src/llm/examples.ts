@@ -7,8 +7,14 @@ import { generatePuzzle, toRecord } from '../core/puzzle/puzzle';
 import { createRng } from '../core/random/rng';
 import { renderPlain } from '../core/text/plain';
 import { unbracket } from '../core/text/render';
-import type { LlmQuestion } from './prompt';
 
+/** A puzzle as a language model is asked it: how is `b` related to `a`? */
+export interface LlmQuestion {
+  /** The story; CLUTRR's `[Name]` brackets are removed before it is sent. */
+  readonly story: string;
+  readonly a: string;
+  readonly b: string;
+}
 /** The seeds of the examples ("llm-few-shot", rows 0 and 1). */
 export const FEW_SHOT_SEEDS = [
   { seed: 'llm-few-shot-0', k: 2 },

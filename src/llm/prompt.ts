@@ -3,18 +3,12 @@
  * The text returned is exactly what is sent as the one user message, and is kept per item.
  */
 import { ANSWER_WORDS } from './answers';
-import { fewShotExamples } from './examples';
+import { fewShotExamples, type LlmQuestion } from './examples';
 import { CHAIN_OF_THOUGHT } from './prompts/chainOfThought';
 import { FEW_SHOT, FEW_SHOT_EXAMPLE } from './prompts/fewShot';
 import { ZERO_SHOT } from './prompts/zeroShot';
 
-/** A puzzle as a language model is asked it: how is `b` related to `a`? */
-export interface LlmQuestion {
-  /** The story; CLUTRR's `[Name]` brackets are removed before it is sent. */
-  readonly story: string;
-  readonly a: string;
-  readonly b: string;
-}
+export type { LlmQuestion } from './examples';
 
 export const PROMPT_KINDS = ['zero-shot', 'few-shot', 'cot'] as const;
 export type PromptKind = (typeof PROMPT_KINDS)[number];
