@@ -5,7 +5,7 @@ import type { FamilyParams } from '../family/family';
 import { parseWord, PRED_CODE, RELATION_WORDS, wordFor } from '../kinship/relations';
 import { compose } from '../kinship/rules';
 import { bit, cykPath, derive } from '../reasoning/solver';
-import { GenerationError, generatePuzzle, type Puzzle, type StoryFact, toRecord } from './puzzle';
+import { GenerationError, generatePuzzle, generatePuzzleRecord, type Puzzle, type StoryFact, toRecord } from './puzzle';
 import { TASK_IDS, type TaskId } from './tasks';
 
 /** Every invariant a generated puzzle must satisfy; throws (via expect) on the first broken one. */
@@ -180,6 +180,14 @@ describe('generatePuzzle', () => {
         accept: (pattern) => generatePuzzle({ seed: pattern, k: 3, task: 2 }).k === 3,
       });
       expect(JSON.stringify(nested)).toBe(JSON.stringify(plain));
+      // The record maker's store of people, too: a record made inside another's accept.
+      const nestedRecord = generatePuzzleRecord({
+        seed: `re-${s}`,
+        k: 4,
+        task: 5,
+        accept: (pattern) => generatePuzzleRecord({ seed: pattern, k: 3, task: 2 }).k === 3,
+      });
+      expect(JSON.stringify(nestedRecord)).toBe(JSON.stringify(toRecord(plain)));
     }
   });
 

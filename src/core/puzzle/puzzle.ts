@@ -196,7 +196,7 @@ export function checkPuzzleSettings(k: number, task: number, family: FamilyParam
 export const familyParams = (family?: Partial<FamilyParams>): FamilyParams => ({ ...DEFAULT_FAMILY, ...family });
 
 export function generatePuzzle(opts: PuzzleOptions): Puzzle {
-  return makePuzzle(opts, undefined);
+  return makePuzzle(opts, false);
 }
 
 /**
@@ -204,19 +204,11 @@ export function generatePuzzle(opts: PuzzleOptions): Puzzle {
  * tried are built in one store of person objects, rewritten for each (what a dataset row needs).
  */
 export function generatePuzzleRecord(opts: PuzzleOptions): PuzzleRecord {
-  if (storeInUse) return toRecord(makePuzzle(opts, undefined));
-  storeInUse = true;
-  try {
-    return toRecord(makePuzzle(opts, STORE));
-  } finally {
-    storeInUse = false;
-  }
+  // The record is copied out of the store before anything else can generate.
+  return toRecord(makePuzzle(opts, true));
 }
 
-let storeInUse = false;
-const STORE = new FamilyStore();
-
-function makePuzzle(opts: PuzzleOptions, store: FamilyStore | undefined): Puzzle {
+function makePuzzle(opts: PuzzleOptions, useStore: boolean): Puzzle {
   const family = familyParams(opts.family);
   const problem = checkPuzzleSettings(opts.k, opts.task, family);
   if (problem) throw new GenerationError(problem);
@@ -226,19 +218,24 @@ function makePuzzle(opts: PuzzleOptions, store: FamilyStore | undefined): Puzzle
   const maxFamilies = opts.maxFamilies ?? DEFAULT_MAX_FAMILIES;
   const strict = opts.strict === true;
   const stats = { chains: 0, filtered: 0, ambiguous: 0, noNoise: 0 };
-  // One closed graph for every family of the same shape (no puzzle keeps it), unless a call is
-  // already using it (an `accept` that generates puzzles itself) or the families may be large.
-  const shapes = scratchInUse || maxFamilySize(family) > 256 ? undefined : SHAPES;
-  scratchInUse ||= shapes !== undefined;
+  // The scratch (one closed graph for every family of the same shape, one store of person objects
+  // rewritten for each family) goes to one call at a time: a call made while another runs (an
+  // `accept` that generates puzzles itself) works without it. Neither changes a puzzle.
+  const borrow = !scratchBusy;
+  scratchBusy = true;
   try {
+    const shapes = borrow && maxFamilySize(family) <= 256 ? SHAPES : undefined;
+    const store = borrow && useStore ? STORE : undefined;
     return tryFamilies(opts, family, rng, maxFamilies, strict, stats, shapes, store);
   } finally {
-    if (shapes) scratchInUse = false;
+    if (borrow) scratchBusy = false;
   }
 }
 
-let scratchInUse = false;
+/** Whether a call holds the scratch below. */
+let scratchBusy = false;
 const SHAPES = new ShapeCache();
+const STORE = new FamilyStore();
 
 function tryFamilies(
   opts: PuzzleOptions,

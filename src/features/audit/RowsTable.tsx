@@ -11,6 +11,7 @@ import { RowHead, RowLine, ROW_SORTS } from './RowLine';
 import { KEEP_FIRST, KEEP_MAX, useAudit } from './store';
 import { type AuditFilter, BASES, type BasisFilter, countMatching, filterAudited, summariseByK } from './summary';
 import { TableSearch } from '../../ui/TableSearch';
+import { TableScroll } from '../../ui/TableScroll';
 
 const PAGE = 25;
 const ROUTE = '#/audit';
@@ -133,11 +134,10 @@ export function RowsTable() {
         {count}
       </p>
       {shown.length > 0 && (
-        <div
-          className="audit__table-wrap table-scroll table-scroll--sticky-last"
-          tabIndex={0}
-          role="region"
-          aria-label="Audited rows (scrolls sideways; each row's Open button stays in view)"
+        <TableScroll
+          className="audit__table-wrap"
+          sticky="last"
+          label="Audited rows (scrolls sideways; each row's Open button stays in view)"
         >
           <table className="audit__table audit__table--rows">
             <RowHead query={query} onSort={sortBy} />
@@ -147,7 +147,7 @@ export function RowsTable() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <Pager page={win.page} pages={win.pages} onPage={setPage} label="Row pages" />
     </section>

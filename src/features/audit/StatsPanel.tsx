@@ -9,6 +9,7 @@ import {
 import { formatCount as fmt } from '../../core/util/format';
 import { useAudit } from './store';
 import '../../ui/table.css';
+import { TableScroll } from '../../ui/TableScroll';
 
 /** Column heads with what each one measures (the CLI's `stats --help` says the same at length). */
 const HEADS: readonly (readonly [string, string])[] = [
@@ -70,11 +71,10 @@ export function StatsPanel() {
         As <code>npm run cli -- stats</code> over the files read whole. A low τ and first = q0 mean the story is not
         told along the path; the baselines show how far an answer can be read off the text without reasoning.
       </p>
-      <div
-        className="audit__table-wrap table-scroll table-scroll--sticky-first"
-        tabIndex={0}
-        role="region"
-        aria-label="Shortcuts and character per story length k (scrolls sideways)"
+      <TableScroll
+        className="audit__table-wrap"
+        sticky="first"
+        label="Shortcuts and character per story length k (scrolls sideways)"
       >
         <table className="audit__table">
           <caption>Per story length k</caption>
@@ -103,7 +103,7 @@ export function StatsPanel() {
             </tr>
           </tfoot>
         </table>
-      </div>
+      </TableScroll>
       <p className="audit__stats-line">
         <code data-testid="audit-stats-line">{storyStatsLine(result)}</code>
       </p>

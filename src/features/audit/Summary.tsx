@@ -5,6 +5,7 @@ import { KSummary } from './KSummary';
 import { useAudit } from './store';
 import '../../ui/table.css';
 import { summariseByFile, summariseByK } from './summary';
+import { TableScroll } from '../../ui/TableScroll';
 
 /** The totals, then verdict counts per file and per k: every row of every file, kept or not. */
 export function Summary() {
@@ -31,23 +32,17 @@ export function Summary() {
         have a label true in no family.
       </p>
       <div className="audit__tables">
-        <div
-          className="audit__table-wrap table-scroll table-scroll--sticky-first"
-          tabIndex={0}
-          role="region"
-          aria-label="Verdicts per file (scrolls sideways)"
-        >
+        <TableScroll className="audit__table-wrap" sticky="first" label="Verdicts per file (scrolls sideways)">
           <FileSummary files={byFile.files} total={t} />
-        </div>
+        </TableScroll>
         {byK.length > 0 && (
-          <div
-            className="audit__table-wrap table-scroll table-scroll--sticky-first"
-            tabIndex={0}
-            role="region"
-            aria-label="Verdicts per story length k (scrolls sideways)"
+          <TableScroll
+            className="audit__table-wrap"
+            sticky="first"
+            label="Verdicts per story length k (scrolls sideways)"
           >
             <KSummary byK={byK} />
-          </div>
+          </TableScroll>
         )}
       </div>
     </section>

@@ -4,6 +4,7 @@ import { PAPER_CLEAN_K23, PAPER_MODEL_NAME, PAPER_MODELS, PAPER_NOT_SHIPPED } fr
 import { accuracyOf, formatAccuracy, formatPaper, metadataCurve, REPORT_KS, type KCount } from './report';
 import { AccuracyHead } from './HeadCells';
 import '../../ui/table.css';
+import { TableScroll } from '../../ui/TableScroll';
 
 export interface AccuracyTableProps {
   readonly models: readonly ModelIndexEntry[];
@@ -22,7 +23,7 @@ export interface AccuracyTableProps {
 export function AccuracyTable({ models, counts, metadata, current }: AccuracyTableProps) {
   const id = useId();
   return (
-    <div className="model-report__table-wrap table-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+    <TableScroll className="model-report__table-wrap" labelledBy={`${id}-cap`}>
       <table className="model-report__table" data-testid="models-accuracy">
         <caption id={`${id}-cap`}>Accuracy by model and k</caption>
         <AccuracyHead />
@@ -81,6 +82,6 @@ export function AccuracyTable({ models, counts, metadata, current }: AccuracyTab
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

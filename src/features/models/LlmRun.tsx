@@ -5,6 +5,7 @@ import { EndpointForm } from '../../llm/session/EndpointForm';
 import { llmReady, useLlmSettings } from '../../llm/session/settings';
 import { wilson } from '../../study/results/stats';
 import { createLlmRunStore, LLM_MAX_ROWS } from './llmRunStore';
+import { TableScroll } from '../../ui/TableScroll';
 
 /** The app's one language-model run of the models view (kept across visits, like the models' run). */
 export const useLlmRun = createLlmRunStore(pageTransport, (e, url) => explainFailure(e, url, pageOrigin()));
@@ -93,7 +94,7 @@ export function LlmRun() {
         {running ? `${run.progress.done} of ${run.progress.total} puzzles…` : run.message}
       </p>
       {run.run && run.byK.length > 0 && (
-        <div className="model-report__table-wrap table-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-cap`}>
+        <TableScroll className="model-report__table-wrap" labelledBy={`${id}-cap`}>
           <table className="model-report__table">
             <caption id={`${id}-cap`}>
               {run.run.model}, {PROMPTS[run.run.prompt].label} prompt ({PROMPTS[run.run.prompt].file}), seed{' '}
@@ -135,7 +136,7 @@ export function LlmRun() {
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

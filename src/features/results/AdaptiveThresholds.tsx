@@ -6,6 +6,7 @@ import { thresholdSummary } from '../../study/results/thresholds';
 import { Pager, pageWindow } from '../../ui/Pager';
 import { fixed, range } from './format';
 import { useResults } from './store';
+import { TableScroll } from '../../ui/TableScroll';
 
 /** Lines per page, as the participants table. */
 const PAGE = 100;
@@ -62,12 +63,7 @@ export function AdaptiveThresholds() {
           ))}
         </ul>
       )}
-      <div
-        className="results__table-wrap results__scroll table-scroll table-scroll--sticky-first"
-        tabIndex={0}
-        role="region"
-        aria-labelledby={`${id}-cap`}
-      >
+      <TableScroll className="results__table-wrap results__scroll" sticky="first" labelledBy={`${id}-cap`}>
         <table className="results__table">
           <caption id={`${id}-cap`}>Thresholds by participant ({formatCount(list.length)})</caption>
           <thead>
@@ -105,7 +101,7 @@ export function AdaptiveThresholds() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <Pager page={win.page} pages={win.pages} onPage={setPage} label="Threshold pages" />
     </section>
   );

@@ -24,6 +24,7 @@ import { fixed, range } from './format';
 import { IntervalChart, SERIES_STYLES, type ChartPoint } from './IntervalChart';
 import { useResults } from './store';
 import { CLUSTER_NOTE_RATIO } from '../../study/results/stats';
+import { TableScroll } from '../../ui/TableScroll';
 
 const GROUPINGS: readonly GroupBy[] = ['k', 'task', 'condition', 'condition-k'];
 
@@ -272,12 +273,7 @@ export function Figures() {
           paper={paperDiff}
         />
       </div>
-      <div
-        className="results__table-wrap table-scroll table-scroll--sticky-first"
-        tabIndex={0}
-        role="region"
-        aria-labelledby={`${id}-cap`}
-      >
+      <TableScroll className="results__table-wrap" sticky="first" labelledBy={`${id}-cap`}>
         <table className="results__table" data-testid="results-table" aria-describedby={`${id}-methods`}>
           <caption id={`${id}-cap`}>
             Figures by {label}, 95% intervals{withPaper ? ', with the paper’s Table 3' : ''}
@@ -340,7 +336,7 @@ export function Figures() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <ul id={`${id}-methods`} className="hint results__methods" data-testid="results-interval-note">
         {(['accuracy', 'rt', 'difficulty', 'clustered'] as const).map((m) => (
           <li key={m} data-measure={m}>

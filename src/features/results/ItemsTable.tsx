@@ -7,6 +7,7 @@ import { fixed, range } from './format';
 import { useResults } from './store';
 import { TableSearch } from '../../ui/TableSearch';
 import { itemsShown } from '../../study/results/figures';
+import { TableScroll } from '../../ui/TableScroll';
 
 type Item = ReturnType<typeof useResults.getState>['figures']['items'][number];
 const n = (v: number | null | undefined) => v ?? -1;
@@ -63,12 +64,7 @@ export function ItemsTable() {
         }}
         testId="results-items-search"
       />
-      <div
-        className="results__table-wrap results__scroll table-scroll table-scroll--sticky-first"
-        tabIndex={0}
-        role="region"
-        aria-labelledby={`${id}-cap`}
-      >
+      <TableScroll className="results__table-wrap results__scroll" sticky="first" labelledBy={`${id}-cap`}>
         <table className="results__table">
           <caption id={`${id}-cap`}>
             Items ({shown.length === list.length ? list.length : `${shown.length} of ${list.length}`})
@@ -113,7 +109,7 @@ export function ItemsTable() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   );
 }

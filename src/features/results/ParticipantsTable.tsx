@@ -9,6 +9,7 @@ import { fixed } from './format';
 import { Pager, pageWindow } from '../../ui/Pager';
 import { useResults } from './store';
 import { TableSearch } from '../../ui/TableSearch';
+import { TableScroll } from '../../ui/TableScroll';
 
 /** Lines per page: a study of thousands is not drawn all at once. */
 const PAGE = 100;
@@ -91,12 +92,7 @@ export function ParticipantsTable() {
         }}
         testId="results-participants-search"
       />
-      <div
-        className="results__table-wrap results__scroll table-scroll table-scroll--sticky-first"
-        tabIndex={0}
-        role="region"
-        aria-labelledby={`${id}-cap`}
-      >
+      <TableScroll className="results__table-wrap results__scroll" sticky="first" labelledBy={`${id}-cap`}>
         <table className="results__table">
           <caption id={`${id}-cap`}>
             {flaggedOnly ? 'Flagged participants' : 'All participants'} ({formatCount(shown.length)})
@@ -164,7 +160,7 @@ export function ParticipantsTable() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <Pager page={win.page} pages={win.pages} onPage={setPage} label="Participant pages" />
     </section>
   );

@@ -6,6 +6,7 @@ import { MAX_PARTICIPANTS } from '../../study/simulate/power';
 import { type AdaptivePowerInputs, adaptiveInputsFor, adaptivePlanFromInputs, adaptivePlannedHow } from './powerPlan';
 import { type PowerField, PowerInputsForm, usePowerRun } from './powerRun';
 import { useStudyDesigner } from './store';
+import { TableScroll } from '../../ui/TableScroll';
 
 const FIELDS: readonly PowerField<keyof AdaptivePowerInputs>[] = [
   {
@@ -73,7 +74,7 @@ export function AdaptivePowerPlanner({ def }: { def: StudyDefinition }) {
       />
       {run.state === 'done' && (
         <div data-testid="study-power-result" aria-live="polite">
-          <div className="table-scroll" tabIndex={0} role="region" aria-label="Power planner's answer">
+          <TableScroll label="Power planner's answer">
             <table className="sd-table sd-power-table">
               <thead>
                 <tr>
@@ -103,7 +104,7 @@ export function AdaptivePowerPlanner({ def }: { def: StudyDefinition }) {
                 )}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <p className="hint" data-testid="study-power-people">
             {run.answer.people.count.toLocaleString('en')} simulated people ({run.answer.people.meanTrials.toFixed(1)}{' '}
             trials each on average; estimate − true threshold: {run.answer.people.bias >= 0 ? '+' : '−'}
