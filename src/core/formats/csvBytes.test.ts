@@ -2,17 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generatePuzzle, type PuzzleRecord, toRecord } from '../puzzle/puzzle';
 import { TASK_IDS } from '../puzzle/tasks';
-import { createRng } from '../random/rng';
-import { datasetRenderer, type TextSettings } from '../text/datasetText';
 import type { RenderedStory } from '../text/render';
 import { ByteSink, writeCsvColumns, writeCsvRecord } from './csvBytes';
+import { renderedRow, TEXT_SETTINGS } from './fixtures/renderedPuzzles';
 import { puzzleCsvColumns, puzzleCsvRecord } from './fromPuzzle';
 
 const decoder = new TextDecoder();
-const SETTINGS: TextSettings[] = [
-  { synthetic: false, combinationLength: 3, templateSplit: false, storyOrder: 'shuffled' },
-  { synthetic: true, combinationLength: 1, templateSplit: false, storyOrder: 'path' },
-];
 
 /** The record writeCsvRecord writes, as text (written after some bytes already in the sink). */
 function written(puzzle: PuzzleRecord, text: RenderedStory, meta: { index: number; id: string; split: string }) {
@@ -30,14 +25,10 @@ describe('writeCsvRecord', () => {
         fc.integer({ min: 1, max: 7 }),
         fc.constantFrom(...TASK_IDS),
         fc.boolean(),
-        fc.constantFrom(...SETTINGS),
+        fc.constantFrom(...TEXT_SETTINGS),
         fc.nat(1e9),
         (seed, k, task, strict, settings, index) => {
-          const puzzle = toRecord(generatePuzzle({ seed, k, task, strict }));
-          const { render } = datasetRenderer(settings, 'x');
-          const split = index % 2 ? 'train' : 'test';
-          const text = render(puzzle, split, createRng(puzzle.seed, 'text'));
-          const meta = { index, id: `id-${seed}`, split };
+          const { puzzle, text, meta } = renderedRow(seed, k, task, strict, settings, index);
           expect(written(puzzle, text, meta)).toBe(puzzleCsvRecord(puzzle, text, meta));
         },
       ),

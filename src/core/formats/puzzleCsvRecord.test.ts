@@ -3,23 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_DATASET, type DatasetSpec } from '../puzzle/dataset';
 import { generatePuzzle, type PuzzleRecord, toRecord } from '../puzzle/puzzle';
 import { TASK_IDS } from '../puzzle/tasks';
-import { createRng } from '../random/rng';
-import { datasetRenderer, type TextSettings } from '../text/datasetText';
+import { datasetRenderer } from '../text/datasetText';
 import type { RenderedStory } from '../text/render';
 import { clutrrFields } from './clutrrCsv';
 import { writeCsv } from './csv';
 import { makePuzzles, tellRowBytes, tellRows } from './datasetFolder';
+import { renderedRow, TEXT_SETTINGS } from './fixtures/renderedPuzzles';
 import { puzzleCsvRecord, puzzleToRow } from './fromPuzzle';
 
 /** What a generated row's record was before puzzleCsvRecord: through the ClutrrRow and writeCsv. */
 const reference = (puzzle: PuzzleRecord, text: RenderedStory, meta: { index: number; id: string; split: string }) =>
   writeCsv([clutrrFields(puzzleToRow(puzzle, text, meta))]);
-
-const SETTINGS: TextSettings[] = [
-  { synthetic: false, combinationLength: 3, templateSplit: false, storyOrder: 'shuffled' },
-  { synthetic: false, combinationLength: 2, templateSplit: true, storyOrder: 'path' },
-  { synthetic: true, combinationLength: 1, templateSplit: false, storyOrder: 'shuffled' },
-];
 
 describe('puzzleCsvRecord', () => {
   it('writes the bytes of clutrrFields through writeCsv, for every task, k, strict mode and renderer', () => {
@@ -29,13 +23,10 @@ describe('puzzleCsvRecord', () => {
         fc.integer({ min: 1, max: 7 }),
         fc.constantFrom(...TASK_IDS),
         fc.boolean(),
-        fc.constantFrom(...SETTINGS),
+        fc.constantFrom(...TEXT_SETTINGS),
         fc.nat(1e6),
         (seed, k, task, strict, settings, index) => {
-          const puzzle = toRecord(generatePuzzle({ seed, k, task, strict }));
-          const { render } = datasetRenderer(settings, 'x');
-          const text = render(puzzle, index % 2 ? 'train' : 'test', createRng(puzzle.seed, 'text'));
-          const meta = { index, id: `id-${seed}`, split: index % 2 ? 'train' : 'test' };
+          const { puzzle, text, meta } = renderedRow(seed, k, task, strict, settings, index);
           expect(puzzleCsvRecord(puzzle, text, meta) + '\n').toBe(reference(puzzle, text, meta));
         },
       ),
@@ -91,7 +82,7 @@ describe('tellRowBytes', () => {
   };
   const decoder = new TextDecoder();
   it('is the UTF-8 of tellRows’ text, for any slice of any job, with its puzzles made here or read back', () => {
-    for (const settings of SETTINGS) {
+    for (const settings of TEXT_SETTINGS) {
       const { render } = datasetRenderer(settings, spec.seed);
       for (const job of [
         { task: spec.trainTasks[0]!, split: 'train' as const },
