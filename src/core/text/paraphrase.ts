@@ -90,8 +90,14 @@ interface RunNode {
   readonly genderComb: string;
   /** The bank's templates for the run, compiled once here rather than looked up per sentence. */
   readonly templates: readonly CompiledTemplate[];
-  /** By word, then by the second person's gender. */
-  readonly next: Map<string, Map<string, RunNode>>;
+  /** By word, then by the second person's gender: male, female (GENDERS), then any other by name. */
+  readonly next: Map<string, GenderSlots>;
+}
+/** A run's next nodes for one word, by gender: the two of GENDERS in slots, any other gender (a puzzle made elsewhere) in a map. */
+interface GenderSlots {
+  male: RunNode | undefined;
+  female: RunNode | undefined;
+  other: Map<string, RunNode> | undefined;
 }
 const RUNS = new WeakMap<TemplateBank, Map<string, RunNode>>();
 
@@ -102,16 +108,28 @@ function runStart(roots: Map<string, RunNode>, gender: string): RunNode {
 }
 
 function runStep(index: Map<string, readonly string[]>, from: RunNode, word: string, gender: string): RunNode {
-  let byGender = from.next.get(word);
-  if (!byGender) from.next.set(word, (byGender = new Map()));
-  let node = byGender.get(gender);
-  if (!node) {
-    const fComb = from.fComb === '' ? word : `${from.fComb}-${word}`;
-    const genderComb = `${from.genderComb}-${gender}`;
-    const list = index.get(`${fComb}/${genderComb}`);
-    const templates = list && list.length > 0 ? mapped(list, compiledTemplate) : NO_TEMPLATES;
-    byGender.set(gender, (node = { fComb, genderComb, templates, next: new Map() }));
-  }
+  let slots = from.next.get(word);
+  if (!slots) from.next.set(word, (slots = { male: undefined, female: undefined, other: undefined }));
+  const node = gender === 'male' ? slots.male : gender === 'female' ? slots.female : slots.other?.get(gender);
+  return node ?? addRunNode(index, from, slots, word, gender);
+}
+
+/** The node after `from` for a fact of `word` to a person of `gender`, made (first seen). */
+function addRunNode(
+  index: Map<string, readonly string[]>,
+  from: RunNode,
+  slots: GenderSlots,
+  word: string,
+  gender: string,
+): RunNode {
+  const fComb = from.fComb === '' ? word : `${from.fComb}-${word}`;
+  const genderComb = `${from.genderComb}-${gender}`;
+  const list = index.get(`${fComb}/${genderComb}`);
+  const templates = list && list.length > 0 ? mapped(list, compiledTemplate) : NO_TEMPLATES;
+  const node: RunNode = { fComb, genderComb, templates, next: new Map() };
+  if (gender === 'male') slots.male = node;
+  else if (gender === 'female') slots.female = node;
+  else (slots.other ??= new Map()).set(gender, node);
   return node;
 }
 
