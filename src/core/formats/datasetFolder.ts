@@ -8,9 +8,8 @@ import type { RenderedStory, Split, StoryRenderer } from '../text/render';
 import { writeClutrrCsv } from './clutrrCsv';
 import { jsonlRecord } from './jsonl';
 import type { ClutrrRow } from './clutrrRow';
-import { csvField } from './csv';
-import { ByteSink, writeCsvColumns, writeCsvRecord } from './csvBytes';
-import { puzzleCsvRecord, puzzleToRow, storyCsvHead, storyCsvMiddle } from './fromPuzzle';
+import { ByteSink, writeCsvColumns, writeCsvRecord, writeRecordHead, writeRecordMiddle } from './csvBytes';
+import { puzzleCsvRecord, puzzleToRow } from './fromPuzzle';
 
 /**
  * A dataset folder as the released datasets lay it out — `<train tasks>_train.csv`, one
@@ -267,11 +266,12 @@ export function tellRowBytes(
     if (jsonl) out.text(jsonlRecord(row.puzzle, text, meta.id));
     else if (made) {
       // The puzzle's columns come as bytes; only the story's are written here.
+      // The head and middle as writeCsvRecord writes them (the clean story, when it is the story,
+      // copied from the story's bytes rather than encoded again).
       const r = 2 * (j - range.from);
-      const story = csvField(text.story);
-      out.text(storyCsvHead(meta.index, meta.id, story));
+      writeRecordHead(out, meta.index, meta.id, text.story);
       out.copyRange(made.columns, r === 0 ? 0 : made.ends[r - 1]!, made.ends[r]!);
-      out.text(storyCsvMiddle(text, story));
+      writeRecordMiddle(out, text);
       out.copyRange(made.columns, made.ends[r]!, made.ends[r + 1]!);
     } else writeCsvRecord(out, row.puzzle, text, meta, j + 1);
     out.byte(10);
