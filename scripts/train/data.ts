@@ -27,7 +27,7 @@ export interface TrainData {
   /** The generated rows' spec; absent for data read from files (csvData.ts). */
   readonly spec?: DatasetSpec;
   readonly train: readonly Example[];
-  /** The held-out rows of the per-epoch figure: k = 2, 3 test sets, or a slice of the training files. */
+  /** The held-out rows of the per-epoch figure: k = 2, 3 test sets, validation rows (`validation`), or a slice of the training files. */
   readonly dev: readonly Example[];
   /** Test sets of the training noise kind, by k (2..10). */
   readonly tests: ReadonlyMap<number, readonly Example[]>;
@@ -50,9 +50,18 @@ export interface DataOptions {
   readonly bank?: 'wide';
   readonly trainRows: number;
   readonly testRows: number;
+  /**
+   * The per-epoch held-out rows are validation rows (`--keep-best`): k = 2, 3 rows of the test
+   * tasks from another dataset seed (VALIDATION_SEED), told with the held-out paraphrases, so that
+   * choosing an epoch by them never looks at the test sets. Else the k = 2, 3 test sets.
+   */
+  readonly validation?: boolean;
   /** Progress lines (stderr). */
   readonly log?: (line: string) => void;
 }
+
+/** The dataset seed of the validation rows of a run with training seed `seed`. */
+export const validationSeed = (seed: Seed): string => `${seed}/validation`;
 
 /** Generates everything a training run needs; the same options give the same examples. */
 export function makeTrainData(options: DataOptions): TrainData & { readonly spec: DatasetSpec } {
@@ -87,7 +96,14 @@ export function makeTrainData(options: DataOptions): TrainData & { readonly spec
   return {
     spec: { ...modelDataSpec(seed, trainTasks, testTasks, 0, dataOptions), trainRows, testRows },
     train,
-    dev: TRAIN_KS.flatMap((k) => tests.get(k)!),
+    dev: options.validation
+      ? TRAIN_KS.flatMap((k) => {
+          const t = task(noise, k);
+          const rows = makeExamples(validationSeed(seed), seed, t, 'test', testRows, dataOptions);
+          log(`  validation ${t.task}.${t.k}: ${testRows} rows (dataset seed ${validationSeed(seed)})\n`);
+          return rows;
+        })
+      : TRAIN_KS.flatMap((k) => tests.get(k)!),
     tests,
     robustness,
   };

@@ -48,6 +48,21 @@ describe('npm run train', () => {
     ]);
     model.dispose();
   });
+  it('--keep-best measures each epoch on validation rows of their own and keeps the best epoch', async () => {
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const dir = path.join(out, 'keep-best');
+    const args = ['--model', 'gat', '--epochs', '3', '--train-rows', '20', '--test-rows', '4', '--keep-best'];
+    expect(await main([...args, '--backend', 'cpu', '--out', dir])).toBe(0);
+    vi.restoreAllMocks();
+    const metadata = JSON.parse(readFileSync(path.join(dir, 'metadata.json'), 'utf8'));
+    const history = metadata.training.history as { epoch: number; testAccuracy23: number }[];
+    expect(metadata.training.validation).toMatchObject({ datasetSeed: '1/validation', rowsPerK: 4, ks: [2, 3] });
+    // The kept epoch is the first with the best validation figure.
+    const best = Math.max(...history.map((h) => h.testAccuracy23));
+    expect(metadata.training.keptEpoch).toBe(history.find((h) => h.testAccuracy23 === best)!.epoch);
+  });
+
   it('--describe refreshes the descriptive facts of the folders under --out, nothing else', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'describe-'));
     try {

@@ -17,6 +17,10 @@
  * test files give the k lines. `--max-seconds N` stops training between two steps after N
  * seconds and saves what it has; `--resume DIR` goes on from a folder this script wrote (its
  * weights, tokeniser and history; the optimiser's moments start afresh).
+ *
+ * `--keep-best` keeps the weights of the epoch with the best held-out figure instead of the last
+ * epoch's; on generated data that figure is then measured on validation rows of their own
+ * (data.ts `validation`: another dataset seed), never on the test sets.
  */
 import * as tf from '@tensorflow/tfjs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,7 +38,7 @@ import { filesTraining } from '../../src/ml/train/metadata';
 import { scoreExamples } from '../../src/ml/train/score';
 import { TRAINERS } from '../../src/ml/train/trainers';
 import { type CsvSource, makeCsvData } from './csvData';
-import { type Example, makeTrainData, NOISE_KINDS, NOISE_TASK, type TrainData } from './data';
+import { type Example, makeTrainData, NOISE_KINDS, NOISE_TASK, type TrainData, TRAIN_KS, validationSeed } from './data';
 import { describeFolders, writeModelIndex } from './modelIndex';
 import type { EpochRecord, ResumeFrom, TrainOptions } from './trainer';
 
@@ -42,7 +46,7 @@ const USAGE = `usage: npm run train -- --model ${Object.keys(TRAINERS).join('|')
        [--noise ${NOISE_KINDS.join('|')}] [--preset ${PRESET_NAMES.join('|')}|none]
        [--labels family|clutrr] [--bank ours|wide] [--epochs N] [--train-rows N] [--test-rows N]
        [--batch N] [--lr X] [--version V] [--out DIR] [--backend wasm|cpu]
-       [--train-csv FILE... [--test-csv FILE...]] [--max-seconds N] [--resume DIR]
+       [--train-csv FILE... [--test-csv FILE...]] [--max-seconds N] [--resume DIR] [--keep-best]
    or: npm run train -- --describe [--out DIR]   (refresh the folders' descriptive facts)`;
 
 const log = (s: string) => process.stderr.write(s);
@@ -139,6 +143,7 @@ function readOptions(argv: string[]): CliOptions | { describe: true; out?: strin
       backend: { type: 'string', default: 'wasm' },
       'max-seconds': { type: 'string' },
       resume: { type: 'string' },
+      'keep-best': { type: 'boolean' },
       describe: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -198,6 +203,7 @@ function readOptions(argv: string[]): CliOptions | { describe: true; out?: strin
     ...(trainCsv ? { trainCsv } : {}),
     ...(testCsv ? { testCsv } : {}),
     ...(values.resume !== undefined ? { resume: values.resume } : {}),
+    ...(values['keep-best'] ? { keepBest: true } : {}),
   };
 }
 
@@ -255,7 +261,7 @@ export async function main(argv: string[]): Promise<number> {
     log(options.trainCsv ? 'reading data\n' : 'generating data\n');
     data = options.trainCsv
       ? makeCsvData(options.trainCsv, options.testCsv ?? [], options.seed, log)
-      : makeTrainData({ ...options, log });
+      : makeTrainData({ ...options, ...(options.keepBest ? { validation: true } : {}), log });
   } catch (e) {
     console.error((e as Error).message);
     return 1;
@@ -282,6 +288,17 @@ export async function main(argv: string[]): Promise<number> {
   const extra = {
     ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
     ...(resume ? { resumedFrom: { epochs: resume.history.length } } : {}),
+    // --keep-best on generated data: what the held-out figure of each epoch was measured on.
+    ...(options.keepBest && !options.trainCsv
+      ? {
+          validation: {
+            datasetSeed: validationSeed(options.seed),
+            rowsPerK: options.testRows,
+            ks: TRAIN_KS,
+            told: 'with the held-out paraphrases, as the test sets',
+          },
+        }
+      : {}),
   };
   const common = {
     rows: data.train.length,

@@ -25,6 +25,11 @@ export interface TrainSettings {
    * bounded by the part, not the batch (the browser sets it; the script leaves whole batches).
    */
   readonly stepChars?: number;
+  /**
+   * Keep the weights of the epoch with the best held-out figure, not the last epoch's (the
+   * script's `--keep-best`: its held-out rows are then validation rows, not the test sets).
+   */
+  readonly keepBest?: boolean;
 }
 
 /** The rows trained on and the held-out rows of the per-epoch figure. */

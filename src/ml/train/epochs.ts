@@ -52,11 +52,23 @@ export interface EpochHooks {
 export type EpochsEnd = 'done' | 'time-cap' | 'stopped';
 
 /**
+ * Keeps the weights of the epoch with the best held-out figure (`--keep-best`): `save` copies the
+ * weights as they are (replacing an earlier copy), `restore` puts the copy back, `dispose` frees it.
+ */
+export interface BestKeeper {
+  save(): void;
+  restore(): void;
+  dispose(): void;
+}
+
+/**
  * `epoch(n)` prepares that epoch's steps (drawing its shuffles now, so the rng is used in the
  * same order on every run), the steps run, then `dev(n)` measures the held-out accuracy. With
  * `maxSeconds` the loop stops between two steps once that much time has passed (after one step
  * at least); `shouldStop` stops it the same way. The cut epoch's record says how many batches it
- * ran. A resumed run numbers its epochs on from `history` and returns the whole history.
+ * ran. A resumed run numbers its epochs on from `history` and returns the whole history. With a
+ * `keeper`, the weights of the epoch with the best held-out figure are kept and restored at the
+ * end (`bestEpoch`); the held-out rows must then be validation rows, never the test sets.
  */
 export async function runEpochs(
   limits: EpochLimits,
@@ -64,13 +76,17 @@ export async function runEpochs(
   epoch: (n: number) => readonly Step[],
   dev: (n: number) => Promise<{ correct: number; rows: number }>,
   previous: readonly EpochRecord[] = [],
-): Promise<{ history: EpochRecord[]; end: EpochsEnd }> {
+  keeper?: BestKeeper,
+): Promise<{ history: EpochRecord[]; end: EpochsEnd; bestEpoch?: number }> {
   const log = hooks.log ?? (() => {});
   const history: EpochRecord[] = [...previous];
   const first = history.length + 1;
   const last = history.length + limits.epochs;
   const deadline = limits.maxSeconds === undefined ? Infinity : performance.now() + limits.maxSeconds * 1000;
   let end: EpochsEnd = 'done';
+  // With a keeper: the best held-out figure of this run's epochs so far (ties keep the earlier).
+  let best = -Infinity;
+  let bestEpoch: number | undefined;
   for (let n = first; n <= last; n++) {
     const te = performance.now();
     const steps = epoch(n);
@@ -115,6 +131,11 @@ export async function runEpochs(
     };
     history.push(row);
     hooks.onEpoch?.(row);
+    if (keeper && row.testAccuracy23 !== null && row.testAccuracy23 > best) {
+      best = row.testAccuracy23;
+      bestEpoch = n;
+      keeper.save();
+    }
     const held = row.testAccuracy23 === null ? 'no held-out rows' : `held-out acc ${row.testAccuracy23.toFixed(3)}`;
     log(
       `\r  epoch ${n}/${last}: loss ${row.loss.toFixed(4)}  train acc ${row.accuracy.toFixed(3)}  ${held}  ${seconds.toFixed(1)} s\n`,
@@ -132,5 +153,13 @@ export async function runEpochs(
       break;
     }
   }
-  return { history, end };
+  if (keeper) {
+    const lastRun = history.at(-1)?.epoch;
+    if (bestEpoch !== undefined && bestEpoch !== lastRun) {
+      keeper.restore();
+      log(`  keeping the weights of epoch ${bestEpoch} (held-out acc ${best.toFixed(3)}), the best of this run\n`);
+    }
+    keeper.dispose();
+  }
+  return { history, end, ...(bestEpoch !== undefined ? { bestEpoch } : {}) };
 }

@@ -25,6 +25,7 @@ import { PATH_COMPOSER } from '../graph/pathComposer';
 import { GAT_IMPROVED } from '../graph/relationComposer';
 import type { Trained, TrainContext } from './context';
 import { runEpochs } from './epochs';
+import { variablesKeeper } from './keepBest';
 
 /** The graph models' configurations by model id (what each is: src/ml/modelKinds.ts). */
 export const GAT_MODELS: Record<string, { config: GatConfig }> = {
@@ -58,7 +59,7 @@ export async function trainGat(ctx: TrainContext): Promise<Trained> {
   // The relation composers: each batch runs its longest a-to-b distance plus 0..trainExtraRounds
   // rounds, with every pair's relation after every round as auxiliary targets.
   const pairLoss = isPairs(config) && (config.pairLoss ?? 0) > 0;
-  const { history, end } = await runEpochs(
+  const { history, end, bestEpoch } = await runEpochs(
     options,
     { log: ctx.log, ...ctx.hooks },
     () => {
@@ -98,6 +99,7 @@ export async function trainGat(ctx: TrainContext): Promise<Trained> {
     },
     (epoch) => evaluate(model, lazyBatches(dev, 500, config.inverseEdges), `${seed}/dev/${epoch}`),
     ctx.resume?.history,
+    options.keepBest ? variablesKeeper(model.variables) : undefined,
   );
   const { modelJson, weights } = await saveGat(model, options.model);
   optimizer.dispose();
@@ -129,6 +131,8 @@ export async function trainGat(ctx: TrainContext): Promise<Trained> {
         : {}),
       seconds: Math.round((performance.now() - t0) / 1000),
       history,
+      // --keep-best: the epoch whose weights these are.
+      ...(bestEpoch !== undefined ? { keptEpoch: bestEpoch } : {}),
     },
     end,
   };

@@ -15,6 +15,7 @@ import { evaluate, type TextNet, trainStepInParts } from '../text/textNet';
 import { learnTokenizer, MAX_ENTITIES, type TextTokenizer } from '../text/tokens';
 import type { Trained, TrainContext } from './context';
 import { runEpochs } from './epochs';
+import { variablesKeeper } from './keepBest';
 
 /** The text models' configurations by model id (what each is: src/ml/modelKinds.ts). */
 export const LSTM_MODELS: Record<string, { config: LstmConfig }> = {
@@ -115,7 +116,7 @@ export async function trainText<M extends AnyTextNet>(ctx: TrainContext, spec: T
   const optimizer = tf.train.adam(options.learningRate);
   const rng = createRng(seed, 'train');
   const t0 = performance.now();
-  const { history, end } = await runEpochs(
+  const { history, end, bestEpoch } = await runEpochs(
     options,
     { log, ...ctx.hooks },
     (epoch) =>
@@ -126,6 +127,7 @@ export async function trainText<M extends AnyTextNet>(ctx: TrainContext, spec: T
       }),
     () => evaluate(model, dev),
     ctx.resume?.history,
+    options.keepBest ? variablesKeeper(model.variables) : undefined,
   );
 
   const { modelJson, weights } = await spec.save(model, options.model);
@@ -151,6 +153,8 @@ export async function trainText<M extends AnyTextNet>(ctx: TrainContext, spec: T
       batches: 'sorted by length within windows of 20 batches, shuffled',
       seconds: Math.round((performance.now() - t0) / 1000),
       history,
+      // --keep-best: the epoch whose weights these are.
+      ...(bestEpoch !== undefined ? { keptEpoch: bestEpoch } : {}),
     },
     end,
   };

@@ -4,6 +4,7 @@ import { loadModel } from '../load';
 import { MODEL_KINDS } from '../modelKinds';
 import { csvExampleReader, examplesByK, filesTrainData } from './csvFiles';
 import { type EpochRecord, runEpochs, type Step } from './epochs';
+import { variablesKeeper } from './keepBest';
 import { FOLDER_FILES, folderFiles, NotAModelFolderError, readModelFolder } from './folder';
 import { filesMetadata } from './metadata';
 import { scoreExamples } from './score';
@@ -51,6 +52,57 @@ describe('runEpochs', () => {
     expect(end).toBe('stopped');
     expect(history).toHaveLength(2);
     expect(history[1]).toMatchObject({ epoch: 2, batches: 2, testAccuracy23: null });
+  });
+
+  it('with a keeper, saves at each new best held-out figure and restores the best epoch at the end', async () => {
+    const calls: string[] = [];
+    const keeper = {
+      save: () => void calls.push('save'),
+      restore: () => void calls.push('restore'),
+      dispose: () => void calls.push('dispose'),
+    };
+    const figures = [2, 3, 3, 1];
+    const { bestEpoch } = await runEpochs(
+      { epochs: 4 },
+      {},
+      () => steps(1, 1),
+      async (n) => ({ correct: figures[n - 1]!, rows: 4 }),
+      [],
+      keeper,
+    );
+    // Epoch 3 ties epoch 2 and is not saved: the earlier epoch is kept.
+    expect(bestEpoch).toBe(2);
+    expect(calls).toEqual(['save', 'save', 'restore', 'dispose']);
+    calls.length = 0;
+    const last = await runEpochs(
+      { epochs: 2 },
+      {},
+      () => steps(1, 1),
+      async (n) => ({ correct: n, rows: 4 }),
+      [],
+      keeper,
+    );
+    // The last epoch is the best: nothing to restore.
+    expect(last.bestEpoch).toBe(2);
+    expect(calls).toEqual(['save', 'save', 'dispose']);
+  });
+
+  it('variablesKeeper puts the saved values back after training changed them', async () => {
+    const vars = new Map([
+      ['a', tf.variable(tf.tensor([1, 2, 3]))],
+      ['b', tf.variable(tf.tensor([[4]]))],
+    ]);
+    const keeper = variablesKeeper(vars);
+    keeper.save();
+    vars.get('a')!.assign(tf.tensor([9, 9, 9]));
+    vars.get('b')!.assign(tf.tensor([[0]]));
+    keeper.restore();
+    expect(await vars.get('a')!.array()).toEqual([1, 2, 3]);
+    expect(await vars.get('b')!.array()).toEqual([[4]]);
+    const before = tf.memory().numTensors;
+    keeper.dispose();
+    expect(tf.memory().numTensors).toBe(before - 2);
+    for (const v of vars.values()) v.dispose();
   });
 
   it('numbers a resumed run on from its history', async () => {
