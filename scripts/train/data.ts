@@ -52,7 +52,7 @@ export interface DataOptions {
   readonly testRows: number;
   /**
    * The per-epoch held-out rows are validation rows (`--keep-best`): k = 2, 3 rows of the test
-   * tasks from another dataset seed (VALIDATION_SEED), told with the held-out paraphrases, so that
+   * tasks from another dataset seed (validationSeed), told with the held-out paraphrases, so that
    * choosing an epoch by them never looks at the test sets. Else the k = 2, 3 test sets.
    */
   readonly validation?: boolean;
