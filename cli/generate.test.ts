@@ -124,7 +124,7 @@ describe('generate writes a folder whole or not at all', () => {
 });
 
 describe('generate in worker threads', () => {
-  it('writes the same bytes with 3 threads, or a puzzle thread, as in one thread (the bundle runs the threads)', () => {
+  it('writes the same bytes with 3 threads, a puzzle thread, or two worker threads while this one writes, as in one thread (the bundle runs the threads)', () => {
     const parent = tmp();
     const run = (...workers: string[]) => {
       const dir = path.join(parent, `w${workers.join('')}`);
@@ -159,6 +159,7 @@ describe('generate in worker threads', () => {
     expect(Object.keys(one)).toHaveLength(4);
     expect(run('3')).toEqual(one);
     expect(run('1', '--puzzle-thread')).toEqual(one);
+    expect(run('2', '--writer-thread')).toEqual(one);
   }, 120_000);
 });
 

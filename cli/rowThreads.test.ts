@@ -4,7 +4,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PUZZLE_THREAD_ROWS, SECOND_THREAD_ROWS, startRowThreadsEarly, takeRowThreads, threadPlan } from './rowThreads';
+import {
+  planThreads,
+  PUZZLE_THREAD_ROWS,
+  SECOND_THREAD_ROWS,
+  startRowThreadsEarly,
+  takeRowThreads,
+  threadPlan,
+} from './rowThreads';
 
 // A stand-in for the row-maker module: answers its first message, as a row maker takes its setup.
 const file = path.join(mkdtempSync(path.join(tmpdir(), 'row-threads-')), 'echo.mjs');
@@ -71,10 +78,15 @@ describe('row-maker threads started early', () => {
     expect(startRowThreadsEarly(url, ['--workers', '1', '--puzzle-thread'])).toHaveLength(1);
     expect(take(1)).toHaveLength(1);
   });
+
+  it('starts one per maker when this thread only writes', () => {
+    expect(startRowThreadsEarly(url, ['--workers', '2', '--writer-thread'])).toHaveLength(2);
+    expect(take(2)).toHaveLength(2);
+  });
 });
 
 describe('default thread plan', () => {
-  const plan = (makers: number, puzzleThread = false) => ({ makers, puzzleThread });
+  const plan = (makers: number, puzzleThread = false) => ({ makers, puzzleThread, writerThread: makers > 1 });
   it('one maker per core up to 4; on 2 cores a second only for long runs, a puzzle thread for middling ones; one on 1 core', () => {
     expect(threadPlan(8, 10)).toEqual(plan(4));
     expect(threadPlan(3, 10)).toEqual(plan(3));
@@ -83,5 +95,13 @@ describe('default thread plan', () => {
     expect(threadPlan(2, SECOND_THREAD_ROWS - 1)).toEqual(plan(1, true));
     expect(threadPlan(2, SECOND_THREAD_ROWS)).toEqual(plan(2));
     expect(threadPlan(1, 1_000_000)).toEqual(plan(1));
+  });
+
+  it('starts as threads: every maker when this thread writes, else all but this one, plus a puzzle thread', () => {
+    expect(planThreads(threadPlan(2, SECOND_THREAD_ROWS))).toBe(2);
+    expect(planThreads(threadPlan(2, PUZZLE_THREAD_ROWS))).toBe(1);
+    expect(planThreads(threadPlan(2, 10))).toBe(0);
+    expect(planThreads(threadPlan(4, 10))).toBe(4);
+    expect(planThreads({ makers: 3, puzzleThread: false, writerThread: false })).toBe(2);
   });
 });

@@ -31,23 +31,39 @@ export const PUZZLE_THREAD_ROWS = 20_000;
 
 /** How `generate` shares the making of rows among threads. */
 export interface ThreadPlan {
-  /** Threads that make whole rows, this one included. */
+  /** Threads that make whole rows. */
   readonly makers: number;
   /** With one maker: a worker thread generates the puzzles and this thread tells them. */
   readonly puzzleThread: boolean;
+  /**
+   * Every maker is a worker thread and this thread only writes the files (the makers are then
+   * all worker threads); else this thread is one of the makers.
+   */
+  readonly writerThread: boolean;
 }
 
 /**
- * The plan for a run of `rows` rows on `cores` cores: one maker per core (this thread and a worker
- * thread per other core), at most 4; on 2 cores, two makers from SECOND_THREAD_ROWS rows, and
- * below that one maker with a puzzle thread from PUZZLE_THREAD_ROWS rows.
+ * The plan for a run of `rows` rows on `cores` cores: one maker per core, at most 4, each a worker
+ * thread, while this thread writes; on 2 cores, two makers from SECOND_THREAD_ROWS rows, and below
+ * that this thread alone, with a puzzle thread from PUZZLE_THREAD_ROWS rows.
+ *
+ * Why this thread only writes when there are several makers: its young generation is sized by
+ * V8's defaults (up to 16 MB semi-spaces), a worker's by WORKER_LIMITS. Making rows here, the
+ * heap of this thread grew with the run (20 → 54 MB over a million rows, peak RSS 92 MB at
+ * 30,000 rows, 119 at 300,000, 151 at 1,000,000); writing only, it stays under 12 MB and peak RSS
+ * stays at 116–123 MB from 300,000 rows to a million (2 cores; the wall time of 100,000 and
+ * 300,000 rows was unchanged, farm-bench paired ratios 0.96 and 1.01).
  */
 export function threadPlan(cores: number, rows: number): ThreadPlan {
-  if (cores > 2) return { makers: Math.min(4, cores), puzzleThread: false };
-  if (cores < 2) return { makers: 1, puzzleThread: false };
-  if (rows >= SECOND_THREAD_ROWS) return { makers: 2, puzzleThread: false };
-  return { makers: 1, puzzleThread: rows >= PUZZLE_THREAD_ROWS };
+  if (cores > 2) return { makers: Math.min(4, cores), puzzleThread: false, writerThread: true };
+  if (cores < 2) return { makers: 1, puzzleThread: false, writerThread: false };
+  if (rows >= SECOND_THREAD_ROWS) return { makers: 2, puzzleThread: false, writerThread: true };
+  return { makers: 1, puzzleThread: rows >= PUZZLE_THREAD_ROWS, writerThread: false };
 }
+
+/** Worker threads a plan starts: every maker with a writer thread, else all but this thread (and a puzzle thread). */
+export const planThreads = (plan: ThreadPlan): number =>
+  plan.writerThread ? plan.makers : plan.makers - 1 + (plan.puzzleThread && plan.makers === 1 ? 1 : 0);
 
 /** The plan for a run of `rows` rows on this machine. */
 export const defaultThreadPlan = (rows: number): ThreadPlan => threadPlan(availableParallelism(), rows);
@@ -66,23 +82,33 @@ const spawn = (file: string | URL): Worker =>
 const early: Worker[] = [];
 
 /**
- * Starts the worker threads a `generate` command line may ask for (`--workers N`, else the most
- * that this machine's default plan uses for a run of any size: a thread the run turns out not to
- * need is stopped once its row count is known), running `file` (the bundled row-maker module).
+ * Starts the worker threads a `generate` command line may ask for (`--workers N`, with
+ * `--puzzle-thread` or `--writer-thread`; else those every threaded default plan of this machine
+ * uses: a thread the run turns out not to need is stopped once its row count is known), running
+ * `file` (the bundled row-maker module).
  * Anything the flag's reader would refuse starts none: the command then reports it.
  * takeRowThreads adopts them. Returns the threads waiting.
  */
 export function startRowThreadsEarly(file: URL, argv: readonly string[]): readonly Worker[] {
-  // The longest runs use the most threads (two stages also use one: as many as two makers on 2 cores).
-  let threads = threadPlan(availableParallelism(), Infinity).makers - 1;
+  // The threads every threaded default plan of this machine uses (on 2 cores: one, for two stages;
+  // a long run's second maker is started once the row count is known: it costs little there, while
+  // a thread started and then stopped costs a short run a share of its CPU).
+  const cores = availableParallelism();
+  let threads = Math.min(planThreads(threadPlan(cores, Infinity)), planThreads(threadPlan(cores, PUZZLE_THREAD_ROWS)));
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = a === '--workers' ? argv[i + 1] : a.startsWith('--workers=') ? a.slice(10) : undefined;
     if (value === undefined) continue;
-    threads = /^\d{1,2}$/.test(value) ? Number(value) - 1 : 0;
+    const makers = /^\d{1,2}$/.test(value) ? Number(value) : 0;
+    threads =
+      makers < 1
+        ? 0
+        : planThreads({
+            makers,
+            puzzleThread: argv.includes('--puzzle-thread'),
+            writerThread: argv.includes('--writer-thread'),
+          });
   }
-  // One row maker and its puzzle thread.
-  if (threads === 0 && argv.includes('--puzzle-thread')) threads = 1;
   for (let i = 0; i < threads; i++) {
     const w = spawn(file);
     // A thread that fails before it is taken is only never sent work (it never says it is ready);

@@ -169,11 +169,20 @@ const THREAD_DEPTH = 2;
  * With `puzzleThread` (and one maker), the work of each row is shared instead: a worker thread
  * generates the puzzles of each batch and this thread tells them (stories, CSV, bytes). Each
  * thread then warms up only its own half of the code, which on 2 cores beats two threads making
- * whole rows for runs of tens of thousands of rows (rowThreads.ts says where).
+ * whole rows for runs of tens of thousands of rows (rowThreads.ts says where). With `writerThread`,
+ * the `size` makers are all worker threads and this thread makes no rows (it answers only the
+ * requests for a job's numbers): its heap then stays small whatever the run's length.
  */
-export function startRowMakers(setup: RowSetup, size: number, options: { puzzleThread?: boolean } = {}): RowMakers {
+export function startRowMakers(
+  setup: RowSetup,
+  size: number,
+  options: { puzzleThread?: boolean; writerThread?: boolean } = {},
+): RowMakers {
   const staged = options.puzzleThread === true && size === 1 && threadsAvailable();
-  const threads = staged ? 1 : threadsAvailable() ? Math.max(0, size - 1) : 0;
+  const writerOnly = !staged && options.writerThread === true && threadsAvailable();
+  const threads = staged ? 1 : writerOnly ? size : threadsAvailable() ? Math.max(0, size - 1) : 0;
+  // Whether this thread takes a batch's rows from the queue (staged, it tells the puzzle thread's).
+  const hereMakes = !staged && !writerOnly;
   // Threads started early (cli/main.ts) are taken first; each is told its setup before any request.
   const workers = takeRowThreads(THIS_FILE, threads);
   for (const w of workers) w.postMessage(setup);
@@ -192,7 +201,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
   // Batches whose puzzles a thread made, waiting for this thread to tell them (staged only).
   const toTell: { readonly p: Pending; readonly made: MadePuzzles; readonly from: Worker }[] = [];
   // A thread is sent nothing until it says it is ready (its module loaded, its setup taken):
-  // until then this thread takes every request (staged: every request but a batch's rows).
+  // until then this thread takes every request it may (staged or writing only: none of a batch's rows).
   const depth = new Map<Worker, number>(workers.map((w) => [w, THREAD_DEPTH]));
   let nextId = 1;
   let failure: Error | null = null;
@@ -226,7 +235,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
       settle(told.p, () => here().finish(told.p.req as BatchRequest, told.made));
       if (!failure) told.from.postMessage({ type: 'recycle', made: told.made } satisfies Recycle, buffersOf(told.made));
     } else {
-      const i = queue.findIndex((q) => !staged || q.req.type !== 'tell');
+      const i = queue.findIndex((q) => hereMakes || q.req.type !== 'tell');
       if (i >= 0) {
         const p = queue.splice(i, 1)[0]!;
         settle(p, () => here().run(p.req));
@@ -244,7 +253,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
         w.postMessage(staged && p.req.type === 'tell' ? { ...p.req, type: 'puzzles' } : p.req);
       }
     }
-    const local = toTell.length > 0 || queue.some((q) => !staged || q.req.type !== 'tell');
+    const local = toTell.length > 0 || queue.some((q) => hereMakes || q.req.type !== 'tell');
     if (local && localTurn === null) localTurn = setImmediate(takeLocal);
   };
   const failAll = (e: Error) => {
@@ -291,7 +300,7 @@ export function startRowMakers(setup: RowSetup, size: number, options: { puzzleT
           pump();
         });
   return {
-    size: staged ? 2 : workers.length + 1,
+    size: staged ? 2 : workers.length + (hereMakes ? 1 : 0),
     numbers: (job) => send<Int32Array>({ type: 'numbers', job }),
     tell: (job, numbers, indexStart) => send<Uint8Array>({ type: 'tell', job, numbers, indexStart }),
     release: (bytes) => {

@@ -129,6 +129,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
 function threadsText(rows: number): string {
   const plan = defaultThreadPlan(rows);
   if (plan.puzzleThread) return '1 + a puzzle thread';
+  if (plan.writerThread) return `${plan.makers} + a writer`;
   return String(plan.makers);
 }
 

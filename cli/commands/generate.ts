@@ -87,7 +87,11 @@ const FLAGS: Record<string, FlagSpec> = {
   },
   workers: {
     type: 'integer',
-    help: `threads that make rows, this one included (default: one per core, at most 4; on 2 cores, two from ${formatCount(SECOND_THREAD_ROWS)} rows, one below that)`,
+    help: `threads that make rows, this one included unless --writer-thread (default: one per core, at most 4, in worker threads while this one writes; on 2 cores, two from ${formatCount(SECOND_THREAD_ROWS)} rows, this one alone below that)`,
+  },
+  'writer-thread': {
+    type: 'boolean',
+    help: 'this thread only writes the files and the --workers row makers are all worker threads (the default with two or more makers: it keeps memory flat on long runs)',
   },
   'puzzle-thread': {
     type: 'boolean',
@@ -174,6 +178,7 @@ export async function generateCommand(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   const makers = startRowMakers({ spec, text, templates, templatesOnly, format }, workers, {
     puzzleThread: flags['puzzle-thread'] === true || (flags.workers === undefined && threads.puzzleThread),
+    writerThread: flags['writer-thread'] === true || (flags.workers === undefined && threads.writerThread),
   });
   const bar = progressBar('generating');
   const t0 = performance.now();
