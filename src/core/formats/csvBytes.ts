@@ -254,19 +254,28 @@ function putTriple(b: Uint8Array, at: number, names: readonly NameBytes[], t: Tr
 /** Whether putUint writes `n` (a record with any other number takes the general path). */
 const isUint = (n: number): boolean => n >= 0 && n <= 0x7fffffff && (n | 0) === n;
 
+/** The word bytes of a record, in the order written (proof triples, then facts; reused from row to row). */
+const recordWords: Uint8Array[] = [];
+
 /**
- * The columns of a record whose names and words need no quoting, written with one check for room
- * (their length is bounded by the longest name and word); false (part written) otherwise.
+ * What usualRecord found of a record: the longest name bytes (a name's repr, or its genders entry
+ * less 8) and the longest word repr, which bound the room the columns take.
  */
-function writeUsual(sink: ByteSink, puzzle: PuzzleRecord, split: string, between: (sink: ByteSink) => void): boolean {
+let longestName = 0;
+let longestWord = 0;
+
+/**
+ * Whether writeUsual can write the record: every name and word needs no quoting and every number
+ * is one putUint writes. Fills entityNames and recordWords (and longestName, longestWord) on the way.
+ */
+function usualRecord(puzzle: PuzzleRecord): boolean {
   const entities = puzzle.entities;
-  const names = entityNames;
   let longest = 0;
   for (let i = 0; i < entities.length; i++) {
     const e = entities[i]!;
     const info = nameBytes(e.name);
     if (info.unusual || !isUint(e.person) || !isUint(e.index)) return false;
-    names[i] = info;
+    entityNames[i] = info;
     if (info.repr.length > longest) longest = info.repr.length;
     if (info.raw.length + 8 > longest) longest = info.raw.length + 8;
   }
@@ -277,27 +286,42 @@ function writeUsual(sink: ByteSink, puzzle: PuzzleRecord, split: string, between
   const [qa, qb] = puzzle.query;
   if (!isUint(qa) || !isUint(qb) || !isUint(puzzle.task) || !isUint(puzzle.k)) return false;
   for (let i = 0; i < facts.length; i++) if (!isUint(facts[i]!.from) || !isUint(facts[i]!.to)) return false;
-  // Every word's bytes, in the order written (proof triples, then facts), found before writing.
-  const words = recordWords;
   let w = 0;
-  let longestWord = target.raw.length;
-  const addWord = (word: string): boolean => {
-    const info = wordBytes(word);
-    if (info.unusual) return false;
-    words[w++] = info.repr;
-    if (info.repr.length > longestWord) longestWord = info.repr.length;
-    return true;
-  };
+  let word = target.raw.length;
   for (let i = 0; i < proof.length; i++) {
     const st = proof[i]!;
-    if (!addWord(st.head.word) || !addWord(st.body[0].word) || !addWord(st.body[1].word)) return false;
+    for (let j = 0; j < 3; j++) {
+      const info = wordBytes(j === 0 ? st.head.word : st.body[j - 1]!.word);
+      if (info.unusual) return false;
+      recordWords[w++] = info.repr;
+      if (info.repr.length > word) word = info.repr.length;
+    }
   }
-  for (let i = 0; i < facts.length; i++) if (!addWord(facts[i]!.word)) return false;
-  const pattern = puzzle.pattern;
-  const splitField = splitBytes(split);
+  for (let i = 0; i < facts.length; i++) {
+    const info = wordBytes(facts[i]!.word);
+    if (info.unusual) return false;
+    recordWords[w++] = info.repr;
+    if (info.repr.length > word) word = info.repr.length;
+  }
+  longestName = longest;
+  longestWord = word;
+  return true;
+}
 
+/**
+ * The columns of a record whose names and words need no quoting (usualRecord), written with one
+ * check for room before `between` and one after (their length is bounded by the longest name and
+ * word); false, with nothing written, otherwise. The columns after `between` are written by three
+ * functions of their own: one function for them all took the optimising compiler longer than any
+ * other function of a run (216 ms of a 30,000-row run's compile time), during which it ran unoptimised.
+ */
+function writeUsual(sink: ByteSink, puzzle: PuzzleRecord, split: string, between: (sink: ByteSink) => void): boolean {
+  if (!usualRecord(puzzle)) return false;
+  const names = entityNames;
+  const target = wordBytes(puzzle.target.word);
+  const [qa, qb] = puzzle.query;
   // query, text_query, target
-  sink.room(2 * longest + target.raw.length + 16);
+  sink.room(2 * longestName + target.raw.length + 16);
   let b = sink.bytes;
   let at = sink.length;
   b[at++] = QUOTE;
@@ -316,62 +340,84 @@ function writeUsual(sink: ByteSink, puzzle: PuzzleRecord, split: string, between
 
   // The rest: a triple takes at most 2 * longest + longestWord + 8 bytes, a fact's edge and type
   // 2 * 11 + longestWord + 8, an entity's genders and node mapping entries longest + 8 + 2 * 11 + 4.
-  const item = 2 * longest + longestWord + 32;
-  sink.room(
-    64 +
-      proof.length * (3 * item + 8) +
-      facts.length * 2 * item +
-      entities.length * item +
-      2 * pattern.length * 3 +
-      splitField.length,
-  );
-  b = sink.bytes;
-  at = sink.length;
-  // proof_state
-  let word = 0;
-  if (proof.length === 0) {
-    b[at++] = OPEN_LIST;
-    b[at++] = CLOSE_LIST;
-  } else {
-    b[at++] = QUOTE;
-    b[at++] = OPEN_LIST;
-    for (let i = 0; i < proof.length; i++) {
-      const st = proof[i]!;
-      if (i > 0) {
-        b[at++] = COMMA;
-        b[at++] = SPACE;
-      }
-      b[at++] = OPEN_DICT;
-      at = putTriple(b, at, names, st.head, words[word++]!);
-      b[at++] = COLON;
-      b[at++] = SPACE;
-      b[at++] = OPEN_LIST;
-      at = putTriple(b, at, names, st.body[0], words[word++]!);
-      b[at++] = COMMA;
-      b[at++] = SPACE;
-      at = putTriple(b, at, names, st.body[1], words[word++]!);
-      b[at++] = CLOSE_LIST;
-      b[at++] = CLOSE_DICT;
-    }
-    b[at++] = CLOSE_LIST;
-    b[at++] = QUOTE;
-  }
+  const { proof, facts, entities, pattern } = puzzle;
+  const splitField = splitBytes(split);
+  const item = 2 * longestName + longestWord + 32;
+  const tail = 64 + facts.length * 2 * item + entities.length * item + splitField.length;
+  sink.room(proof.length * (3 * item + 8) + 2 * pattern.length * 3 + tail);
+  at = writeProofState(sink.bytes, sink.length, proof);
   // f_comb, task_name
-  b[at++] = COMMA;
+  sink.bytes[at++] = COMMA;
   sink.length = at;
-  const plainPattern = !NEEDS_QUOTES.test(pattern) ? putAscii(b, at, pattern) : -1;
+  const plainPattern = !NEEDS_QUOTES.test(pattern) ? putAscii(sink.bytes, at, pattern) : -1;
   if (plainPattern < 0) {
     sink.text(csvField(pattern));
-    sink.room(64 + facts.length * 2 * item + entities.length * item + splitField.length);
-    b = sink.bytes;
+    sink.room(tail);
     at = sink.length;
   } else at = plainPattern;
+  b = sink.bytes;
   b[at++] = COMMA;
   at = put(b, at, TASK_PREFIX);
   at = putUint(b, at, puzzle.task);
   b[at++] = DOT;
   at = putUint(b, at, puzzle.k);
   b[at++] = COMMA;
+  at = writeFactColumns(b, at, facts, 3 * proof.length, qa, qb);
+  at = writeEntityColumns(b, at, entities);
+  // task_split
+  b[at++] = COMMA;
+  at = put(b, at, splitField);
+  sink.length = at;
+  return true;
+}
+
+/** proof_state at `at` (usualRecord's names and words, room made); returns the position after it. */
+function writeProofState(b: Uint8Array, at: number, proof: PuzzleRecord['proof']): number {
+  if (proof.length === 0) {
+    b[at++] = OPEN_LIST;
+    b[at++] = CLOSE_LIST;
+    return at;
+  }
+  const names = entityNames;
+  const words = recordWords;
+  let word = 0;
+  b[at++] = QUOTE;
+  b[at++] = OPEN_LIST;
+  for (let i = 0; i < proof.length; i++) {
+    const st = proof[i]!;
+    if (i > 0) {
+      b[at++] = COMMA;
+      b[at++] = SPACE;
+    }
+    b[at++] = OPEN_DICT;
+    at = putTriple(b, at, names, st.head, words[word++]!);
+    b[at++] = COLON;
+    b[at++] = SPACE;
+    b[at++] = OPEN_LIST;
+    at = putTriple(b, at, names, st.body[0], words[word++]!);
+    b[at++] = COMMA;
+    b[at++] = SPACE;
+    at = putTriple(b, at, names, st.body[1], words[word++]!);
+    b[at++] = CLOSE_LIST;
+    b[at++] = CLOSE_DICT;
+  }
+  b[at++] = CLOSE_LIST;
+  b[at++] = QUOTE;
+  return at;
+}
+
+/**
+ * story_edges, edge_types (the facts' words, from recordWords[word]) and query_edge, each followed
+ * by a comma, at `at`; returns the position after them.
+ */
+function writeFactColumns(
+  b: Uint8Array,
+  at: number,
+  facts: PuzzleRecord['facts'],
+  word: number,
+  qa: number,
+  qb: number,
+): number {
   // story_edges
   if (facts.length === 0) {
     b[at++] = OPEN_LIST;
@@ -397,6 +443,7 @@ function writeUsual(sink: ByteSink, puzzle: PuzzleRecord, split: string, between
   }
   b[at++] = COMMA;
   // edge_types
+  const words = recordWords;
   const quoteTypes = facts.length > 1;
   if (quoteTypes) b[at++] = QUOTE;
   b[at++] = OPEN_LIST;
@@ -420,7 +467,12 @@ function writeUsual(sink: ByteSink, puzzle: PuzzleRecord, split: string, between
   b[at++] = CLOSE;
   b[at++] = QUOTE;
   b[at++] = COMMA;
-  // genders, syn_story
+  return at;
+}
+
+/** genders, syn_story (empty) and node_mapping at `at` (entityNames filled); returns the position after them. */
+function writeEntityColumns(b: Uint8Array, at: number, entities: PuzzleRecord['entities']): number {
+  const names = entityNames;
   const many = entities.length > 1;
   if (many) b[at++] = QUOTE;
   for (let i = 0; i < entities.length; i++) {
@@ -447,15 +499,8 @@ function writeUsual(sink: ByteSink, puzzle: PuzzleRecord, split: string, between
   }
   b[at++] = CLOSE_DICT;
   if (many) b[at++] = QUOTE;
-  // task_split
-  b[at++] = COMMA;
-  at = put(b, at, splitField);
-  sink.length = at;
-  return true;
+  return at;
 }
-
-/** The word bytes of a record, in the order written (reused from row to row). */
-const recordWords: Uint8Array[] = [];
 
 /**
  * storyCsvHead(index, id, csvField(story)): the record up to its query column. Where the story

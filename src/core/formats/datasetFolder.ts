@@ -225,19 +225,30 @@ export function makePuzzles(range: RowRange, into?: MadePuzzles): MadePuzzles {
       ? new Int32Array(into.ends.buffer)
       : new Int32Array(2 * (to - from));
   const columns = new ByteSink(into && new Uint8Array(into.columns.buffer), (to - from) * 512);
-  let at = 0;
-  const queryEnd = (sink: ByteSink) => {
-    ends[at] = sink.length;
-  };
   for (let j = from; j < to; j++) {
     const record = make(range.numbers[j]!);
     writer.write(record);
-    at = 2 * (j - from);
-    writeCsvColumns(columns, record, range.job.split, j + 1, queryEnd);
+    const at = 2 * (j - from);
+    queryEnds = ends;
+    queryEndAt = at;
+    writeCsvColumns(columns, record, range.job.split, j + 1, noteQueryEnd);
     ends[at + 1] = columns.length;
   }
+  queryEnds = NO_ENDS;
   return { puzzles: writer.finish(), columns: columns.finish(), ends: ends.subarray(0, 2 * (to - from)) };
 }
+
+/**
+ * Where makePuzzles notes the end of a record's query column. One function for every batch, not a
+ * closure made per batch: the compiler inlines the callback it has seen, and a new closure each
+ * batch threw the optimised writer away (a deoptimisation and a recompile per run).
+ */
+const NO_ENDS: Int32Array = new Int32Array(0);
+let queryEnds: Int32Array = NO_ENDS;
+let queryEndAt = 0;
+const noteQueryEnd = (sink: ByteSink): void => {
+  queryEnds[queryEndAt] = sink.length;
+};
 
 /**
  * tellRows without the rows, as UTF-8 bytes: the same records, each encoded as soon as it is
