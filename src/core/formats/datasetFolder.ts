@@ -207,6 +207,7 @@ function eachToldRow(range: RowRange, make: (i: number) => DatasetRow, render: S
  * back; `ends` holds where each of them ends, two per row).
  */
 export interface MadePuzzles {
+  /** Written without their proofs (PuzzleWriter's withoutProofs): read back, a record's proof is empty. */
   readonly puzzles: Int32Array;
   readonly columns: Uint8Array;
   readonly ends: Int32Array;
@@ -219,7 +220,8 @@ export interface MadePuzzles {
 export function makePuzzles(range: RowRange, into?: MadePuzzles): MadePuzzles {
   const { from, to } = range;
   const make = recordMaker(range.spec, range.job.task, range.job.split);
-  const writer = new PuzzleWriter(into && new Int32Array(into.puzzles.buffer));
+  // The teller needs no proof: the proof_state column goes as bytes with the others.
+  const writer = new PuzzleWriter(into && new Int32Array(into.puzzles.buffer), { withoutProofs: true });
   const ends =
     into && into.ends.buffer.byteLength >= 8 * (to - from)
       ? new Int32Array(into.ends.buffer)

@@ -38,6 +38,22 @@ describe('PuzzleWriter and PuzzleReader', () => {
     );
   });
 
+  it('without proofs, gives back every record but its proof, which reads as empty', () => {
+    const records = TASK_IDS.flatMap((task) => [2, 4, 6].map((k) => record(`bare-${task}-${k}`, k, task, k === 4)));
+    const w = new PuzzleWriter(undefined, { withoutProofs: true });
+    for (const r of records) w.write(r);
+    const full = new PuzzleWriter();
+    for (const r of records) full.write(r);
+    // Each proof step is 9 integers fewer.
+    const steps = records.reduce((n, r) => n + r.proof.length, 0);
+    expect(steps).toBeGreaterThan(0);
+    expect(w.finish().length).toBe(full.finish().length - 9 * steps);
+    const reader = new PuzzleReader(w.finish(), DEFAULT_FAMILY);
+    const back = records.map((r) => reader.read(r.seed));
+    expect(reader.done).toBe(true);
+    expect(back).toEqual(records.map((r) => ({ ...r, proof: [] })));
+  });
+
   it('writes past the end of a small buffer it was given, and reuses one with room', () => {
     const records = Array.from({ length: 40 }, (_, i) => record(`grow-${i}`, 5, 2));
     expect(roundTrip(records, new Int32Array(1024))).toEqual(records);

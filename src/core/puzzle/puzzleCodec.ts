@@ -18,6 +18,10 @@ import type { TaskId } from './tasks';
  * facts (count, then from, to, word, id, kind, chain each); the query's two entities; the
  * target's word; proof steps (count, then head, first body and second body triples as from, to,
  * word); story order (count, then fact ids).
+ *
+ * A writer made `withoutProofs` writes no proof steps (a count of -1): for a reader that tells
+ * stories and takes the proof_state column as bytes made beside the puzzle (makePuzzles), the
+ * steps are most of a record's integers and objects. Such a record is read with an empty proof.
  */
 
 const NAMES: readonly string[] = [...MALE_NAMES, ...FEMALE_NAMES];
@@ -43,9 +47,15 @@ export class PuzzleWriter {
   private data: Int32Array;
   private at = 0;
 
-  /** With `into` (the buffer of an earlier batch, given back), writes there while it has room. */
-  constructor(into?: Int32Array) {
+  private readonly proofs: boolean;
+
+  /**
+   * With `into` (the buffer of an earlier batch, given back), writes there while it has room.
+   * With `withoutProofs`, no record's proof steps are written (see the layout above).
+   */
+  constructor(into?: Int32Array, options: { readonly withoutProofs?: boolean } = {}) {
     this.data = into && into.length >= 1024 ? into : new Int32Array(1 << 14);
+    this.proofs = options.withoutProofs !== true;
   }
 
   private room(n: number): void {
@@ -98,12 +108,15 @@ export class PuzzleWriter {
     this.push(p.query[0]);
     this.push(p.query[1]);
     this.push(wordCode(p.target.word, p.target.predicate));
-    this.push(proof.length);
-    for (let i = 0; i < proof.length; i++) {
-      const s = proof[i]!;
-      this.triple(s.head);
-      this.triple(s.body[0]);
-      this.triple(s.body[1]);
+    if (!this.proofs) this.push(-1);
+    else {
+      this.push(proof.length);
+      for (let i = 0; i < proof.length; i++) {
+        const s = proof[i]!;
+        this.triple(s.head);
+        this.triple(s.body[0]);
+        this.triple(s.body[1]);
+      }
     }
     this.push(storyOrder.length);
     for (let i = 0; i < storyOrder.length; i++) this.push(storyOrder[i]!);
@@ -181,6 +194,7 @@ export class PuzzleReader {
     const targetCode = this.next();
     const targetWord = PuzzleReader.word(targetCode);
     const proof: ProofStep[] = [];
+    // A count of -1 (a writer without proofs) reads as no steps.
     for (let i = 0, n = this.next(); i < n; i++) {
       const head = this.triple();
       const body: readonly [Triple, Triple] = [this.triple(), this.triple()];
