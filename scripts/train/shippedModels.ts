@@ -10,6 +10,7 @@
  */
 import type { PresetName } from '../../src/core/puzzle/datasetOptions';
 import * as tf from '@tensorflow/tfjs';
+import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadModel } from '../../src/ml/load';
@@ -32,17 +33,11 @@ function read(id: string, file: string): Buffer {
 /** Which test file checks a folder: the second checks these kinds (about half the time), the first every other. */
 export type ShippedPart = 1 | 2;
 const SECOND_PART_KINDS: readonly string[] = ['lstm-mean', 'rn'];
-export const shippedPart = (entry: ModelIndexEntry): ShippedPart => (SECOND_PART_KINDS.includes(entry.model) ? 2 : 1);
+const shippedPart = (entry: ModelIndexEntry): ShippedPart => (SECOND_PART_KINDS.includes(entry.model) ? 2 : 1);
 
 /** The folders of index.json that one part checks. */
-export const shippedEntries = (part: ShippedPart): readonly ModelIndexEntry[] =>
+const shippedEntries = (part: ShippedPart): readonly ModelIndexEntry[] =>
   index.models.filter((e) => shippedPart(e) === part);
-
-/** index.json as shipped, and as the folders say it should be. */
-export const shippedIndex = (): { shipped: ModelIndex; fromFolders: ModelIndex } => ({
-  shipped: index,
-  fromFolders: readModelFolders(root),
-});
 
 /** Switches tfjs to the wasm backend; returns what switches it back. */
 export async function useWasmBackend(): Promise<() => Promise<void>> {
@@ -54,7 +49,7 @@ export async function useWasmBackend(): Promise<() => Promise<void>> {
 }
 
 /** A folder's facts and model.json format as shipped, beside what its kind's descriptor says. */
-export function folderFacts(entry: ModelIndexEntry): {
+function folderFacts(entry: ModelIndexEntry): {
   facts: Record<string, unknown>;
   described: Record<string, unknown>;
   format: string;
@@ -71,7 +66,7 @@ export function folderFacts(entry: ModelIndexEntry): {
 }
 
 /** The correct counts by k and the robustness row the shipped weights score, beside what metadata.json records. */
-export async function reproduce(entry: ModelIndexEntry): Promise<{
+async function reproduce(entry: ModelIndexEntry): Promise<{
   got: Record<string, number>;
   recorded: Record<string, number>;
   /** The rows of each k's test set, and how many metadata.json says each has. */
@@ -121,4 +116,46 @@ export async function reproduce(entry: ModelIndexEntry): Promise<{
   } finally {
     model.dispose();
   }
+}
+
+/** One check of a part: its test's name, its time limit, and what it asserts (node:assert). */
+export interface ShippedCheck {
+  readonly name: string;
+  readonly timeout?: number;
+  readonly run: () => void | Promise<void>;
+}
+
+/** The checks of one part's folders (the first part also checks index.json itself). */
+export function shippedChecks(part: ShippedPart): ShippedCheck[] {
+  const checks: ShippedCheck[] = [];
+  if (part === 1) {
+    checks.push({
+      name: 'index.json lists exactly the model folders',
+      run: () => assert.deepEqual(index, readModelFolders(root)),
+    });
+  }
+  for (const entry of shippedEntries(part)) {
+    checks.push({
+      name: `${entry.id}: metadata.json and model.json say what the descriptor (src/ml/modelKinds.ts) says`,
+      run: () => {
+        const f = folderFacts(entry);
+        assert.deepEqual(f.facts, f.described, 'stale: run npm run train -- --describe');
+        assert.equal(f.format, f.describedFormat);
+      },
+    });
+    checks.push({
+      name: `${entry.id}: the shipped weights reproduce metadata.json's accuracies`,
+      timeout: 15 * 60_000,
+      run: async () => {
+        const r = await reproduce(entry);
+        assert.deepEqual(
+          r.rows,
+          r.rows.map(() => r.recordedRows),
+        );
+        assert.deepEqual(r.got, r.recorded);
+        assert.deepEqual(r.robustness, r.recordedRobustness);
+      },
+    });
+  }
+  return checks;
 }
