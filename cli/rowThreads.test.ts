@@ -68,6 +68,17 @@ describe('row-maker threads started early', () => {
     await expect(Promise.all([exited(early[1]!), exited(early[2]!)])).resolves.toHaveLength(2);
   });
 
+  it('leaves out an early thread that ended before being taken, starting another', async () => {
+    const early = startRowThreadsEarly(url, ['--workers', '2']);
+    expect(early).toHaveLength(1);
+    const ended = exited(early[0]!);
+    await early[0]!.terminate();
+    await ended;
+    const taken = take(1);
+    expect(taken[0]).not.toBe(early[0]);
+    expect(await answer(taken[0]!, 'again')).toEqual(['setup', 'again']);
+  });
+
   it('starts none for a --workers value the command will refuse, or for one worker', () => {
     expect(startRowThreadsEarly(url, ['--workers', 'x'])).toEqual([]);
     expect(startRowThreadsEarly(url, ['--workers', '1'])).toEqual([]);

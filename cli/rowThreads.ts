@@ -80,6 +80,8 @@ const spawn = (file: string | URL): Worker =>
 
 /** Threads started ahead of their use; unref'd until taken, so a command that fails first still exits. */
 const early: Worker[] = [];
+/** Early threads that failed or ended before being taken. */
+const gone = new WeakSet<Worker>();
 
 /**
  * Starts the worker threads a `generate` command line may ask for (`--workers N`, with
@@ -111,9 +113,11 @@ export function startRowThreadsEarly(file: URL, argv: readonly string[]): readon
   }
   for (let i = 0; i < threads; i++) {
     const w = spawn(file);
-    // A thread that fails before it is taken is only never sent work (it never says it is ready);
-    // without a listener its error would end the process.
-    w.on('error', () => undefined);
+    // A thread that fails or ends before it is taken is left out when threads are taken (a new one
+    // is started in its place): the row makers wait for a thread's first word, and would wait
+    // forever on one already gone. Without a listener its error would end the process.
+    w.on('error', () => gone.add(w));
+    w.on('exit', () => gone.add(w));
     w.unref();
     early.push(w);
   }
@@ -125,6 +129,7 @@ export function startRowThreadsEarly(file: URL, argv: readonly string[]): readon
  * started early first, then new ones; early threads beyond `count` are stopped.
  */
 export function takeRowThreads(file: string, count: number): Worker[] {
+  for (const w of early.filter((w) => gone.has(w))) early.splice(early.indexOf(w), 1);
   const taken = early.splice(0, count);
   for (const w of taken) w.ref();
   for (const w of early.splice(0)) void w.terminate();

@@ -170,8 +170,8 @@ const THREAD_DEPTH = 2;
  * generates the puzzles of each batch and this thread tells them (stories, CSV, bytes). Each
  * thread then warms up only its own half of the code, which on 2 cores beats two threads making
  * whole rows for runs of tens of thousands of rows (rowThreads.ts says where). With `writerThread`,
- * the `size` makers are all worker threads and this thread makes no rows (it answers only the
- * requests for a job's numbers): its heap then stays small whatever the run's length.
+ * the `size` makers are all worker threads and this thread makes nothing (a job's numbers
+ * included): its heap then stays small whatever the run's length.
  */
 export function startRowMakers(
   setup: RowSetup,
@@ -183,6 +183,10 @@ export function startRowMakers(
   const threads = staged ? 1 : writerOnly ? size : threadsAvailable() ? Math.max(0, size - 1) : 0;
   // Whether this thread takes a batch's rows from the queue (staged, it tells the puzzle thread's).
   const hereMakes = !staged && !writerOnly;
+  // The requests this thread takes: every one when it makes rows; staged, a job's numbers too
+  // (it would wait for the puzzle thread's first batch anyway); writing only, none: with --equal a
+  // job's numbers are most of a run's puzzles, made in parallel by the workers and off this heap.
+  const takesHere = (req: Request): boolean => hereMakes || (staged && req.type !== 'tell');
   // Threads started early (cli/main.ts) are taken first; each is told its setup before any request.
   const workers = takeRowThreads(THIS_FILE, threads);
   for (const w of workers) w.postMessage(setup);
@@ -201,7 +205,7 @@ export function startRowMakers(
   // Batches whose puzzles a thread made, waiting for this thread to tell them (staged only).
   const toTell: { readonly p: Pending; readonly made: MadePuzzles; readonly from: Worker }[] = [];
   // A thread is sent nothing until it says it is ready (its module loaded, its setup taken):
-  // until then this thread takes every request it may (staged or writing only: none of a batch's rows).
+  // until then this thread takes every request it may (takesHere).
   const depth = new Map<Worker, number>(workers.map((w) => [w, THREAD_DEPTH]));
   let nextId = 1;
   let failure: Error | null = null;
@@ -235,7 +239,7 @@ export function startRowMakers(
       settle(told.p, () => here().finish(told.p.req as BatchRequest, told.made));
       if (!failure) told.from.postMessage({ type: 'recycle', made: told.made } satisfies Recycle, buffersOf(told.made));
     } else {
-      const i = queue.findIndex((q) => hereMakes || q.req.type !== 'tell');
+      const i = queue.findIndex((q) => takesHere(q.req));
       if (i >= 0) {
         const p = queue.splice(i, 1)[0]!;
         settle(p, () => here().run(p.req));
@@ -253,7 +257,7 @@ export function startRowMakers(
         w.postMessage(staged && p.req.type === 'tell' ? { ...p.req, type: 'puzzles' } : p.req);
       }
     }
-    const local = toTell.length > 0 || queue.some((q) => hereMakes || q.req.type !== 'tell');
+    const local = toTell.length > 0 || queue.some((q) => takesHere(q.req));
     if (local && localTurn === null) localTurn = setImmediate(takeLocal);
   };
   const failAll = (e: Error) => {
