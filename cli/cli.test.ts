@@ -267,13 +267,30 @@ describe('help', () => {
     expect(r.stdout).toMatch(/rows=<n> entailed=<n> ambiguous=<n> unsupported=<n> assumed=<n> impossible=<n>/);
   });
 
-  it('bench runs generate end to end as its own process and reports its rate and memory', () => {
-    const r = spawnSync('node', ['scripts/cli.mjs', 'bench', '--pipeline-rows', '300', '--max-k', '2', '--ms', '20'], {
-      encoding: 'utf8',
-    });
+  it('bench runs generate end to end as its own process and reports its rate and memory, and at k = 3 its ratio to the original', () => {
+    const r = spawnSync(
+      'node',
+      [
+        ...['scripts/cli.mjs', 'bench', '--pipeline-rows', '300', '--by-k-rows', '300', '--max-k', '3'],
+        ...['--profile-rows', '0', '--ms', '20'],
+      ],
+      { encoding: 'utf8' },
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^ {2}300 rows: [\d,]+ rows\/s end to end \([\d.]+ s\), peak RSS \d+ MB$/m);
+    expect(r.stdout).toMatch(/^ {2}k = {2}2: 300 rows: [\d,]+ rows\/s end to end \([\d.]+ s\), peak RSS \d+ MB$/m);
+    const k3 =
+      /^ {2}k = {2}3: 300 rows: ([\d,]+) rows\/s .*; (\d+)–(\d+)× the original generator's 26\.8–27\.1 rows\/s/m.exec(
+        r.stdout,
+      );
+    expect(k3).not.toBeNull();
+    // The printed rate is rounded: the ratios are those of a rate within half a row a second of it.
+    const rate = Number(k3![1]!.replace(/,/g, ''));
+    expect(Number(k3![2])).toBeGreaterThanOrEqual(Math.round((rate - 0.5) / 27.1));
+    expect(Number(k3![2])).toBeLessThanOrEqual(Math.round((rate + 0.5) / 27.1));
+    expect(Number(k3![3])).toBeGreaterThanOrEqual(Math.round((rate - 0.5) / 26.8));
+    expect(Number(k3![3])).toBeLessThanOrEqual(Math.round((rate + 0.5) / 26.8));
   }, 60_000);
 });
 

@@ -134,6 +134,16 @@ function threadsText(rows: number): string {
 }
 
 /**
+ * The original Python generator's whole-process rows per second on this 2-core machine, by k, as
+ * issue 34 measured them (300 rows of task 1.k, its set-up included; the highest and lowest of its
+ * runs, lowest first): the yardstick of the by-k lines. The original is not part of this project, so not run here.
+ */
+const ORIGINAL_ROWS_PER_SECOND: Partial<Record<number, readonly [number, number]>> = {
+  3: [26.8, 27.1],
+  6: [38.2, 41.9],
+};
+
+/**
  * One `generate` run in a child process, started as a user starts it (`node scripts/cli.mjs`,
  * without npm): rows per second from spawn to exit, and its peak RSS.
  */
@@ -164,8 +174,13 @@ process.stderr.write('\\n' + JSON.stringify({ code: process.exitCode ?? 0, maxRS
     if (r.status !== 0 || report.code !== 0) {
       return `  ${label} rows: failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})`;
     }
-    const rate = formatCount(Math.round(rows / secs));
-    return `  ${label} rows: ${rate} rows/s end to end (${secs.toFixed(2)} s), peak RSS ${Math.round((report.maxRSS ?? 0) / 1024)} MB`;
+    const perSecond = rows / secs;
+    const rate = formatCount(Math.round(perSecond));
+    const original = k === undefined ? undefined : ORIGINAL_ROWS_PER_SECOND[k];
+    const times = original
+      ? `; ${Math.round(perSecond / original[1])}–${Math.round(perSecond / original[0])}× the original generator's ${original.join('–')} rows/s (issue 34, not run here)`
+      : '';
+    return `  ${label} rows: ${rate} rows/s end to end (${secs.toFixed(2)} s), peak RSS ${Math.round((report.maxRSS ?? 0) / 1024)} MB${times}`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
