@@ -35,10 +35,7 @@ export interface ThreadPlan {
   readonly makers: number;
   /** With one maker: a worker thread generates the puzzles and this thread tells them. */
   readonly puzzleThread: boolean;
-  /**
-   * Every maker is a worker thread and this thread only writes the files (the makers are then
-   * all worker threads); else this thread is one of the makers.
-   */
+  /** Every maker is a worker thread and this thread only writes the files; else this thread is one of the makers. */
   readonly writerThread: boolean;
 }
 
@@ -49,10 +46,10 @@ export interface ThreadPlan {
  *
  * Why this thread only writes when there are several makers: its young generation is sized by
  * V8's defaults (up to 16 MB semi-spaces), a worker's by WORKER_LIMITS. Making rows here, the
- * heap of this thread grew with the run (20 → 54 MB over a million rows, peak RSS 92 MB at
- * 30,000 rows, 119 at 300,000, 151 at 1,000,000); writing only, it stays under 12 MB and peak RSS
- * stays at 116–123 MB from 300,000 rows to a million (2 cores; the wall time of 100,000 and
- * 300,000 rows was unchanged, farm-bench paired ratios 0.96 and 1.01).
+ * heap of this thread grew with the run (20 → 54 MB over a million rows; peak RSS 119 MB at
+ * 300,000 rows, 138–152 at a million); writing only, it stays under 12 MB and peak RSS at
+ * 113–127 MB from 300,000 rows to a million (2 cores; wall time unchanged: farm-bench paired
+ * ratios 0.96 at 100,000 rows, 1.01 at 300,000, 0.93 at a million, each within its spread).
  */
 export function threadPlan(cores: number, rows: number): ThreadPlan {
   if (cores > 2) return { makers: Math.min(4, cores), puzzleThread: false, writerThread: true };
