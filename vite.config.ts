@@ -3,21 +3,6 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
-
-/**
- * The unit tests' order: vitest's own (a clean clone has no timings, so larger files first), but
- * the shipped-model tests (scripts/train/shipped*.test.ts) start first. They are two small files
- * that take most of the run (about 8 and 10 minutes on this 2-core machine, the rest about 5 in
- * all): started last, the second ran alone for 10 minutes while the other core idled.
- */
-class SlowestFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const slow = (f: TestSpecification) => /scripts[\\/]train[\\/]shipped[^\\/]*\.test\.ts$/.test(f.moduleId);
-    return [...sorted.filter(slow), ...sorted.filter((f) => !slow(f))];
-  }
-}
 
 /**
  * Writes `study-files.json` into the build: every file the app is served from (source maps
@@ -66,6 +51,5 @@ export default defineConfig({
     ],
     environment: 'node',
     testTimeout: 60_000,
-    sequence: { sequencer: SlowestFirst },
   },
 });
