@@ -6,9 +6,8 @@
  * robustness row); and index.json is what the folders say it is.
  *
  * The folders are shared out between two test files of about 8 and 10 minutes on this 2-core
- * machine (19 minutes in all), so that a run with two vitest workers (`--maxWorkers=2`) can check
- * the halves side by side. By default vitest runs one file at a time here, and the split changes
- * nothing: the CI runs' unit tests took 1,465 s before it and 1,462 s after.
+ * machine (19 minutes in all), so that vitest's two workers (vite.config.ts sets two even on 2
+ * cores) check the halves side by side, each beside the other test files.
  */
 import type { PresetName } from '../../src/core/puzzle/datasetOptions';
 import * as tf from '@tensorflow/tfjs';

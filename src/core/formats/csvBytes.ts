@@ -259,14 +259,16 @@ const recordWords: Uint8Array[] = [];
 
 /**
  * What usualRecord found of a record: the longest name bytes (a name's repr, or its genders entry
- * less 8) and the longest word repr, which bound the room the columns take.
+ * less 8) and the longest word repr, which bound the room the columns take, and the target's bytes.
  */
 let longestName = 0;
 let longestWord = 0;
+let recordTarget: WordBytes | undefined;
 
 /**
  * Whether writeUsual can write the record: every name and word needs no quoting and every number
- * is one putUint writes. Fills entityNames and recordWords (and longestName, longestWord) on the way.
+ * is one putUint writes. Fills entityNames and recordWords (and longestName, longestWord,
+ * recordTarget) on the way.
  */
 function usualRecord(puzzle: PuzzleRecord): boolean {
   const entities = puzzle.entities;
@@ -286,26 +288,31 @@ function usualRecord(puzzle: PuzzleRecord): boolean {
   const [qa, qb] = puzzle.query;
   if (!isUint(qa) || !isUint(qb) || !isUint(puzzle.task) || !isUint(puzzle.k)) return false;
   for (let i = 0; i < facts.length; i++) if (!isUint(facts[i]!.from) || !isUint(facts[i]!.to)) return false;
+  longestWord = target.raw.length;
   let w = 0;
-  let word = target.raw.length;
-  for (let i = 0; i < proof.length; i++) {
+  for (let i = 0; i < proof.length && w >= 0; i++) {
     const st = proof[i]!;
-    for (let j = 0; j < 3; j++) {
-      const info = wordBytes(j === 0 ? st.head.word : st.body[j - 1]!.word);
-      if (info.unusual) return false;
-      recordWords[w++] = info.repr;
-      if (info.repr.length > word) word = info.repr.length;
-    }
+    w = keepWord(st.head.word, w);
+    if (w >= 0) w = keepWord(st.body[0].word, w);
+    if (w >= 0) w = keepWord(st.body[1].word, w);
   }
-  for (let i = 0; i < facts.length; i++) {
-    const info = wordBytes(facts[i]!.word);
-    if (info.unusual) return false;
-    recordWords[w++] = info.repr;
-    if (info.repr.length > word) word = info.repr.length;
-  }
+  for (let i = 0; i < facts.length && w >= 0; i++) w = keepWord(facts[i]!.word, w);
+  if (w < 0) return false;
   longestName = longest;
-  longestWord = word;
+  recordTarget = target;
   return true;
+}
+
+/**
+ * Keeps a word's repr bytes at recordWords[w] and widens longestWord to them; returns the next
+ * index, or -1 when the word needs quoting (the record then takes the general path).
+ */
+function keepWord(word: string, w: number): number {
+  const info = wordBytes(word);
+  if (info.unusual) return -1;
+  recordWords[w] = info.repr;
+  if (info.repr.length > longestWord) longestWord = info.repr.length;
+  return w + 1;
 }
 
 /**
@@ -318,7 +325,7 @@ function usualRecord(puzzle: PuzzleRecord): boolean {
 function writeUsual(sink: ByteSink, puzzle: PuzzleRecord, split: string, between: (sink: ByteSink) => void): boolean {
   if (!usualRecord(puzzle)) return false;
   const names = entityNames;
-  const target = wordBytes(puzzle.target.word);
+  const target = recordTarget!;
   const [qa, qb] = puzzle.query;
   // query, text_query, target
   sink.room(2 * longestName + target.raw.length + 16);
