@@ -280,6 +280,14 @@ describe('help', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^ {2}300 rows: [\d,]+ rows\/s end to end \([\d.]+ s\), peak RSS \d+ MB$/m);
     expect(r.stdout).toMatch(/^ {2}k = {2}2: 300 rows: [\d,]+ rows\/s end to end \([\d.]+ s\), peak RSS \d+ MB$/m);
+    // Node's own start, and without NODE_EXTRA_CA_CERTS exactly when the environment sets it.
+    const start =
+      /^ {2}node's own start \(node -e 0, median of 5\): (\d+) ms(?:; (\d+) ms without NODE_EXTRA_CA_CERTS, .*)?$/m.exec(
+        r.stdout,
+      );
+    expect(start).not.toBeNull();
+    expect(Number(start![1])).toBeGreaterThan(0);
+    expect(start![2] === undefined).toBe(!process.env.NODE_EXTRA_CA_CERTS);
     const k3 =
       /^ {2}k = {2}3: 300 rows: ([\d,]+) rows\/s .*; (\d+)–(\d+)× the original generator's 26\.8–27\.1 rows\/s/m.exec(
         r.stdout,

@@ -1,5 +1,5 @@
 import { CsvFormatError } from '../src/core/formats/clutrrRow';
-import { GenerationError } from '../src/core/puzzle/puzzle';
+import { GenerationError } from '../src/core/puzzle/generationError';
 import { CliError } from './errors';
 import { startRowThreadsEarly } from './rowThreads';
 

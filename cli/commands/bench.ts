@@ -9,6 +9,7 @@ import { generatePuzzle, type Puzzle } from '../../src/core/puzzle/puzzle';
 import { bit, DEFAULT_PATH_LIMIT, derive } from '../../src/core/reasoning/solver';
 import { TASK_IDS, type TaskId } from '../../src/core/puzzle/tasks';
 import { formatCount } from '../../src/core/util/format';
+import { median } from '../../src/study/results/stats';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { UsageError } from '../errors';
 import { type CpuProfile, profileStages, STAGE_HELP, STAGES } from '../profileStages';
@@ -98,6 +99,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
   const byK = flags['by-k-rows'] as number;
   if (byK > 0) {
     out(`\ngenerate end to end by k (task 1.k, ${formatCount(byK)} rows, default threads: ${threadsText(byK)})`);
+    out(nodeStartLine());
     for (let k = 2; k <= maxK; k++) out(pipelineRun(byK, k));
   }
   const profileRows = flags['profile-rows'] as number;
@@ -184,6 +186,30 @@ process.stderr.write('\\n' + JSON.stringify({ code: process.exitCode ?? 0, maxRS
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Runs of `node -e 0` whose median is Node's own start. */
+const NODE_START_RUNS = 5;
+
+/** Milliseconds of one `node -e 0` run, from spawn to exit, in this environment or `env`. */
+function nodeStartMs(env: NodeJS.ProcessEnv): number {
+  const t0 = performance.now();
+  spawnSync(process.execPath, ['-e', '0'], { env });
+  return performance.now() - t0;
+}
+
+/**
+ * Node's own start on this machine (`node -e 0`, median of NODE_START_RUNS runs): the part of every
+ * end-to-end run above that is not the project's. When NODE_EXTRA_CA_CERTS is set, also without
+ * it: Node 20 reads and parses that certificate file at every start, before any of our code runs
+ * (70 ms of its 107 on the 2-core VM this was written on, where the environment sets it).
+ */
+function nodeStartLine(): string {
+  const runs = (env: NodeJS.ProcessEnv) => median(Array.from({ length: NODE_START_RUNS }, () => nodeStartMs(env)));
+  const here = `  node's own start (node -e 0, median of ${NODE_START_RUNS}): ${Math.round(runs(process.env))} ms`;
+  if (!process.env.NODE_EXTRA_CA_CERTS) return here;
+  const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+  return `${here}; ${Math.round(runs(without))} ms without NODE_EXTRA_CA_CERTS, which this environment sets (Node reads that file at every start)`;
 }
 
 /** Whether a proof reads an unsound rule backwards somewhere (a head that is not the sound body). */

@@ -17,6 +17,7 @@ import {
   SUPERVISION_TEXT,
   trainedOnText,
 } from '../../src/ml/modelKinds';
+import { median } from '../../src/study/results/stats';
 import { type FlagSpec, helpText, parseArgs } from '../args';
 import { CliError, UsageError } from '../errors';
 import { readText } from '../readText';
@@ -220,11 +221,6 @@ function llmNotes(results: readonly LlmItemResult[]): string[] {
   }
   return notes;
 }
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** `eval --llm`: every row of the files asked of a chat-completions endpoint. */
 async function evalLlmCommand(flags: Record<string, string | number | boolean | undefined>, files: string[]) {

@@ -25,6 +25,7 @@ import { bit, cykPath, DEFAULT_PATH_LIMIT, derive, type SolverFact } from '../re
 import { createRng, type Rng, type Seed } from '../random/rng';
 import { mapped } from '../util/mapped';
 import { type TaskId, isTaskId } from './tasks';
+import { GenerationError } from './generationError';
 
 export type FactKind = 'path' | 'supporting' | 'irrelevant' | 'disconnected' | 'memory';
 
@@ -161,10 +162,7 @@ export const STRICT_CLUTRR_LABELS =
 export const KEEP_AMBIGUOUS_NEEDS_CLUTRR =
   "--keep-ambiguous needs --labels clutrr: ambiguous chains are kept only to label data as CLUTRR's generator does";
 
-/** The settings cannot produce a puzzle; the message says which setting and why. */
-export class GenerationError extends Error {
-  override name = 'GenerationError';
-}
+export { GenerationError };
 
 const TARGETS_PER_FAMILY = 12;
 export const DEFAULT_MAX_FAMILIES = 300;
