@@ -299,6 +299,24 @@ describe('help', () => {
     expect(Number(k3![2])).toBeLessThanOrEqual(Math.round((rate + 0.5) / 27.1));
     expect(Number(k3![3])).toBeGreaterThanOrEqual(Math.round((rate - 0.5) / 26.8));
     expect(Number(k3![3])).toBeLessThanOrEqual(Math.round((rate + 0.5) / 26.8));
+    // Beside a k with the original's figure, the engine's own whole-process time (its floor) and
+    // what 1,000× the original allows the whole run: 300 rows at 27.1 and 26.8 rows/s × 1,000.
+    expect(r.stdout).toMatch(
+      /^ {2}k = {2}3: 300 rows: .*\n {2}k = {2}3: the engine alone \(the puzzles of those rows on one thread; no story, CSV or file\): [\d.]+ s end to end; 1,000× the original's rate allows 0\.01–0\.01 s for the whole run$/m,
+    );
+    expect(r.stdout).not.toMatch(/k = {2}2: the engine alone/);
+  }, 60_000);
+
+  it('bench --engine-run makes the puzzles of a by-k run and nothing else, and refuses a k it cannot', () => {
+    const run = (...args: string[]) => spawnSync('node', ['scripts/cli.mjs', 'bench', ...args], { encoding: 'utf8' });
+    const r = run('--engine-run', '4', '--by-k-rows', '50');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // Task 1 puzzles tell their k path facts and no others.
+    expect(r.stdout).toBe('puzzles=50 facts=200\n');
+    const bad = run('--engine-run', '11');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--engine-run must be a whole number from 2 to 10 \(got 11\)/);
   }, 60_000);
 });
 

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PRED_CODE } from '../../src/core/kinship/relations';
 import { COMPOSE_SOUND, COMPOSE_STRIDE } from '../../src/core/kinship/rules';
+import { recordMaker, taskRowNumbers } from '../../src/core/puzzle/dataset';
+import { DEFAULT_DATASET_VALUES, readDatasetOptions } from '../../src/core/puzzle/datasetOptions';
 import { generatePuzzle, type Puzzle } from '../../src/core/puzzle/puzzle';
 import { bit, DEFAULT_PATH_LIMIT, derive } from '../../src/core/reasoning/solver';
 import { TASK_IDS, type TaskId } from '../../src/core/puzzle/tasks';
@@ -43,6 +45,10 @@ const FLAGS: Record<string, FlagSpec> = {
     help: 'instead of timing: for k = 2..max-k, the share of non-strict task 1 puzzles that strict mode rejects',
   },
   'report-puzzles': { type: 'integer', help: 'puzzles per k for --strict-report', default: 2000 },
+  'engine-run': {
+    type: 'integer',
+    help: 'instead of timing: make the puzzles of by-k-rows rows of task 1.<n> as generate would, on one thread, with no story, CSV or file, and exit (the run bench times beside its by-k lines)',
+  },
 };
 
 const HELP = helpText(
@@ -79,6 +85,10 @@ export async function benchCommand(argv: string[]): Promise<number> {
     strictReport(maxK, n, out);
     return 0;
   }
+  if (flags['engine-run'] !== undefined) {
+    out(engineRun(flags['engine-run'] as number, flags['by-k-rows'] as number));
+    return 0;
+  }
 
   const sizes = String(flags['pipeline-rows'])
     .split(',')
@@ -100,7 +110,10 @@ export async function benchCommand(argv: string[]): Promise<number> {
   if (byK > 0) {
     out(`\ngenerate end to end by k (task 1.k, ${formatCount(byK)} rows, default threads: ${threadsText(byK)})`);
     out(nodeStartLine());
-    for (let k = 2; k <= maxK; k++) out(pipelineRun(byK, k));
+    for (let k = 2; k <= maxK; k++) {
+      out(pipelineRun(byK, k));
+      if (ORIGINAL_ROWS_PER_SECOND[k]) out(engineFloorLine(byK, k));
+    }
   }
   const profileRows = flags['profile-rows'] as number;
   if (profileRows > 0) {
@@ -186,6 +199,56 @@ process.stderr.write('\\n' + JSON.stringify({ code: process.exitCode ?? 0, maxRS
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The puzzles of `rows` rows of task 1.k, made as `generate` makes them (the same seeds, options
+ * and engine), on this thread, with no story, CSV or file: what `bench --engine-run k` does in a
+ * process of its own. Returns a line that shows the work was done (puzzles and facts).
+ */
+function engineRun(k: number, rows: number): string {
+  if (!Number.isInteger(k) || k < 2 || k > 10)
+    throw new UsageError(`--engine-run must be a whole number from 2 to 10 (got ${k})`);
+  if (!Number.isInteger(rows) || rows < 1) throw new UsageError(`--engine-run needs --by-k-rows ≥ 1 (got ${rows})`);
+  const task = `1.${k}`;
+  const reading = readDatasetOptions({
+    ...DEFAULT_DATASET_VALUES,
+    trainTasks: task,
+    testTasks: task,
+    trainRows: String(rows),
+    testRows: '0',
+    seed: 'bench',
+  });
+  if (!reading.ok) throw new UsageError(reading.problems.map((p) => p.message).join('; '));
+  const { spec } = reading;
+  const t = spec.trainTasks[0]!;
+  const make = recordMaker(spec, t, 'train');
+  let facts = 0;
+  for (const n of taskRowNumbers(spec, t, 'train')) facts += make(n).facts.length;
+  return `puzzles=${rows} facts=${facts}`;
+}
+
+/**
+ * The floor under a by-k line: `bench --engine-run k` in a process of its own, started as
+ * pipelineRun starts generate (spawn to exit): the engine's share of that run, which no work on the
+ * stories, CSV or files can take away. Beside it, the time 1,000× the original generator's rate
+ * (issue 34's bar) allows the whole run.
+ */
+function engineFloorLine(rows: number, k: number): string {
+  const cli = process.argv[1] ?? '';
+  const label = `  k = ${String(k).padStart(2)}: the engine alone (the puzzles of those rows on one thread; no story, CSV or file)`;
+  if (!cli.endsWith(path.join('scripts', 'cli.mjs'))) return `${label}: skipped (run through npm run bench)`;
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [cli, 'bench', '--engine-run', String(k), '--by-k-rows', String(rows)], {
+    encoding: 'utf8',
+  });
+  const secs = (performance.now() - t0) / 1000;
+  if (r.status !== 0 || !r.stdout.startsWith(`puzzles=${rows} `)) {
+    return `${label}: failed (${r.stderr.trim().split('\n')[0] || `exit ${r.status}`})`;
+  }
+  const original = ORIGINAL_ROWS_PER_SECOND[k]!;
+  const allowed = original.map((perSecond) => rows / (1000 * perSecond)).reverse();
+  return `${label}: ${secs.toFixed(2)} s end to end; 1,000× the original's rate allows ${allowed.map((s) => s.toFixed(2)).join('–')} s for the whole run`;
 }
 
 /** Runs of `node -e 0` whose median is Node's own start. */
