@@ -53,7 +53,7 @@ const FLAGS: Record<string, FlagSpec> = {
 
 const HELP = helpText(
   'usage: npm run cli -- bench [options]',
-  'Measures the whole pipeline first: `generate` of paraphrased task 1.3 datasets of each\npipeline-rows size, run as its own process (rows per second end to end, from process start to\nexit, and its peak RSS, worker threads included), then of task 1.k for each k (by-k-rows). Then\nwhere the time goes: profiled runs on one thread, the share of each stage (family, closure,\npuzzle, text, CSV, collector) and the functions with the most self time. Then the engine alone,\non one core (this process): puzzles generated per second for k = 2..max-k and each task.',
+  'Measures the whole pipeline first: `generate` of paraphrased task 1.3 datasets of each\npipeline-rows size, run as its own process (rows per second end to end, from process start to\nexit, and its peak RSS, worker threads included), then of task 1.k for each k (by-k-rows), with\nthe engine alone beside k = 3 and 6 (the same puzzles in a process of its own). Then where the\ntime goes: profiled runs on one thread, the share of each stage (family, closure, puzzle, text,\nCSV, collector) and the functions with the most self time. Then the engine alone, on one core\n(this process): puzzles generated per second for k = 2..max-k and each task.',
   FLAGS,
 );
 
