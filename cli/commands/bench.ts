@@ -159,13 +159,22 @@ const ORIGINAL_ROWS_PER_SECOND: Partial<Record<number, readonly [number, number]
 };
 
 /**
+ * The command line's script (scripts/cli.mjs) this process runs, which bench starts again in child
+ * processes; undefined when bench runs otherwise (the test runner's sources): those runs are skipped.
+ */
+function benchedCli(): string | undefined {
+  const cli = process.argv[1] ?? '';
+  return cli.endsWith(path.join('scripts', 'cli.mjs')) ? cli : undefined;
+}
+
+/**
  * One `generate` run in a child process, started as a user starts it (`node scripts/cli.mjs`,
  * without npm): rows per second from spawn to exit, and its peak RSS.
  */
 function pipelineRun(rows: number, k?: number): string {
-  const cli = process.argv[1] ?? '';
+  const cli = benchedCli();
   const label = k === undefined ? formatCount(rows) : `k = ${String(k).padStart(2)}: ${formatCount(rows)}`;
-  if (!cli.endsWith(path.join('scripts', 'cli.mjs'))) {
+  if (cli === undefined) {
     return `  ${label} rows: skipped (run through npm run bench, which runs scripts/cli.mjs)`;
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'clutrr-bench-'));
@@ -235,9 +244,9 @@ function engineRun(k: number, rows: number): string {
  * (issue 34's bar) allows the whole run.
  */
 function engineFloorLine(rows: number, k: number): string {
-  const cli = process.argv[1] ?? '';
+  const cli = benchedCli();
   const label = `  k = ${String(k).padStart(2)}: the engine alone (the puzzles of those rows on one thread; no story, CSV or file)`;
-  if (!cli.endsWith(path.join('scripts', 'cli.mjs'))) return `${label}: skipped (run through npm run bench)`;
+  if (cli === undefined) return `${label}: skipped (run through npm run bench)`;
   const t0 = performance.now();
   const r = spawnSync(process.execPath, [cli, 'bench', '--engine-run', String(k), '--by-k-rows', String(rows)], {
     encoding: 'utf8',
@@ -314,9 +323,9 @@ function strictReport(maxK: number, n: number, out: (s: string) => void): void {
  * with the most self time. The profiler slows the run a little; the shares are what it is for.
  */
 function profiledRun(rows: number, k: number): string[] {
-  const cli = process.argv[1] ?? '';
+  const cli = benchedCli();
   const title = `\nwhere the time goes: generate of task 1.${k}, ${formatCount(rows)} rows, one thread (node --cpu-prof)`;
-  if (!cli.endsWith(path.join('scripts', 'cli.mjs'))) return [title, '  skipped (run through npm run bench)'];
+  if (cli === undefined) return [title, '  skipped (run through npm run bench)'];
   const dir = mkdtempSync(path.join(tmpdir(), 'clutrr-profile-'));
   try {
     const task = `1.${k}`;
